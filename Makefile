@@ -1,0 +1,32 @@
+# The README's commands. Each target sets up .venv itself, so a fresh clone with
+# nothing but Python needs no other step.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup report test lab lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+report: setup
+	$(BIN)/mechbal report
+
+test: setup
+	$(BIN)/ruff check sims analysis tests benchmarks
+	$(BIN)/python -m pytest
+
+lab: setup
+	$(BIN)/jupyter lab notebooks
+
+lint: setup
+	$(BIN)/ruff check sims analysis tests benchmarks
+
+clean:
+	rm -rf $(VENV) reports/tables reports/*.html

@@ -1,0 +1,210 @@
+"""Mecha Skirmish exact probability tables (003 F), built from ``rules.py`` over
+``Dist``/``Fraction`` only; floats appear only as the ``*_float`` columns.
+
+Each public table function returns a polars DataFrame whose columns follow DESIGN.md's
+table contract: fractions as strings ``a/b`` with a ``<column>_float`` beside each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from fractions import Fraction
+
+import polars as pl
+
+from sims.core.dist import fraction_str
+from sims.skirmish import rules
+from sims.skirmish.catalog import Catalog, Mech, Part
+
+BONUS_RANGE = range(0, 11)  # Gunnery + weapon Acc + Head Acc
+EVASION_RANGE = range(6, 21)
+MODIFIER_RANGE = range(-3, 4)  # net modifier dice, [+] positive
+PEN_RANGE = range(0, 7)
+ARMOR_RANGE = range(3, 11)
+MARGIN_RANGE = range(2, 7)
+VARIANTS = ("plain", "nat20", "brace")
+# weapon_vs_kit's attacker (DESIGN table contract): Gunnery 2, or Piloting 2 for melee.
+REFERENCE_SKILL = 2
+
+
+def exact_columns(rows: Iterable[dict], fraction_cols: Iterable[str]) -> pl.DataFrame:
+    """Rows with Fraction values -> frame with ``col`` (string) and ``col_float``."""
+    fraction_cols = list(fraction_cols)
+    out = []
+    for row in rows:
+        row = dict(row)
+        for col in fraction_cols:
+            value = row.pop(col)
+            row[col] = fraction_str(value)
+            row[f"{col}_float"] = float(value)
+        out.append(row)
+    return pl.DataFrame(out)
+
+
+# ---- hit.csv -----------------------------------------------------------------------------
+
+
+def hit_table() -> pl.DataFrame:
+    """P(hit) for every bonus 0..10, Evasion 6..20 and net modifier dice -3..+3."""
+    rows = (
+        {"bonus": b, "evasion": e, "modifier": m, "p_hit": rules.hit_chances(b, e, m)[0]}
+        for b in BONUS_RANGE
+        for e in EVASION_RANGE
+        for m in MODIFIER_RANGE
+    )
+    return exact_columns(rows, ["p_hit"])
+
+
+# ---- penetration.csv -----------------------------------------------------------------------
+
+
+def penetration_table(params: rules.Parameters) -> pl.DataFrame:
+    """Glance / full / crit for d6 + Pen against Armor, every margin and variant."""
+    rows = []
+    for pen in PEN_RANGE:
+        for armor in ARMOR_RANGE:
+            for margin in MARGIN_RANGE:
+                for variant in VARIANTS:
+                    odds = rules.penetration(
+                        pen, armor, margin,
+                        nat20=variant == "nat20", braced=variant == "brace", params=params,
+                    )  # fmt: skip
+                    rows.append(
+                        {"pen": pen, "armor": armor, "margin": margin, "variant": variant, **odds}
+                    )
+    return exact_columns(rows, rules.OUTCOMES)
+
+
+# ---- bands.csv --------------------------------------------------------------------------------
+
+
+def kit_bands(mech: Mech, params: rules.Parameters, cover: str) -> list[dict]:
+    """Band rows of one mech; under hard cover the Legs band hits the cover (003 H5, F4)."""
+    stats = rules.mech_stats(mech, params)
+    rows = []
+    for i, first, last in rules.band_ranges(stats.bands):
+        part = rules.SILHOUETTE[i]
+        if cover == "hard" and part == "legs":
+            part = "cover"
+        p = Fraction(last - first + 1, rules.LOCATION_DIE)
+        rows.append({"part": part, "first": first, "last": last, "p_strike": p})
+    return rows
+
+
+def bands_table(catalog: Catalog) -> pl.DataFrame:
+    rows = [
+        {"kit": kit, "cover": cover, **row}
+        for kit in catalog.kits
+        for cover in ("none", "hard")
+        for row in kit_bands(catalog.mech(kit), catalog.params, cover)
+    ]
+    return exact_columns(rows, ["p_strike"])
+
+
+# ---- one hit over (part, outcome); weapon_vs_kit.csv --------------------------------------------
+
+
+def reference_accuracy(weapon: Part) -> int:
+    """The contract's attacker: Gunnery 2 (Piloting 2 for melee) + weapon Acc, no Head."""
+    return REFERENCE_SKILL + weapon.acc
+
+
+def strike_outcomes(
+    weapon: Part, target: Mech, params: rules.Parameters, accuracy: int | None = None,
+    net_dice: int = 0,
+) -> dict[tuple[str, str], Fraction]:  # fmt: skip
+    """P(part, outcome | hit) for one shot of ``weapon`` at an undamaged ``target``
+    without cover: location over its bands (F4), then penetration (F5) with the
+    natural-20 bonus weighted by P(natural 20 | hit)."""
+    stats = rules.mech_stats(target, params)
+    acc = reference_accuracy(weapon) if accuracy is None else accuracy
+    p_hit, p_nat = rules.hit_chances(acc, stats.evasion, net_dice)
+    q = p_nat / p_hit
+    out: dict[tuple[str, str], Fraction] = {}
+    for i, first, last in rules.band_ranges(stats.bands):
+        p_band = Fraction(last - first + 1, rules.LOCATION_DIE)
+        armor = stats.armor[i]
+        plain = rules.penetration(weapon.pen, armor, params.crit_margin, params=params)
+        nat = rules.penetration(weapon.pen, armor, params.crit_margin, nat20=True, params=params)
+        for outcome in rules.OUTCOMES:
+            out[(rules.SILHOUETTE[i], outcome)] = p_band * ((1 - q) * plain[outcome] + q * nat[outcome])
+    return out
+
+
+def outcome_shares(outcomes: dict[tuple[str, str], Fraction]) -> dict[str, Fraction]:
+    """Collapse (part, outcome) to outcome."""
+    shares = dict.fromkeys(rules.OUTCOMES, Fraction(0))
+    for (_, outcome), p in outcomes.items():
+        shares[outcome] += p
+    return shares
+
+
+def expected_damage(weapon: Part, target: Mech, params: rules.Parameters) -> Fraction:
+    """Expected damage-dice damage of one Fire action: Shots x P(hit) x E[damage | hit]
+    (shots independent, target undamaged; crit-table effects are not damage)."""
+    stats = rules.mech_stats(target, params)
+    p_hit, _ = rules.hit_chances(reference_accuracy(weapon), stats.evasion, 0)
+    shares = outcome_shares(strike_outcomes(weapon, target, params))
+    dice = rules.damage_dist(weapon)
+    per_outcome = {o: dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean()
+                   for o in rules.OUTCOMES}  # fmt: skip
+    per_hit = sum(shares[o] * per_outcome[o] for o in rules.OUTCOMES)
+    return weapon.shots * p_hit * per_hit
+
+
+def crit_share(weapon: Part, target: Mech, params: rules.Parameters) -> Fraction:
+    """P(crit | hit) for the contract's attacker."""
+    return outcome_shares(strike_outcomes(weapon, target, params))["crit"]
+
+
+def weapon_vs_kit_table(catalog: Catalog) -> pl.DataFrame:
+    rows = []
+    for weapon in catalog.weapons():
+        for kit in catalog.kits:
+            target = catalog.mech(kit)
+            stats = rules.mech_stats(target, catalog.params)
+            p_hit, _ = rules.hit_chances(reference_accuracy(weapon), stats.evasion, 0)
+            rows.append(
+                {
+                    "weapon": weapon.id,
+                    "kit": kit,
+                    "p_hit": p_hit,
+                    "crit_share": crit_share(weapon, target, catalog.params),
+                    "expected_damage": expected_damage(weapon, target, catalog.params),
+                }
+            )
+    return exact_columns(rows, ["p_hit", "crit_share", "expected_damage"])
+
+
+def strikes_table(catalog: Catalog) -> pl.DataFrame:
+    """Per weapon and kit, the distribution of one hit over (part, outcome)."""
+    rows = [
+        {"weapon": w.id, "kit": kit, "part": part, "outcome": outcome, "p": p}
+        for w in catalog.weapons()
+        for kit in catalog.kits
+        for (part, outcome), p in strike_outcomes(w, catalog.mech(kit), catalog.params).items()
+    ]
+    return exact_columns(rows, ["p"])
+
+
+def mean_crit_share(
+    catalog: Catalog, weapon_id: str, kits: Iterable[str], margin: int | None = None
+) -> Fraction:
+    """P(crit | hit) of a weapon averaged with equal weight over target kits, at the
+    catalog's margin or at ``margin`` (the 53% claim's definition, DESIGN.md)."""
+    params = catalog.params if margin is None else replace(catalog.params, crit_margin=margin)
+    kits = list(kits)
+    weapon = catalog.parts[weapon_id]
+    return sum((crit_share(weapon, catalog.mech(k), params) for k in kits), Fraction(0)) / len(kits)
+
+
+def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
+    """Every exact table of the game, by file stem."""
+    return {
+        "hit": hit_table(),
+        "penetration": penetration_table(catalog.params),
+        "bands": bands_table(catalog),
+        "weapon_vs_kit": weapon_vs_kit_table(catalog),
+        "strikes": strikes_table(catalog),
+    }
