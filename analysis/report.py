@@ -1,0 +1,99 @@
+"""The balance report: ``reports/index.html`` linking each game's tables and claims.
+
+This first version is plain HTML (no charts yet): per game, the rulebook claims with
+pass/fail, the exact tables as CSV and Markdown, and the rules parameters with their
+provenance.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from analysis.tables import write_tables
+from sims.core.claims import ClaimResult, run_claims
+from sims.core.params import describe
+from sims.core.protocol import get_game
+
+STYLE = """
+body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;
+text-align:left;vertical-align:top}th{background:#f3f3f3}.pass{color:#176f2c}.FAIL{color:#b00020;
+font-weight:bold}.small{color:#555;font-size:.9em}
+"""
+
+
+def _table(rows: list[dict], classes: dict[str, str] | None = None) -> str:
+    if not rows:
+        return "<p>(none)</p>"
+    cols = list(rows[0])
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>"]
+    for row in rows:
+        cells = []
+        for c in cols:
+            value = str(row[c])
+            cls = f' class="{value}"' if classes and c in classes else ""
+            cells.append(f"<td{cls}>{html.escape(value)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    return "\n".join(out) + "</table>"
+
+
+def game_section(name: str, catalog_root: Path, reports_dir: Path) -> tuple[str, list[ClaimResult]]:
+    game = get_game(name)
+    catalog = game.load_catalog(catalog_root)
+    results = run_claims(game.claims_path(catalog_root), game.checks, catalog)
+    frames = game.tables(catalog)
+    tables_dir = reports_dir / "tables"
+    write_tables(frames, dict(game.table_docs), tables_dir, name, game.title)
+    failed = [r for r in results if not r.passed]
+    parts = [f"<h2 id='{name}'>{html.escape(game.title)}</h2>"]
+    verdict = (
+        f"All {len(results)} rulebook claims hold."
+        if not failed
+        else f"{len(failed)} of {len(results)} rulebook claims FAIL: "
+        + ", ".join(r.claim.id for r in failed)
+    )
+    parts.append(f"<p><strong>{html.escape(verdict)}</strong> "
+                 f"<span class='small'>rules version {game.rules_version}; "
+                 f"rulebook {html.escape(game.rulebook)}</span></p>")  # fmt: skip
+    parts.append("<h3>Exact tables</h3><ul>")
+    for stem in frames:
+        rel = f"tables/{name}/{stem}"
+        doc = html.escape(game.table_docs.get(stem, ""))
+        parts.append(
+            f"<li><a href='{rel}.csv'>{stem}.csv</a> · <a href='{rel}.md'>{stem}.md</a>"
+            f" ({frames[stem].height} rows)<br><span class='small'>{doc}</span></li>"
+        )
+    parts.append("</ul><h3>Rulebook claims</h3>")
+    rows = [
+        {**r.row(), "rulebook says": r.claim.rulebook, "computed as": r.claim.definition}
+        for r in results
+    ]
+    parts.append(_table(rows, classes={"result": ""}))
+    parts.append("<h3>Rules parameters</h3>")
+    parts.append(_table(describe(catalog.params, catalog.param_provenance)))
+    return "\n".join(parts), results
+
+
+def build_report(games: list[str], catalog_root: Path, reports_dir: Path) -> Path:
+    """Write tables and ``index.html`` for ``games``; returns the index path."""
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    sections = [game_section(g, catalog_root, reports_dir)[0] for g in games]
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    page = (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>mechbal balance report</title>"
+        f"<style>{STYLE}</style></head><body>"
+        "<h1>mechbal balance report</h1>"
+        f"<p class='small'>Generated {stamp} from catalog folder "
+        f"<code>{html.escape(str(catalog_root))}</code>.</p>"
+        + "\n".join(sections)
+        + "</body></html>"
+    )
+    index = reports_dir / "index.html"
+    tmp = index.with_name("index.html.tmp")
+    tmp.write_text(page)
+    os.replace(tmp, index)
+    return index
