@@ -19,9 +19,10 @@ from sims.core.protocol import get_game
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;
-text-align:left;vertical-align:top}th{background:#f3f3f3}.pass{color:#176f2c}.FAIL{color:#b00020;
-font-weight:bold}.small{color:#555;font-size:.9em}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}
+td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.pass{color:#176f2c}.FAIL{color:#b00020;font-weight:bold}
+.small{color:#555;font-size:.9em}
 """
 
 

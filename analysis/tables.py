@@ -67,7 +67,9 @@ def render_markdown(stem: str, frame: pl.DataFrame, doc: str, game_title: str) -
     parts = [head]
     keys = frame.select(sections).unique(maintain_order=True).iter_rows()
     for key in keys:
-        sub = frame.filter(pl.all_horizontal(pl.col(c) == v for c, v in zip(sections, key, strict=True)))
+        sub = frame.filter(
+            pl.all_horizontal(pl.col(c) == v for c, v in zip(sections, key, strict=True))
+        )
         title = ", ".join(f"{c} {v}" for c, v in zip(sections, key, strict=True))
         parts.append(f"\n## {title}\n\n" + _pivot_section(sub, row_col, col_col, value_col) + "\n")
     return "".join(parts)

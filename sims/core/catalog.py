@@ -222,4 +222,6 @@ def check_reference(
 ) -> None:
     """A field naming another entry must name one that exists."""
     if value not in targets:
-        raise CatalogError(path, f"names unknown {what} {value!r}", kind=kind, entry=ident, field=field)
+        raise CatalogError(
+            path, f"names unknown {what} {value!r}", kind=kind, entry=ident, field=field
+        )

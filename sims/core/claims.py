@@ -129,12 +129,16 @@ def _exact(value: Any) -> Any:
 
 def _equal(expected: Any, actual: Any) -> bool:
     if isinstance(expected, list):
-        return isinstance(actual, list | tuple) and len(expected) == len(actual) and all(
-            _equal(e, a) for e, a in zip(expected, actual, strict=True)
+        return (
+            isinstance(actual, list | tuple)
+            and len(expected) == len(actual)
+            and all(_equal(e, a) for e, a in zip(expected, actual, strict=True))
         )
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(
-            _equal(expected[k], actual[k]) for k in expected
+        return (
+            isinstance(actual, dict)
+            and expected.keys() == actual.keys()
+            and all(_equal(expected[k], actual[k]) for k in expected)
         )
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual

@@ -57,7 +57,9 @@ def check_param(cls: type, name: str, value: Any, origin: str) -> Any:
     """Validate one value for parameter ``name``; ``origin`` names the file or flag."""
     table = specs(cls)
     if name not in table:
-        raise CatalogError(origin, f"unknown rules parameter {name!r}", kind="parameter", entry=name)
+        raise CatalogError(
+            origin, f"unknown rules parameter {name!r}", kind="parameter", entry=name
+        )
     spec = table[name]
 
     def fail(message: str) -> CatalogError:

@@ -25,7 +25,9 @@ def kit_location_stat(catalog: Catalog, kit: str, location: str, field: str) -> 
 
 def class_core_armor(catalog: Catalog, klass: str) -> list[int]:
     """The distinct core Armor values over every chassis of a class."""
-    return sorted({p.armor for p in catalog.parts.values() if p.slot == "chassis" and p.klass == klass})
+    return sorted(
+        {p.armor for p in catalog.parts.values() if p.slot == "chassis" and p.klass == klass}
+    )
 
 
 def full_or_better(catalog: Catalog, weapon: str, kit: str, location: str) -> Fraction:

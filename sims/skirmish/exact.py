@@ -128,7 +128,9 @@ def strike_outcomes(
         plain = rules.penetration(weapon.pen, armor, params.crit_margin, params=params)
         nat = rules.penetration(weapon.pen, armor, params.crit_margin, nat20=True, params=params)
         for outcome in rules.OUTCOMES:
-            out[(rules.SILHOUETTE[i], outcome)] = p_band * ((1 - q) * plain[outcome] + q * nat[outcome])
+            out[(rules.SILHOUETTE[i], outcome)] = p_band * (
+                (1 - q) * plain[outcome] + q * nat[outcome]
+            )
     return out
 
 

@@ -45,9 +45,7 @@ class Parameters:
     roster_size: int = param("mechs in a roster", "B", low=3, high=6)
     fielded: int = param("mechs fielded in a game", "B", low=1, high=4)
     crit_margin: int = param("penetration over Armor needed for a crit", "F5", low=2, high=6)
-    glance_damage: str = param(
-        "damage of a glance (below Armor)", "F5", choices=("none", "half")
-    )
+    glance_damage: str = param("damage of a glance (below Armor)", "F5", choices=("none", "half"))
     nat20_pen: int = param("penetration bonus of a natural-20 hit", "F Hit", low=0, high=3)
     brace_armor: int = param("Armor bonus while Braced", "E Brace", low=0, high=3)
     long_range_percent: int = param("long range as % of Range", "F Declare", low=100, high=300)
@@ -78,7 +76,7 @@ class Parameters:
     kill_points: int = param("points per enemy mech destroyed", "I4", low=0, high=10)
 
 
-# ---- B: weight, caps, overload, copy limits ---------------------------------------
+# ---- B: weight, caps, overload, copy limits ------------------------------------------
 
 
 def class_cap(klass: str, params: Parameters) -> int:
@@ -100,7 +98,7 @@ def mech_weight(mech: Mech) -> int:
     return sum(p.weight for p in mech.parts)
 
 
-# ---- C: derived stats ---------------------------------------------------------------
+# ---- C: derived stats ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -161,7 +159,7 @@ def attack_accuracy(pilot: Pilot, weapon: Part, head: Part | None) -> int:
     return stat + weapon.acc + (head.acc if head is not None else 0)
 
 
-# ---- F4: location bands ----------------------------------------------------------------
+# ---- F4: location bands --------------------------------------------------------------
 
 
 def bands(sizes: Sequence[int], total: int = LOCATION_DIE) -> tuple[int, ...]:
@@ -202,7 +200,7 @@ def location_of(roll: int, band_counts: Sequence[int]) -> int:
     raise ValueError(f"location roll {roll} is off the silhouette")
 
 
-# ---- F3: modifier dice -------------------------------------------------------------------
+# ---- F3: modifier dice ---------------------------------------------------------------
 
 
 def net_modifier_dice(plus: int, minus: int) -> int:
@@ -228,7 +226,7 @@ def modifier_result(rolls: Iterable[int], net: int) -> int:
     return max(rolls) if net > 0 else -max(rolls)
 
 
-# ---- F Hit ----------------------------------------------------------------------------------
+# ---- F Hit ---------------------------------------------------------------------------
 
 
 def hits(natural: int, accuracy: int, mod: int, evasion: int) -> bool:
@@ -250,7 +248,7 @@ def hit_chances(accuracy: int, evasion: int, net_dice: int) -> tuple[Fraction, F
     return p, Fraction(1, HIT_DIE)
 
 
-# ---- F5: penetration --------------------------------------------------------------------------
+# ---- F5: penetration -----------------------------------------------------------------
 
 
 def penetration_outcome(total: int, armor: int, margin: int) -> str:
@@ -277,7 +275,7 @@ def penetration(
     return {name: dist.p_eq(i) for i, name in enumerate(OUTCOMES)}
 
 
-# ---- F6: damage ----------------------------------------------------------------------------------
+# ---- F6: damage ----------------------------------------------------------------------
 
 
 def damage_dist(weapon: Part) -> Dist:
@@ -295,7 +293,7 @@ def outcome_damage(outcome: str, rolled: int, params: Parameters) -> int:
     return glance_damage(rolled, params) if outcome == "glance" else rolled
 
 
-# ---- D: pilots ---------------------------------------------------------------------------------------
+# ---- D: pilots -----------------------------------------------------------------------
 
 
 def active_pilots(pilots: Sequence[Pilot]) -> frozenset[str]:
@@ -315,7 +313,7 @@ def bonded_pairs(pilots: Sequence[Pilot]) -> list[tuple[str, str]]:
     return sorted({tuple(sorted((p.id, b))) for p in pilots for b in p.bonds if b in ids})
 
 
-# ---- B: roster and team legality ------------------------------------------------------------------
+# ---- B: roster and team legality -----------------------------------------------------
 
 
 def mech_problems(mech: Mech, params: Parameters) -> list[str]:
@@ -362,7 +360,7 @@ def roster_problems(roster: Sequence[Mech], params: Parameters) -> list[str]:
     return problems
 
 
-# ---- G3 / H / I4: heat, board and scoring arithmetic ----------------------------------------------
+# ---- G3 / H / I4: heat, board and scoring arithmetic ---------------------------------
 
 
 def overcharge_heat(nth: int, params: Parameters) -> Dist:
