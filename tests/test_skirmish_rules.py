@@ -174,3 +174,20 @@ def test_board_and_score_arithmetic(skirmish):
     assert [rules.overcharge_heat(n, p).mean() for n in (1, 2, 3, 4, 9)] == [
         1, 2, Fraction(7, 2), Fraction(15, 2), Fraction(15, 2)
     ]  # fmt: skip
+
+
+def test_assumptions_list_every_assumed_entry(skirmish):
+    """ASSUMPTIONS.md names every placeholder, so a designer sees what to replace."""
+    from tests.conftest import CATALOGS
+
+    text = (CATALOGS / "skirmish" / "ASSUMPTIONS.md").read_text()
+    assumed = [
+        *(k for k, v in skirmish.parts.items() if v.provenance == "assumed"),
+        *(k for k, v in skirmish.kits.items() if v.provenance == "assumed"),
+        *(k for k, v in skirmish.pilots.items() if v.provenance == "assumed"),
+        *(r.id for r in skirmish.crit + skirmish.stress if r.provenance == "assumed"),
+        *(k for k, v in skirmish.param_provenance.items() if v == "assumed"),
+    ]
+    assert assumed, "the v0 catalog is mostly placeholders"
+    missing = [name for name in assumed if name not in text]
+    assert missing == []

@@ -9,6 +9,7 @@ Silhouette order is fixed by 003 F4: head, right_arm, left_arm, core, back, legs
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -208,6 +209,7 @@ def net_modifier_dice(plus: int, minus: int) -> int:
     return plus - minus
 
 
+@functools.cache  # pure in its arguments; tables ask for the same few many times
 def modifier(net: int) -> Dist:
     """003 F3: roll |net| d6, keep the single highest; add it for [+], subtract for [-]."""
     if net == 0:
@@ -239,6 +241,7 @@ def hits(natural: int, accuracy: int, mod: int, evasion: int) -> bool:
     return natural + accuracy + mod >= evasion
 
 
+@functools.cache
 def hit_chances(accuracy: int, evasion: int, net_dice: int) -> tuple[Fraction, Fraction]:
     """(P(hit), P(hit with a natural 20)) for one shot, exact (003 F Hit)."""
     mod = modifier(net_dice)
@@ -269,10 +272,22 @@ def penetration(
     (+Brace bonus). Without ``params`` the rulebook's +1 and +1 apply."""
     nat_bonus = params.nat20_pen if params else 1
     brace_bonus = params.brace_armor if params else 1
-    roll = Dist.die(PEN_DIE) + (pen + (nat_bonus if nat20 else 0))
+    total_pen = pen + (nat_bonus if nat20 else 0)
     target = armor + (brace_bonus if braced else 0)
-    dist = roll.map(lambda t: OUTCOMES.index(penetration_outcome(t, target, margin)))
-    return {name: dist.p_eq(i) for i, name in enumerate(OUTCOMES)}
+    return dict(zip(OUTCOMES, _penetration_odds(total_pen, target, margin), strict=True))
+
+
+@functools.cache  # tables ask for the same few (pen, armor, margin) many times
+def _penetration_odds(pen: int, armor: int, margin: int) -> tuple[Fraction, ...]:
+    roll = Dist.die(PEN_DIE) + pen
+    dist = roll.map(lambda t: OUTCOMES.index(penetration_outcome(t, armor, margin)))
+    return tuple(dist.p_eq(i) for i in range(len(OUTCOMES)))
+
+
+def clear_caches() -> None:
+    """Forget cached exact results (benchmarks time cold runs)."""
+    for fn in (modifier, hit_chances, _penetration_odds):
+        fn.cache_clear()
 
 
 # ---- F6: damage ----------------------------------------------------------------------
