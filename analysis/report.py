@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import html
 import os
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import polars as pl
 
 from analysis.tables import write_tables
 from sims.core.claims import ClaimResult, run_claims
 from sims.core.params import describe
-from sims.core.protocol import get_game
+from sims.core.protocol import Game, get_game
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -41,13 +45,26 @@ def _table(rows: list[dict], classes: dict[str, str] | None = None) -> str:
     return "\n".join(out) + "</table>"
 
 
-def game_section(name: str, catalog_root: Path, reports_dir: Path) -> tuple[str, list[ClaimResult]]:
+@dataclass(frozen=True)
+class GameResults:
+    """Everything a game's section shows, computed before anything is written."""
+
+    game: Game
+    catalog: Any
+    claims: list[ClaimResult]
+    frames: dict[str, pl.DataFrame]
+
+
+def compute(name: str, catalog_root: Path) -> GameResults:
     game = get_game(name)
     catalog = game.load_catalog(catalog_root)
     results = run_claims(game.claims_path(catalog_root), game.checks, catalog)
-    frames = game.tables(catalog)
-    tables_dir = reports_dir / "tables"
-    write_tables(frames, dict(game.table_docs), tables_dir, name, game.title)
+    return GameResults(game, catalog, results, game.tables(catalog))
+
+
+def game_section(res: GameResults) -> str:
+    game, results, frames, catalog = res.game, res.claims, res.frames, res.catalog
+    name = game.name
     failed = [r for r in results if not r.passed]
     parts = [f"<h2 id='{name}'>{html.escape(game.title)}</h2>"]
     verdict = (
@@ -75,13 +92,14 @@ def game_section(name: str, catalog_root: Path, reports_dir: Path) -> tuple[str,
     parts.append(_table(rows, classes={"result": ""}))
     parts.append("<h3>Rules parameters</h3>")
     parts.append(_table(describe(catalog.params, catalog.param_provenance)))
-    return "\n".join(parts), results
+    return "\n".join(parts)
 
 
 def build_report(games: list[str], catalog_root: Path, reports_dir: Path) -> Path:
-    """Write tables and ``index.html`` for ``games``; returns the index path."""
-    reports_dir.mkdir(parents=True, exist_ok=True)
-    sections = [game_section(g, catalog_root, reports_dir)[0] for g in games]
+    """Write tables and ``index.html`` for ``games``; returns the index path.
+
+    Every game is loaded, checked and computed first, so a bad catalog writes nothing."""
+    computed = [compute(g, catalog_root) for g in games]
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     page = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -90,9 +108,13 @@ def build_report(games: list[str], catalog_root: Path, reports_dir: Path) -> Pat
         "<h1>mechbal balance report</h1>"
         f"<p class='small'>Generated {stamp} from catalog folder "
         f"<code>{html.escape(str(catalog_root))}</code>.</p>"
-        + "\n".join(sections)
+        + "\n".join(game_section(res) for res in computed)
         + "</body></html>"
     )
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    for res in computed:
+        g = res.game
+        write_tables(res.frames, dict(g.table_docs), reports_dir / "tables", g.name, g.title)
     index = reports_dir / "index.html"
     tmp = index.with_name("index.html.tmp")
     tmp.write_text(page)

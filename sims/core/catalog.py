@@ -42,7 +42,8 @@ class CatalogError(ValueError):
         if field is not None:
             where.append(f"field '{field}'")
         head = where[0] + ": " + ", ".join(where[1:]) if len(where) > 1 else where[0]
-        super().__init__(f"{head}: {message}")
+        # One line whatever a key holds: a quoted TOML key may contain a newline.
+        super().__init__(f"{head}: {message}".replace("\r", "\\r").replace("\n", "\\n"))
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,21 @@ class FieldSpec:
     max: int | None = None
     choices: tuple[str, ...] | None = None
     meaning: str = ""
+
+
+def dice_problem(text: str) -> str | None:
+    """Why ``text`` is not a usable dice expression, or None when it is."""
+    from sims.core.dist import Dist  # deferred: dist pulls in polars
+
+    if not DICE_RE.match(text):
+        return f"{text!r} is not a dice expression (like 2d6 or 1d6+4)"
+    try:
+        dist = Dist.parse(text)
+    except ValueError as exc:
+        return str(exc)
+    if min(dist.outcomes) < 0:
+        return f"{text!r} can roll below 0"
+    return None
 
 
 def load_toml(path: Path) -> dict[str, Any]:
@@ -127,8 +143,8 @@ def check_value(spec: FieldSpec, value: Any, path: Path, kind: str, ident: str) 
             raise fail(f"expected text, got {_describe(value)}")
         if spec.type == "id" and not ID_RE.match(value):
             raise fail(f"{value!r} is not an id (lower-case letters, digits, _)")
-        if spec.type == "dice" and not DICE_RE.match(value):
-            raise fail(f"{value!r} is not a dice expression (like 2d6 or 1d6+4)")
+        if spec.type == "dice" and (problem := dice_problem(value)):
+            raise fail(problem)
         if spec.choices is not None and value not in spec.choices:
             raise fail(f"{value!r} is not one of {', '.join(spec.choices)}")
         return value

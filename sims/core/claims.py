@@ -8,6 +8,7 @@ Each game supplies a registry ``{check name: function(catalog, **args) -> value}
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -95,6 +96,13 @@ def load_claims(path: Path, checks: Mapping[str, Check]) -> list[Claim]:
                 entry=ident,
                 field="check",
             )
+        try:  # the args must fit the check's parameters (after the catalog)
+            inspect.signature(checks[vals["check"]]).bind(None, **vals["args"])
+        except TypeError as exc:
+            raise CatalogError(
+                path, f"args do not fit check {vals['check']!r}: {exc}",
+                kind="claim", entry=ident, field="args",
+            ) from None  # fmt: skip
         if "expected" not in raw and "min" not in raw and "max" not in raw:
             raise CatalogError(
                 path, "needs expected, or min/max bounds", kind="claim", entry=ident,
@@ -160,4 +168,13 @@ def evaluate(claim: Claim, checks: Mapping[str, Check], catalog: Any) -> ClaimRe
 
 
 def run_claims(path: Path, checks: Mapping[str, Check], catalog: Any) -> list[ClaimResult]:
-    return [evaluate(c, checks, catalog) for c in load_claims(path, checks)]
+    results = []
+    for claim in load_claims(path, checks):
+        try:
+            results.append(evaluate(claim, checks, catalog))
+        except KeyError as exc:  # an id in args that the catalog does not hold
+            raise CatalogError(
+                path, f"names unknown id {exc.args[0]!r}",
+                kind="claim", entry=claim.id, field="args",
+            ) from None  # fmt: skip
+    return results

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sims.core.catalog import DICE_RE, PROVENANCES, CatalogError, load_toml
+from sims.core.catalog import PROVENANCES, CatalogError, dice_problem, load_toml
 
 T = TypeVar("T")
 
@@ -66,10 +66,11 @@ def check_param(cls: type, name: str, value: Any, origin: str) -> Any:
         return CatalogError(origin, message, kind="parameter", entry=name, field="value")
 
     if spec.dice_list:
-        if not isinstance(value, list) or not all(
-            isinstance(v, str) and DICE_RE.match(v) for v in value
-        ):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise fail(f"expected a list of dice expressions, got {value!r}")
+        for v in value:
+            if problem := dice_problem(v):
+                raise fail(problem)
         return tuple(value)
     if spec.choices is not None:
         if value not in spec.choices:

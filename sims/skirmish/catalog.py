@@ -249,7 +249,11 @@ def _load_parts(path: Path) -> dict[str, Part]:
         ident = raw["id"]
         slot = raw.get("slot")
         if slot not in SLOTS:
-            check_entry(raw, _common(), path, "part")  # reports the bad or missing slot
+            # The slot decides which other fields belong, so it is checked first.
+            raise CatalogError(
+                path, f"{slot!r} is not one of {', '.join(SLOTS)}",
+                kind="part", entry=ident, field="slot",
+            )  # fmt: skip
         kind = raw.get("kind")
         specs = _common() + SLOT_FIELDS.get(slot, [])
         if slot == "arm":
@@ -291,6 +295,11 @@ def _load_pilots(path: Path) -> dict[str, Pilot]:
         kind, value = _effect(vals.pop("ability_effect"), ABILITY_KINDS, path, "pilot", raw["id"])
         out[raw["id"]] = Pilot(**vals, ability_kind=kind, ability_value=value)
     for pilot in out.values():
+        if pilot.id in pilot.bonds or len(set(pilot.bonds)) != len(pilot.bonds):
+            raise CatalogError(
+                path, "a bond names another pilot, once each",
+                kind="pilot", entry=pilot.id, field="bonds",
+            )  # fmt: skip
         for other in pilot.bonds:
             check_reference(other, out, path, "pilot", pilot.id, "bonds", "pilot")
             if pilot.id not in out[other].bonds:
@@ -306,7 +315,8 @@ def _effect(
 ) -> tuple[str, int]:
     field = "ability_effect" if what == "pilot" else "effect"
     kind, value = table.get("kind"), table.get("value")
-    if kind not in kinds or isinstance(value, bool) or not isinstance(value, int):
+    bad_value = isinstance(value, bool) or not isinstance(value, int)
+    if kind not in kinds or bad_value or set(table) != {"kind", "value"}:
         raise CatalogError(
             path, f"expected {{ kind = one of {', '.join(kinds)}, value = integer }}",
             kind=what, entry=ident, field=field,
@@ -362,7 +372,7 @@ def _load_kits(
             got = parts[vals[field]].slot
             if got != want:
                 raise CatalogError(
-                    path, f"part {vals[field]!r} is a {got} part, not a {want} part",
+                    path, f"part {vals[field]!r} is in slot {got}, not {want}",
                     kind="kit", entry=ident, field=field,
                 )  # fmt: skip
         check_reference(vals["pilot"], pilots, path, "kit", ident, "pilot", "pilot")
