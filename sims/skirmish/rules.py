@@ -228,6 +228,50 @@ def modifier_result(rolls: Iterable[int], net: int) -> int:
     return max(rolls) if net > 0 else -max(rolls)
 
 
+# ---- F Declare: range bands, cover and situational modifier dice ---------------------
+
+RANGE_BANDS = ("optimal", "long", "out")
+COVERS = ("none", "soft", "hard")
+
+
+def long_range(weapon_range: int, params: Parameters) -> int:
+    """003 F Declare: long range reaches 1.5x Range, rounded down."""
+    return weapon_range * params.long_range_percent // 100
+
+
+def range_band(distance: int, weapon: Part, params: Parameters) -> str:
+    """003 F Declare / F11: optimal up to Range, long up to 1.5x at 1[-], else no shot.
+    Melee needs adjacency (distance 1)."""
+    if weapon.is_melee:
+        return "optimal" if distance <= 1 else "out"
+    if distance <= weapon.range:
+        return "optimal"
+    return "long" if distance <= long_range(weapon.range, params) else "out"
+
+
+def cover_dice(cover: str, params: Parameters) -> int:
+    """003 H5: [-] dice for the target's best single cover."""
+    return {"none": 0, "soft": params.soft_cover_dice, "hard": params.hard_cover_dice}[cover]
+
+
+def situational_dice(
+    weapon: Part, distance: int, cover: str, params: Parameters, *, moved: bool = False
+) -> list[tuple[int, str]]:
+    """The modifier dice of one Fire action that follow from geometry alone, each with
+    where it came from: (signed count, reason). Melee ignores cover and Engaged (F11)."""
+    dice: list[tuple[int, str]] = []
+    if range_band(distance, weapon, params) == "long":
+        dice.append((-params.long_range_dice, "long range (F Declare)"))
+    if not weapon.is_melee:
+        if cover != "none":
+            dice.append((-cover_dice(cover, params), f"{cover} cover (H5)"))
+        if distance <= 1:
+            dice.append((-params.engaged_dice, "Engaged: adjacent hostile (E)"))
+    if moved and "heavy" in weapon.tags:
+        dice.append((-params.heavy_dice, "Heavy weapon after moving (B tags)"))
+    return dice
+
+
 # ---- F Hit ---------------------------------------------------------------------------
 
 
