@@ -186,6 +186,8 @@ def test_assumptions_list_every_assumed_entry(skirmish):
         *(k for k, v in skirmish.kits.items() if v.provenance == "assumed"),
         *(k for k, v in skirmish.pilots.items() if v.provenance == "assumed"),
         *(r.id for r in skirmish.crit + skirmish.stress if r.provenance == "assumed"),
+        *(k for k, v in skirmish.strikes.items() if v.provenance == "assumed"),
+        *(k for k, v in skirmish.policies.items() if v.provenance == "assumed"),
         *(k for k, v in skirmish.param_provenance.items() if v == "assumed"),
     ]
     assert assumed, "the v0 catalog is mostly placeholders"

@@ -5,7 +5,8 @@ A catalog folder (``catalogs/skirmish/``) holds:
 - ``parts.toml``   ``[[part]]`` chassis, heads, arms (weapons and shields), legs, backs
 - ``kits.toml``    ``[[kit]]`` a chassis with all six parts and a suggested pilot (B6)
 - ``pilots.toml``  ``[[pilot]]`` Faction, Specialty, four stats, ability, bonds (D)
-- ``tables.toml``  ``[[crit]]`` and ``[[stress]]`` d6 tables (F7, G)
+- ``tables.toml``  ``[[crit]]`` and ``[[stress]]`` d6 tables (F7, G), ``[[strike]]`` (F11.1)
+- ``policies.toml`` ``[[policy]]`` how a mech plays in simulation (brawler, gunline ...)
 - ``rules.toml``   rules parameter values (see ``rules.Parameters``)
 - ``claims.toml``  the rulebook's claims, checked by ``mechbal claims``
 
@@ -190,6 +191,40 @@ class TableRow:
 
 
 @dataclass(frozen=True)
+class Strike:
+    """An improvised melee strike every mech has (003 F11.1)."""
+
+    id: str
+    name: str
+    pen: int
+    damage: str
+    needs: str  # "arm" or "legs": the part that must be intact
+    provenance: str
+    rulebook_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a mech plays its activation in simulation; see policies.toml."""
+
+    id: str
+    preferred: str
+    charge: bool
+    boost: bool
+    lock_on: bool
+    barrage: bool
+    aimed: bool
+    overwatch: bool
+    brace: bool
+    strike: bool
+    vent_at_percent: int
+    stabilize_at_effects: int
+    overcharge_below_percent: int
+    provenance: str
+    rulebook_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Mech:
     """Six parts plus a pilot (003 A), resolved from ids."""
 
@@ -220,6 +255,8 @@ class Catalog:
     pilots: dict[str, Pilot]
     crit: tuple[TableRow, ...]
     stress: tuple[TableRow, ...]
+    strikes: dict[str, Strike]
+    policies: dict[str, Policy]
     params: rules.Parameters
     param_provenance: dict[str, str]
 
@@ -271,6 +308,8 @@ def _load_parts(path: Path) -> dict[str, Part]:
                 )  # fmt: skip
             specs += _weapon(required=kind == "weapon")
         vals = check_entry(raw, specs, path, "part")
+        if kind == "weapon":
+            _simple_dice_field(vals, path, "part")
         vals["klass"] = vals.pop("class", "")
         vals.setdefault("kind", "")
         out[ident] = Part(**{k: v for k, v in vals.items() if v is not None})
@@ -344,14 +383,53 @@ def _load_d6_table(path: Path, doc: dict[str, Any], kind: str) -> tuple[TableRow
     return tuple(sorted(rows, key=lambda r: r.roll))
 
 
-def _load_tables(path: Path) -> tuple[tuple[TableRow, ...], tuple[TableRow, ...]]:
+def _simple_dice_field(vals: dict[str, Any], path: Path, kind: str) -> None:
+    """The engines roll damage as NdS+C (003 F6); richer expressions are refused here."""
+    try:
+        rules.simple_dice(vals["damage"])
+    except ValueError as exc:
+        raise CatalogError(path, str(exc), kind=kind, entry=vals["id"], field="damage") from None
+
+
+def _load_tables(
+    path: Path,
+) -> tuple[tuple[TableRow, ...], tuple[TableRow, ...], dict[str, Strike]]:
     doc = load_toml(path)
-    for kind in ("crit", "stress"):
+    for kind in ("crit", "stress", "strike"):
         entries({kind: doc.get(kind)}, kind, path)
-    unknown = sorted(set(doc) - {"crit", "stress"})
+    unknown = sorted(set(doc) - {"crit", "stress", "strike"})
     if unknown:
         raise CatalogError(path, f"unknown top-level key '{unknown[0]}'")
-    return _load_d6_table(path, doc, "crit"), _load_d6_table(path, doc, "stress")
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("pen", "int", min=0, max=10),
+        FieldSpec("damage", "dice"),
+        FieldSpec("needs", "str", choices=("arm", "legs")),
+    ]
+    strikes = {}
+    for raw in doc["strike"]:
+        vals = check_entry(raw, specs, path, "strike")
+        _simple_dice_field(vals, path, "strike")
+        strikes[raw["id"]] = Strike(**vals)
+    for needed in ("punch", "kick"):
+        if needed not in strikes:
+            raise CatalogError(path, f"the strike table needs a {needed!r} entry (F11.1)")
+    return _load_d6_table(path, doc, "crit"), _load_d6_table(path, doc, "stress"), strikes
+
+
+def _load_policies(path: Path) -> dict[str, Policy]:
+    doc = load_toml(path)
+    specs = [
+        FieldSpec("preferred", "str", choices=("adjacent", "max_optimal")),
+        *(FieldSpec(f, "bool") for f in (
+            "charge", "boost", "lock_on", "barrage", "aimed", "overwatch", "brace", "strike",
+        )),
+        FieldSpec("vent_at_percent", "int", min=0, max=999),
+        FieldSpec("stabilize_at_effects", "int", min=1, max=99),
+        FieldSpec("overcharge_below_percent", "int", min=0, max=100),
+    ]  # fmt: skip
+    return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
+            for raw in entries(doc, "policy", path)}  # fmt: skip
 
 
 def _load_kits(
@@ -402,6 +480,9 @@ def load_catalog(root: Path | str, game_dir: bool = False) -> Catalog:
     params, provenance = load_params(rules.Parameters, folder / "rules.toml")
     parts = _load_parts(folder / "parts.toml")
     pilots = _load_pilots(folder / "pilots.toml")
-    crit, stress = _load_tables(folder / "tables.toml")
+    crit, stress, strikes = _load_tables(folder / "tables.toml")
+    policies = _load_policies(folder / "policies.toml")
     kits = _load_kits(folder / "kits.toml", parts, pilots, params)
-    return Catalog(folder, parts, kits, pilots, crit, stress, params, provenance)
+    return Catalog(
+        folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance
+    )

@@ -75,6 +75,14 @@ class Parameters:
     zones: int = param("zones on a map", "H", low=0, high=5)
     zone_points: int = param("points per zone held per round", "I4", low=0, high=5)
     kill_points: int = param("points per enemy mech destroyed", "I4", low=0, high=10)
+    soft_cover_percent: int = param("% of shots whose target has soft cover", "H5", low=0, high=100)
+    hard_cover_percent: int = param("% of shots whose target has hard cover", "H5", low=0, high=100)
+    legs_lost_speed: int = param("Speed left once the Legs are destroyed", "F7", low=0, high=6)
+    kick_fall_below: int = param("a missed kick falls Prone below this d20+Piloting", "F11.1",
+                                 low=0, high=21)  # fmt: skip
+    shield_melee_dice: int = param("[-] on melee attacks at an intact Shield arm", "F11.6",
+                                   low=0, high=3)  # fmt: skip
+    shield_punch_pen: int = param("Pen bonus of a punch from a Shield arm", "F11.1", low=0, high=3)
 
 
 # ---- B: weight, caps, overload, copy limits ------------------------------------------
@@ -335,6 +343,18 @@ def clear_caches() -> None:
 
 
 # ---- F6: damage ----------------------------------------------------------------------
+
+
+def simple_dice(expr: str) -> tuple[int, int, int]:
+    """``NdS+C`` as (N, S, C): the one shape the battle engines roll (003 F6 weapons)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d*)d(\d+)\s*(?:([+-])\s*(\d+))?\s*", expr)
+    if not m:
+        raise ValueError(f"{expr!r} is not of the form NdS or NdS+C")
+    n = int(m.group(1) or 1)
+    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    return n, int(m.group(2)), bonus
 
 
 def damage_dist(weapon: Part) -> Dist:
