@@ -74,6 +74,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from sims.skirmish.explain import WHATS, ExplainError, explain_shot, to_text
+
+    game = get_game(args.game)  # an unknown game is UnknownGame, one line
+    if game.name != "skirmish":
+        raise UserError(f"explain: nothing to explain for game {game.name!r} yet (only skirmish)")
+    if args.what not in WHATS:
+        raise UserError(
+            f"explain {game.name}: unknown WHAT {args.what!r} (known: {', '.join(WHATS)})"
+        )
+    missing = [f"--{f}" for f in ("attacker", "weapon", "target") if getattr(args, f) is None]
+    if missing:
+        raise UserError(f"explain {game.name} shot needs {', '.join(missing)}")
+    catalog = game.load_catalog(Path(args.catalog))
+    try:
+        shot = explain_shot(
+            catalog, args.attacker, args.weapon, args.target, distance=args.range,
+            cover=args.cover, modifier=args.modifier, braced=args.braced,
+        )  # fmt: skip
+    except ExplainError as exc:
+        raise UserError(str(exc)) from None
+    print(to_text(shot))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -98,6 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="reports", help="report folder (default reports)")
     catalog_flag(p)
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("explain", help="show the working of one resolution, e.g. one shot")
+    p.add_argument("game")
+    p.add_argument("what", help="what to explain (skirmish: shot)")
+    p.add_argument("--attacker", help="attacking kit id")
+    p.add_argument("--weapon", help="weapon part id mounted on the attacker")
+    p.add_argument("--target", help="target kit id")
+    p.add_argument("--range", type=int,
+                   help="distance in hexes (default: the weapon's Range, 1 for melee)")  # fmt: skip
+    p.add_argument("--cover", default="none", help="target cover: none, soft or hard")
+    p.add_argument("--modifier", type=int, default=0,
+                   help="extra signed modifier dice ([+] positive)")  # fmt: skip
+    p.add_argument("--braced", action="store_true", help="the target is Braced (+Armor)")
+    catalog_flag(p)
+    p.set_defaults(func=cmd_explain)
     return parser
 
 

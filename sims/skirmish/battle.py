@@ -1,0 +1,411 @@
+"""The Skirmish battle model shared by both engines (003 D to G on a range track).
+
+``reference.py`` plays one battle rule by rule; ``vector.py`` plays N at once. Both read
+the same compiled :class:`Battle` (static per-mech numbers, built once from the catalog
+by :func:`compile_battle`) and call the same formulas below, which are written so that
+they work on Python ints and on NumPy arrays alike. What differs between the engines
+is only control flow: ``if`` in the reference, masks in the vector engine.
+
+The battle model (the engines' docstrings refer here):
+
+Setup. Two sides of 1 (duel) or 3 (team) mechs; side 0 stands at hex 0, side 1 at the
+front distance (26, 003 H). The track ends ``deploy_rows - 1`` hexes behind each front.
+Mechs index 0..M-1: side 0's first, in the order given. Pilot abilities are on when
+another pilot of the same side shares Faction or Specialty (003 D), fixed for the battle.
+
+Round (003 I). Initiative: each side rolls 2d6 + the highest Initiative among its
+living pilots (+ an active ``initiative`` ability); ties reroll; the winner activates
+first. Sides alternate, each activating its living, not yet activated mechs in index
+order; a side with none left passes. Reactions reset at round start; Locks end with it.
+
+Activation (003 E), the same decision list for every mech, switched by its policy
+(``policies.toml``):
+
+1. Upkeep: Brace and Overwatch end; a Shutdown mech skips this activation; coolant
+   leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech stands up
+   with its whole Move (F7).
+2. Overcharge (G3, free, once) when Heat is under the policy's threshold: a third Quick.
+3. Stabilize (Full) at the policy's count of crit effects: Heat 0, one effect removed;
+   else Vent (Quick) at the policy's Heat threshold: clears 1d6 (+ ability).
+4. Target: the nearest living enemy (ties: lowest index).
+5. Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and in
+   reach of Speed + 1, and a melee option exists; else Move toward the preferred
+   distance, then Boost (Quick) when the policy boosts and nothing reaches.
+6. Attack: Overwatch (Full) when the policy holds it and nothing reaches; else Barrage
+   (Full) with the two best weapons in reach if Heat stays within Reactor Cap; else
+   Aimed Shot (Full, core) with a Shots-1 weapon; else Lock On (Quick, when the target
+   is in Sensors and not Locked) and Fire (Quick) the best weapon in reach.
+7. Spare Quick actions: Strike (once) when adjacent; else Brace when it did not Boost.
+
+Movement triggers reactions (E6), enemies in index order, one Reaction each per round,
+none while Prone: the Disengage strike when a hostile leaves adjacency, Overwatch when a
+hostile ends a move in reach of the held weapon, Marrow's riposte when a hostile ends a
+move adjacent. After each Fire, Barrage or Aimed Shot, each bonded partner with a Reaction
+fires Backup Fire: one shot at 1[-] from its best weapon in reach (D4).
+
+Fire (003 F): modifier dice once per Fire action (long range, cover drawn per action
+from the cover parameters, Engaged, Heavy after moving, bond within 2 hexes, Locked
+target, crit and stress penalties, reaction, Aimed, Shield against melee, Charge);
+per shot d20 to hit; location d20 over the bands (Aimed: core; melee rerolls a
+non-core location once, twice against Prone; destroyed part: core; hard cover: the
+Legs band hits the cover); penetration d6 + Pen vs Armor with the margin; damage dice
+with carry-over into the Core; a crit rolls the crit table; Pulse adds 1d3 Heat to the
+target; a melee Full or Crit from a heavier class knocks the target Prone; a missed
+kick may fall Prone. Heat above Reactor Cap rolls the stress table, then Heat is 0.
+
+End. A side with no living mech loses at once. After the round cap: more points (3 per
+destroyed enemy; no zones on a track) wins, then the higher Hull percentage (current
+over maximum Durability over the fielded team, a destroyed mech counting 0); equal is
+a draw (half a win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sims.skirmish import rules
+from sims.skirmish.catalog import Catalog, Mech, Part, Policy
+
+HEAD, RIGHT_ARM, LEFT_ARM, CORE, BACK, LEGS = range(6)  # 003 F4 silhouette order
+MOUNTS = (RIGHT_ARM, LEFT_ARM, BACK)  # weapon slots: the two arms and the Back (E Fire)
+CLASS_RANK = {"light": 0, "medium": 1, "heavy": 2}
+NO_WEAPON = -1
+
+# Crit (F7) and stress (G) effect codes, by the catalog's effect kinds.
+EFFECT_CODES = {
+    kind: i
+    for i, kind in enumerate(
+        (
+            "none", "sensors", "speed", "attack_die", "heat_per_activation", "armor", "heat",
+            "core_damage", "skip_activation", "prone", "back_damage",
+        )
+    )
+}  # fmt: skip
+# Battle outcomes.
+SIDE_A, SIDE_B, DRAW = 0, 1, 2
+DECIDED = ("wipe", "points", "hull", "draw")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side's fielded mechs: kit ids with optional pilot overrides and a policy."""
+
+    kits: tuple[str, ...]
+    policy: str = "gunline"
+    pilots: tuple[str | None, ...] = ()
+
+    def mechs(self, catalog: Catalog) -> list[Mech]:
+        pilots = self.pilots or (None,) * len(self.kits)
+        return [catalog.mech(k, p) for k, p in zip(self.kits, pilots, strict=True)]
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Static numbers of one matchup, per mech (index m) and weapon mount (w = 0..2).
+
+    Every field is a NumPy array; shapes say what indexes it. Both engines read these
+    and never the catalog, so a rule is only ever looked up here."""
+
+    params: rules.Parameters
+    side: np.ndarray  # int8[M]  0 or 1
+    klass: np.ndarray  # int8[M]  0 light, 1 medium, 2 heavy (F11.4 knockdown)
+    bands: np.ndarray  # int8[M, 6]  location bands, silhouette order (F4)
+    band_top: np.ndarray  # int8[M, 6]  last d20 face of each band (cumulative bands)
+    armor: np.ndarray  # int8[M, 6]
+    durability: np.ndarray  # int16[M, 6]  maximum Durability
+    # pilot
+    gunnery: np.ndarray  # int8[M]
+    piloting: np.ndarray  # int8[M]
+    systems: np.ndarray  # int8[M]
+    initiative: np.ndarray  # int8[M]
+    # active Additional Abilities (0 when dark), by effect kind (D)
+    acc_bonus: np.ndarray  # int8[M]
+    pen_bonus: np.ndarray  # int8[M]
+    evasion_bonus: np.ndarray  # int8[M]
+    core_armor_bonus: np.ndarray  # int8[M]
+    speed_bonus: np.ndarray  # int8[M]
+    vent_bonus: np.ndarray  # int8[M]
+    initiative_bonus: np.ndarray  # int8[M]
+    lock_bonus: np.ndarray  # int8[M]
+    riposte: np.ndarray  # bool[M]
+    bonded: np.ndarray  # bool[M, M]  bonded pairs on the same side (D4)
+    # chassis, head, legs, back contributions (C), overload (B4)
+    overload: np.ndarray  # int8[M]
+    chassis_evasion: np.ndarray  # int8[M]
+    legs_evasion: np.ndarray  # int8[M]
+    chassis_speed: np.ndarray  # int8[M]
+    legs_speed: np.ndarray  # int8[M]
+    chassis_sensors: np.ndarray  # int8[M]
+    head_sensors: np.ndarray  # int8[M]
+    back_sensors: np.ndarray  # int8[M]
+    chassis_e_def: np.ndarray  # int8[M]  chassis E-Def + pilot Systems
+    head_e_def: np.ndarray  # int8[M]
+    chassis_reactor: np.ndarray  # int8[M]
+    back_reactor: np.ndarray  # int8[M]
+    head_acc: np.ndarray  # int8[M]
+    shield: np.ndarray  # bool[M, 6]  part is a Shield arm (F11.1, F11.6)
+    # weapons per mount (right arm, left arm, back); NO_WEAPON where none
+    has_weapon: np.ndarray  # bool[M, 3]
+    w_range: np.ndarray  # int8[M, 3]  optimal Range (1 for melee)
+    w_long: np.ndarray  # int8[M, 3]  long range reach (= Range for melee)
+    w_shots: np.ndarray  # int8[M, 3]
+    w_acc: np.ndarray  # int8[M, 3]
+    w_pen: np.ndarray  # int8[M, 3]
+    w_dice: np.ndarray  # int8[M, 3]  number of damage dice
+    w_sides: np.ndarray  # int8[M, 3]  sides of each damage die
+    w_bonus: np.ndarray  # int8[M, 3]  flat damage added
+    w_heat: np.ndarray  # int8[M, 3]
+    w_melee: np.ndarray  # bool[M, 3]
+    w_heavy: np.ndarray  # bool[M, 3]
+    w_pulse: np.ndarray  # bool[M, 3]
+    w_order: np.ndarray  # int8[M, 3]  mounts best first (by exact expected damage)
+    # policy switches and thresholds per mech (policies.toml)
+    p_adjacent: np.ndarray  # bool[M]  preferred distance: adjacent, else max optimal
+    p_charge: np.ndarray  # bool[M]
+    p_boost: np.ndarray  # bool[M]
+    p_lock_on: np.ndarray  # bool[M]
+    p_barrage: np.ndarray  # bool[M]
+    p_aimed: np.ndarray  # bool[M]
+    p_overwatch: np.ndarray  # bool[M]
+    p_brace: np.ndarray  # bool[M]
+    p_strike: np.ndarray  # bool[M]
+    p_vent_at: np.ndarray  # int16[M]  percent of Reactor Cap
+    p_stabilize_at: np.ndarray  # int8[M]
+    p_overcharge_below: np.ndarray  # int16[M]  percent of Reactor Cap
+    # strikes (F11.1): punch [0] and kick [1]
+    s_pen: np.ndarray  # int8[2]
+    s_dice: np.ndarray  # int8[2]
+    s_sides: np.ndarray  # int8[2]
+    s_bonus: np.ndarray  # int8[2]
+    # crit and stress tables: effect code and value per d6 face (index face - 1)
+    crit_code: np.ndarray  # int8[6]
+    crit_value: np.ndarray  # int8[6]
+    stress_code: np.ndarray  # int8[6]
+    stress_value: np.ndarray  # int8[6]
+    # lasting crit effects are counted per kind; each counts this much (magnitudes)
+    fx_sensors: int  # Sensors lost per sensors crit
+    fx_speed: int  # Speed lost per speed crit
+    fx_attack: int  # [-] dice per attack crit
+    fx_coolant: int  # Heat per activation per coolant crit
+    fx_armor: int  # Armor lost on the struck part per armor crit
+    flicker_dice: int  # [-] dice on the next attack after the stress "attack_die"
+    overcharge: tuple[tuple[int, int, int], ...]  # (dice, sides, bonus) per nth use
+    start: np.ndarray  # int16[M]  starting hex
+    wall_low: int
+    wall_high: int
+
+    @property
+    def mechs(self) -> int:
+        return len(self.side)
+
+
+def _weapon_rank(weapon: Part, catalog: Catalog, params: rules.Parameters) -> float:
+    """Static preference between weapons: exact expected damage per Fire action against
+    the standard Medium (the Foreman) at optimal range, no cover."""
+    from sims.skirmish import exact
+
+    return float(exact.expected_damage(weapon, catalog.mech("foreman"), params))
+
+
+def compile_battle(
+    catalog: Catalog, side_a: Side, side_b: Side, params: rules.Parameters | None = None
+) -> Battle:
+    """Everything static about one matchup, as arrays (see :class:`Battle`)."""
+    params = params or catalog.params
+    sides = [side_a.mechs(catalog), side_b.mechs(catalog)]
+    policies = [catalog.policies[side_a.policy], catalog.policies[side_b.policy]]
+    mechs = sides[0] + sides[1]
+    side = [0] * len(sides[0]) + [1] * len(sides[1])
+    policy: list[Policy] = [policies[s] for s in side]
+    on = [rules.active_pilots([m.pilot for m in team]) for team in sides]
+    stats = [rules.mech_stats(m, params) for m in mechs]
+    M = len(mechs)
+
+    def arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
+        return np.array(values, dtype=dtype)
+
+    def ability(kind: str) -> np.ndarray:
+        return arr([
+            m.pilot.ability_value
+            if m.pilot.ability_kind == kind and m.pilot.id in on[s] else 0
+            for m, s in zip(mechs, side, strict=True)
+        ])  # fmt: skip
+
+    bonded = np.zeros((M, M), dtype=bool)
+    for i, a in enumerate(mechs):
+        for j, b in enumerate(mechs):
+            bonded[i, j] = i != j and side[i] == side[j] and b.pilot.id in a.pilot.bonds
+
+    mounts = [[m.right_arm, m.left_arm, m.back] for m in mechs]
+    W = [[p if p.is_weapon else None for p in row] for row in mounts]
+    dice = [[rules.simple_dice(w.damage) if w else (0, 1, 0) for w in row] for row in W]
+
+    def wfield(fn, dtype: type = np.int16) -> np.ndarray:
+        return np.array([[fn(w) if w else 0 for w in row] for row in W], dtype=dtype)
+
+    rank = {p.id: _weapon_rank(p, catalog, params) for row in W for p in row if p}
+    order = [
+        sorted(range(3), key=lambda k, row=row: (-(rank[row[k].id] if row[k] else -1.0), k))
+        for row in W
+    ]
+    punch, kick = catalog.strikes["punch"], catalog.strikes["kick"]
+    sdice = [rules.simple_dice(punch.damage), rules.simple_dice(kick.damage)]
+    crit_code = [EFFECT_CODES[r.effect_kind] for r in catalog.crit]
+
+    def magnitude(kind: str, rows=catalog.crit) -> int:
+        return max((abs(r.effect_value) for r in rows if r.effect_kind == kind), default=0)
+
+    stress_code = [EFFECT_CODES[r.effect_kind] for r in catalog.stress]
+    front = rules.front_distance(params)
+    return Battle(
+        params=params,
+        side=arr(side),
+        klass=arr([CLASS_RANK[s.klass] for s in stats]),
+        bands=arr([s.bands for s in stats]),
+        band_top=arr([np.cumsum(s.bands) for s in stats]),
+        armor=arr([s.armor for s in stats]),
+        durability=arr([s.durability for s in stats]),
+        gunnery=arr([m.pilot.gunnery for m in mechs]),
+        piloting=arr([m.pilot.piloting for m in mechs]),
+        systems=arr([m.pilot.systems for m in mechs]),
+        initiative=arr([m.pilot.initiative for m in mechs]),
+        acc_bonus=ability("acc"),
+        pen_bonus=ability("pen"),
+        evasion_bonus=ability("evasion"),
+        core_armor_bonus=ability("armor"),
+        speed_bonus=ability("speed"),
+        vent_bonus=ability("vent"),
+        initiative_bonus=ability("initiative"),
+        lock_bonus=ability("lock_on"),
+        riposte=ability("riposte") > 0,
+        bonded=bonded,
+        overload=arr([s.overload for s in stats]),
+        chassis_evasion=arr([m.chassis.evasion for m in mechs]),
+        legs_evasion=arr([m.legs.evasion for m in mechs]),
+        chassis_speed=arr([m.chassis.speed for m in mechs]),
+        legs_speed=arr([m.legs.speed for m in mechs]),
+        chassis_sensors=arr([m.chassis.sensors for m in mechs]),
+        head_sensors=arr([m.head.sensors for m in mechs]),
+        back_sensors=arr([m.back.sensors for m in mechs]),
+        chassis_e_def=arr([m.chassis.e_def + m.pilot.systems for m in mechs]),
+        head_e_def=arr([m.head.e_def for m in mechs]),
+        chassis_reactor=arr([m.chassis.reactor for m in mechs]),
+        back_reactor=arr([m.back.reactor for m in mechs]),
+        head_acc=arr([m.head.acc for m in mechs]),
+        shield=arr([[p.kind == "shield" for p in rules.silhouette(m)] for m in mechs], bool),
+        has_weapon=arr([[w is not None for w in row] for row in W], bool),
+        w_range=wfield(lambda w: 1 if w.is_melee else w.range),
+        w_long=wfield(lambda w: 1 if w.is_melee else rules.long_range(w.range, params)),
+        w_shots=wfield(lambda w: w.shots),
+        w_acc=wfield(lambda w: w.acc),
+        w_pen=wfield(lambda w: w.pen),
+        w_dice=arr([[d[0] for d in row] for row in dice]),
+        w_sides=arr([[d[1] for d in row] for row in dice]),
+        w_bonus=arr([[d[2] for d in row] for row in dice]),
+        w_heat=wfield(lambda w: w.heat),
+        w_melee=wfield(lambda w: w.is_melee, bool),
+        w_heavy=wfield(lambda w: "heavy" in w.tags, bool),
+        w_pulse=wfield(lambda w: "pulse" in w.tags, bool),
+        w_order=arr(order),
+        p_adjacent=arr([p.preferred == "adjacent" for p in policy], bool),
+        p_charge=arr([p.charge for p in policy], bool),
+        p_boost=arr([p.boost for p in policy], bool),
+        p_lock_on=arr([p.lock_on for p in policy], bool),
+        p_barrage=arr([p.barrage for p in policy], bool),
+        p_aimed=arr([p.aimed for p in policy], bool),
+        p_overwatch=arr([p.overwatch for p in policy], bool),
+        p_brace=arr([p.brace for p in policy], bool),
+        p_strike=arr([p.strike for p in policy], bool),
+        p_vent_at=arr([p.vent_at_percent for p in policy]),
+        p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
+        p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),
+        s_pen=arr([punch.pen, kick.pen]),
+        s_dice=arr([d[0] for d in sdice]),
+        s_sides=arr([d[1] for d in sdice]),
+        s_bonus=arr([d[2] for d in sdice]),
+        crit_code=arr(crit_code),
+        crit_value=arr([r.effect_value for r in catalog.crit]),
+        stress_code=arr(stress_code),
+        stress_value=arr([r.effect_value for r in catalog.stress]),
+        fx_sensors=magnitude("sensors"),
+        fx_speed=magnitude("speed"),
+        fx_attack=magnitude("attack_die"),
+        fx_coolant=magnitude("heat_per_activation"),
+        fx_armor=magnitude("armor"),
+        flicker_dice=magnitude("attack_die", catalog.stress),
+        overcharge=tuple(rules.simple_dice(e if "d" in e else f"0d1+{e}")
+                         for e in params.overcharge_heat),  # fmt: skip
+        start=arr([0 if s == 0 else front for s in side]),
+        wall_low=-(params.deploy_rows - 1),
+        wall_high=front + params.deploy_rows - 1,
+    )
+
+
+# ---- formulas shared by both engines (ints or arrays alike) --------------------------
+
+
+def alive_parts(dur):
+    """A part at 0 Durability is destroyed (F6)."""
+    return dur > 0
+
+
+def evasion_now(b: Battle, m, legs_alive, prone):
+    """003 C Evasion, less the Legs' share once they are gone (F7) and Prone (-3)."""
+    return (
+        b.chassis_evasion[m] + b.legs_evasion[m] * legs_alive + b.piloting[m]
+        + b.evasion_bonus[m] - b.overload[m] - b.params.prone_evasion * prone
+    )  # fmt: skip
+
+
+def speed_now(b: Battle, m, legs_alive, speed_penalty):
+    """003 C Speed; with the Legs destroyed a crawl of ``legs_lost_speed`` (F7 reading)."""
+    base = np.where(legs_alive, b.chassis_speed[m] + b.legs_speed[m], b.params.legs_lost_speed)
+    return np.maximum(0, base + b.speed_bonus[m] - b.overload[m] - speed_penalty)
+
+
+def reactor_now(b: Battle, m, back_alive):
+    """003 C Reactor Cap = Chassis Reactor + Back Reactor (lost with the Back, F7)."""
+    return b.chassis_reactor[m] + b.back_reactor[m] * back_alive
+
+
+def sensors_now(b: Battle, m, head_alive, back_alive, sensors_penalty):
+    return (
+        b.chassis_sensors[m] + b.head_sensors[m] * head_alive + b.back_sensors[m] * back_alive
+        - sensors_penalty
+    )  # fmt: skip
+
+
+def e_def_now(b: Battle, m, head_alive):
+    return b.chassis_e_def[m] + b.head_e_def[m] * head_alive
+
+
+def accuracy(b: Battle, m, melee, weapon_acc, head_alive):
+    """003 C: Gunnery (Piloting for melee, F11) + weapon Acc + Head Acc (lost with the
+    Head, F7) + an active ``acc`` ability."""
+    skill = np.where(melee, b.piloting[m], b.gunnery[m])
+    return skill + weapon_acc + b.head_acc[m] * head_alive + b.acc_bonus[m]
+
+
+def hit(natural, acc, mod, evasion):
+    """003 F Hit: natural 20 hits, natural 1 misses, else d20 + acc + mod >= Evasion."""
+    return (natural == 20) | ((natural != 1) & (natural + acc + mod >= evasion))
+
+
+def outcome_code(total, armor, margin):
+    """003 F5 as 0 glance, 1 full, 2 crit (rules.penetration_outcome as a number)."""
+    return 1 * (total >= armor) + 1 * (total >= armor + margin)
+
+
+def reach_band(distance, w_range, w_long, melee):
+    """003 F Declare as 0 optimal, 1 long, 2 out; melee reaches adjacent only."""
+    optimal = np.where(melee, distance <= 1, distance <= w_range)
+    long = ~melee & (distance <= w_long)
+    return np.where(optimal, 0, np.where(long, 1, 2))
+
+
+def hull_percent(dur, max_total):
+    """003 I4 tiebreak: current over maximum Durability (destroyed parts count 0)."""
+    return np.maximum(dur, 0).sum(axis=-1) / max_total
