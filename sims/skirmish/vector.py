@@ -1,0 +1,764 @@
+"""Mecha Skirmish vectorized engine: N battles of one matchup at once over NumPy arrays.
+
+It plays exactly the battle model of ``battle.py`` that ``reference.py`` plays one battle
+at a time, and is tested against it. The layout:
+
+- State is :class:`State`, a frozen dataclass of arrays indexed ``[battle, mech, ...]``
+  (dtype, shape and encoding beside each field). Static numbers come from the compiled
+  :class:`~sims.skirmish.battle.Battle`; formulas from ``battle.py`` / ``rules.py``.
+- Every step works on a subset of battles given as an index array ``ix`` (unique battle
+  indices) with per-battle mech indices (``m``, ``t``: arrays of the same length).
+  Where the reference branches with ``if``, this engine splits ``ix`` with a mask and
+  calls the same step on each part. Python loops run over rounds, activations, mechs,
+  shots and rerolls, never over battles. Finished battles drop out of ``ix``.
+- Randomness comes from one ``numpy.random.Generator`` passed in; :class:`Dice` draws
+  from it in blocks and counts what it draws (the benchmark's random-number floor).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from sims.skirmish.battle import (
+    BACK, CORE, EFFECT_CODES, HEAD, LEGS, MOUNTS, Battle, accuracy, e_def_now, evasion_now,
+    hit, outcome_code, reach_band, reactor_now, sensors_now, speed_now,
+)  # fmt: skip
+
+ENGINE_VERSION = "skirmish-vector-1"
+E = EFFECT_CODES
+I16 = np.int16
+MOUNT_PART = np.array(MOUNTS)  # silhouette index of each weapon mount
+ARM_PARTS = np.array([1, 2])
+
+
+class Dice:
+    """Blocks of dice from one Generator; ``drawn`` counts the numbers drawn."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.drawn = 0
+
+    def roll(self, sides, n: int) -> np.ndarray:
+        """n dice; ``sides`` an int or an array of n side counts."""
+        self.drawn += n
+        return self.rng.integers(1, np.asarray(sides) + 1, size=n, dtype=I16)
+
+    def sum(self, count, sides, bonus) -> np.ndarray:
+        """Per row, the sum of ``count`` dice of ``sides`` sides plus ``bonus``."""
+        count = np.asarray(count)
+        n = len(count)
+        k = int(count.max(initial=0))
+        total = np.asarray(bonus, dtype=I16).copy() if np.ndim(bonus) else np.full(n, bonus, I16)
+        if k:
+            self.drawn += n * k
+            faces = self.rng.integers(1, np.asarray(sides)[:, None] + 1, size=(n, k), dtype=I16) \
+                if np.ndim(sides) else self.rng.integers(1, sides + 1, size=(n, k), dtype=I16)
+            total += (faces * (np.arange(k) < count[:, None])).sum(axis=1, dtype=I16)
+        return total
+
+    def highest(self, count: np.ndarray) -> np.ndarray:
+        """Per row, the highest of ``count`` d6 (0 where count is 0): F3 modifier dice."""
+        k = int(count.max(initial=0))
+        if not k:
+            return np.zeros(len(count), I16)
+        self.drawn += len(count) * k
+        faces = self.rng.integers(1, 7, size=(len(count), k), dtype=I16)
+        return (faces * (np.arange(k) < count[:, None])).max(axis=1)
+
+
+@dataclass(frozen=True)
+class State:
+    """N battles in progress (arrays mutated in place; the dataclass itself is fixed)."""
+
+    pos: np.ndarray  # int16[N, M]  hex on the range track
+    dur: np.ndarray  # int16[N, M, 6]  Durability left, silhouette order; <= 0 destroyed
+    heat: np.ndarray  # int16[N, M]
+    prone: np.ndarray  # bool[N, M]
+    braced: np.ndarray  # bool[N, M]
+    locked: np.ndarray  # bool[N, M]  until the end of the round
+    reaction: np.ndarray  # bool[N, M]  Reaction still available this round
+    overwatch: np.ndarray  # int8[N, M]  mount held for Overwatch, -1 none
+    shutdown: np.ndarray  # bool[N, M]  skips its next activation (stress)
+    overcharges: np.ndarray  # int8[N, M]  Overcharges used this game (G3)
+    activated: np.ndarray  # bool[N, M]  this round
+    moved: np.ndarray  # bool[N, M]  this activation (Heavy)
+    flicker: np.ndarray  # bool[N, M]  stress: [-] on the next attack
+    n_sensors: np.ndarray  # int8[N, M]  lasting crit effects, counted per kind (F7)
+    n_speed: np.ndarray  # int8[N, M]
+    n_attack: np.ndarray  # int8[N, M]
+    n_coolant: np.ndarray  # int8[N, M]
+    n_armor: np.ndarray  # int8[N, M, 6]
+    winner: np.ndarray  # int8[N]  -1 while running, else battle.SIDE_A / SIDE_B / DRAW
+    rounds: np.ndarray  # int8[N]  rounds played
+    kills: np.ndarray  # int16[N, 2]  enemy mechs destroyed, per side
+    crits: np.ndarray  # int32[N, 2]  crits dealt, per side
+    shots: np.ndarray  # int32[N, 2]  shots fired, per side
+    hits: np.ndarray  # int32[N, 2]  hits landed, per side
+    destroyed: np.ndarray  # int16[N, 2, 6]  parts destroyed on each side's mechs
+
+    @classmethod
+    def start(cls, b: Battle, n: int) -> State:
+        M = b.mechs
+
+        def zeros(*shape, dtype=I16):
+            return np.zeros((n, *shape), dtype=dtype)
+
+        return cls(
+            pos=np.tile(b.start.astype(I16), (n, 1)),
+            dur=np.tile(b.durability.astype(I16), (n, 1, 1)),
+            heat=zeros(M), prone=zeros(M, dtype=bool), braced=zeros(M, dtype=bool),
+            locked=zeros(M, dtype=bool), reaction=np.ones((n, M), bool),
+            overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
+            overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
+            moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
+            n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
+            n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
+            n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
+            rounds=np.zeros(n, np.int8), kills=zeros(2), crits=zeros(2, dtype=np.int32),
+            shots=zeros(2, dtype=np.int32), hits=zeros(2, dtype=np.int32),
+            destroyed=zeros(2, 6),
+        )  # fmt: skip
+
+
+class Engine:
+    """Plays the battle model over a State; method names follow reference.Game."""
+
+    def __init__(self, battle: Battle, n: int, rng: np.random.Generator) -> None:
+        self.b, self.p = battle, battle.params
+        self.s = State.start(battle, n)
+        self.dice = Dice(rng)
+        self.n = n
+        self.side = battle.side.astype(np.int64)
+
+    # ---- helpers (vectorized twins of reference.Game's) ----------------------------------
+
+    def alive(self, ix, m):
+        return self.s.dur[ix, m, CORE] > 0
+
+    def part_alive(self, ix, m, part):
+        return self.s.dur[ix, m, part] > 0
+
+    def running(self, ix):
+        return self.s.winner[ix] < 0
+
+    def distance(self, ix, a, b):
+        return np.abs(self.s.pos[ix, a] - self.s.pos[ix, b])
+
+    def nearest_enemy(self, ix, m):
+        """The nearest living enemy, ties to the lowest index; -1 where none."""
+        M = self.b.mechs
+        d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
+        foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
+        key = np.where(foe, d * M + np.arange(M), np.iinfo(np.int64).max)
+        best = key.argmin(axis=1)
+        return np.where(foe.any(axis=1), best, -1)
+
+    def reactor(self, ix, m):
+        return reactor_now(self.b, m, self.part_alive(ix, m, BACK))
+
+    def speed(self, ix, m):
+        return speed_now(self.b, m, self.part_alive(ix, m, LEGS),
+                         self.s.n_speed[ix, m] * self.b.fx_speed)  # fmt: skip
+
+    def sensors(self, ix, m):
+        return sensors_now(self.b, m, self.part_alive(ix, m, HEAD), self.part_alive(ix, m, BACK),
+                           self.s.n_sensors[ix, m] * self.b.fx_sensors)  # fmt: skip
+
+    def working(self, ix, m):
+        """bool[n, 3]: mounts carrying a weapon whose part stands."""
+        return self.b.has_weapon[m] & (self.s.dur[ix[:, None], m[:, None], MOUNT_PART] > 0)
+
+    def reach(self, ix, m, t):
+        """int[n, 3]: working mounts reaching ``t``, best first, padded with -1."""
+        b = self.b
+        order = b.w_order[m].astype(np.int64)
+        d = self.distance(ix, m, t)[:, None]
+        rows = np.arange(len(ix))[:, None]
+        ok = self.working(ix, m)[rows, order] & (
+            reach_band(d, b.w_range[m[:, None], order], b.w_long[m[:, None], order],
+                       b.w_melee[m[:, None], order]) < 2
+        )  # fmt: skip
+        # stable partition: reaching mounts first, in priority order
+        rank = np.argsort(~ok, axis=1, kind="stable")
+        return np.where(np.take_along_axis(ok, rank, 1), np.take_along_axis(order, rank, 1), -1)
+
+    def strike_option(self, ix, m):
+        """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
+        arm = self.part_alive(ix, m, 1) | self.part_alive(ix, m, 2)
+        return np.where(arm, 0, np.where(self.part_alive(ix, m, LEGS), 1, -1))
+
+    def best_melee(self, ix, m):
+        """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
+        b = self.b
+        order = b.w_order[m].astype(np.int64)
+        rows = np.arange(len(ix))[:, None]
+        ok = self.working(ix, m)[rows, order] & b.w_melee[m[:, None], order]
+        first = ok.argmax(axis=1)
+        weapon = np.where(ok.any(axis=1), order[np.arange(len(ix)), first], -1)
+        return weapon, np.where(weapon >= 0, -1, self.strike_option(ix, m))
+
+    def melee_option(self, ix, m):
+        weapon, strike = self.best_melee(ix, m)
+        return (weapon >= 0) | (strike >= 0)
+
+    def max_optimal(self, ix, m):
+        b = self.b
+        ranged = self.working(ix, m) & ~b.w_melee[m]
+        best = np.where(ranged, b.w_range[m], 0).max(axis=1)
+        return np.where(ranged.any(axis=1), best, 1)
+
+    # ---- heat and stress (G) ---------------------------------------------------------------
+
+    def gain_heat(self, ix, m, heat) -> None:
+        s, b = self.s, self.b
+        s.heat[ix, m] += heat
+        over = s.heat[ix, m] > self.reactor(ix, m)
+        if not over.any():
+            return
+        ix, m = ix[over], m[over]
+        face = self.dice.roll(6, len(ix)) - 1
+        s.heat[ix, m] = 0
+        code, value = b.stress_code[face], b.stress_value[face]
+        for kind, part in (("core_damage", CORE), ("back_damage", BACK)):
+            k = code == E[kind]
+            if k.any():
+                self.damage(ix[k], m[k], np.full(k.sum(), part),
+                            self.dice.roll(value[k], int(k.sum())))  # fmt: skip
+        s.shutdown[ix, m] |= code == E["skip_activation"]
+        s.prone[ix, m] |= code == E["prone"]
+        s.flicker[ix, m] |= code == E["attack_die"]
+
+    # ---- damage (F6, F7) --------------------------------------------------------------------
+
+    def damage(self, ix, t, part, amount) -> None:
+        s = self.s
+        ok = (s.dur[ix, t, CORE] > 0) & (amount > 0)
+        if not ok.all():
+            ix, t, part, amount = ix[ok], t[ok], part[ok], amount[ok]
+        if not len(ix):
+            return
+        side = self.side[t]
+        part = np.where((part != CORE) & (s.dur[ix, t, part] <= 0), CORE, part)
+        s.dur[ix, t, part] -= amount
+        gone = (part != CORE) & (s.dur[ix, t, part] <= 0)
+        if gone.any():
+            g = np.nonzero(gone)[0]
+            s.destroyed[ix[g], side[g], part[g]] += 1
+            s.dur[ix[g], t[g], CORE] += s.dur[ix[g], t[g], part[g]]  # F6 carry-over
+            s.dur[ix[g], t[g], part[g]] = 0
+        dead = s.dur[ix, t, CORE] <= 0
+        if dead.any():
+            d = np.nonzero(dead)[0]
+            ixd, sd = ix[d], side[d]
+            s.destroyed[ixd, sd, CORE] += 1
+            s.kills[ixd, 1 - sd] += 1
+            same = self.side[None, :] == sd[:, None]
+            wiped = ~((s.dur[ixd, :, CORE] > 0) & same).any(axis=1) & (s.winner[ixd] < 0)
+            s.winner[ixd[wiped]] = 1 - sd[wiped]
+
+    def crit(self, ix, t, part) -> None:
+        s, b = self.s, self.b
+        face = self.dice.roll(6, len(ix)) - 1
+        code, value = b.crit_code[face], b.crit_value[face]
+        s.n_sensors[ix, t] += code == E["sensors"]
+        s.n_speed[ix, t] += code == E["speed"]
+        s.n_attack[ix, t] += code == E["attack_die"]
+        s.n_coolant[ix, t] += code == E["heat_per_activation"]
+        s.n_armor[ix, t, part] += code == E["armor"]
+        k = code == E["heat"]
+        if k.any():
+            self.gain_heat(ix[k], t[k], self.dice.roll(value[k], int(k.sum())))
+
+    # ---- attacks (F) ---------------------------------------------------------------------------
+
+    def attack(self, ix, m, t, mount, strike, *, extra_dice=0, aimed=False, shots=None,
+               reaction=False):  # fmt: skip
+        """Fire actions (mount >= 0) or Strikes (strike >= 0), one per row of ``ix``.
+        Returns (any hit, last part struck or -1) per row."""
+        b, p, s, dice = self.b, self.p, self.s, self.dice
+        n = len(ix)
+        rows = np.arange(n)
+        is_strike = strike >= 0
+        w = np.maximum(mount, 0)
+        k = np.maximum(strike, 0)
+        melee = np.where(is_strike, True, b.w_melee[m, w])
+        n_shots = np.where(is_strike, 1, b.w_shots[m, w] if shots is None else shots)
+        acc_w = np.where(is_strike, 0, b.w_acc[m, w])
+        shield_arm = ((b.shield[m, 1] & self.part_alive(ix, m, 1))
+                      | (b.shield[m, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+        pen = np.where(is_strike, b.s_pen[k] + p.shield_punch_pen * ((strike == 0) & shield_arm),
+                       b.w_pen[m, w])  # fmt: skip
+        n_dmg = np.where(is_strike, b.s_dice[k], b.w_dice[m, w])
+        sides = np.where(is_strike, b.s_sides[k], b.w_sides[m, w])
+        bonus = np.where(is_strike, b.s_bonus[k], b.w_bonus[m, w])
+        heavy = ~is_strike & b.w_heavy[m, w]
+        pulse = ~is_strike & b.w_pulse[m, w]
+        dist = self.distance(ix, m, t)
+        band = np.where(is_strike, 0, reach_band(dist, b.w_range[m, w], b.w_long[m, w], melee))
+        # F3 modifier dice, collected once per Fire action
+        net = np.full(n, extra_dice, np.int64) if np.ndim(extra_dice) == 0 else extra_dice.copy()
+        net -= p.long_range_dice * (band == 1)
+        cover_roll = dice.roll(100, n)
+        hard = ~melee & (cover_roll <= p.hard_cover_percent)
+        soft = ~melee & ~hard & (cover_roll <= p.hard_cover_percent + p.soft_cover_percent)
+        net -= p.hard_cover_dice * hard + p.soft_cover_dice * soft
+        net -= p.engaged_dice * (~melee & (dist <= 1))
+        net -= p.heavy_dice * (heavy & s.moved[ix, m])
+        near = b.bonded[m] & (s.dur[ix, :, CORE] > 0) & (
+            np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
+        net += p.bond_dice * near.any(axis=1)
+        net += p.lock_dice * s.locked[ix, t]
+        net -= s.n_attack[ix, m] * b.fx_attack
+        net -= b.flicker_dice * s.flicker[ix, m]
+        s.flicker[ix, m] = False
+        net -= p.reaction_dice * reaction + p.aimed_dice * aimed
+        t_shield = ((b.shield[t, 1] & self.part_alive(ix, t, 1))
+                    | (b.shield[t, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
+        net -= p.shield_melee_dice * (melee & t_shield)
+        mod = dice.highest(np.abs(net)) * np.sign(net)
+        acc = accuracy(b, m, melee, acc_w, self.part_alive(ix, m, HEAD))
+        side = self.side[m]
+        any_hit = np.zeros(n, bool)
+        struck = np.full(n, -1, np.int64)
+        for shot in range(int(n_shots.max(initial=0))):
+            go = (shot < n_shots) & (s.dur[ix, t, CORE] > 0)
+            if not go.any():
+                break
+            g = np.nonzero(go)[0]
+            gi, gm, gt = ix[g], m[g], t[g]
+            s.shots[gi, side[g]] += 1
+            natural = dice.roll(20, len(g))
+            evasion = evasion_now(b, gt, self.part_alive(gi, gt, LEGS), s.prone[gi, gt])
+            landed = hit(natural, acc[g], mod[g], evasion)
+            kick_miss = ~landed & (strike[g] == 1)
+            if kick_miss.any():  # F11.1 a missed kick may fall Prone
+                km = np.nonzero(kick_miss)[0]
+                fall = dice.roll(20, len(km)) + b.piloting[gm[km]] < p.kick_fall_below
+                s.prone[gi[km[fall]], gm[km[fall]]] = True
+            if not landed.any():
+                continue
+            h = g[landed]
+            hi, hm, ht, nat = ix[h], m[h], t[h], natural[landed]
+            s.hits[hi, side[h]] += 1
+            any_hit[h] = True
+            part = self.location(hi, ht)
+            part = np.where(aimed, CORE, part)
+            rerolls = np.where(melee[h], np.where(s.prone[hi, ht], 2, 1), 0)
+            if not aimed:
+                for _ in range(2):
+                    again = (rerolls > 0) & (part != CORE) & self.part_alive(hi, ht, part)
+                    if not again.any():
+                        break
+                    part[again] = self.location(hi[again], ht[again])
+                    rerolls -= again
+            covered = hard[h] & (part == LEGS)  # H5: the Legs band hits the cover
+            if covered.all():
+                continue
+            if covered.any():
+                keep = ~covered
+                h, hi, hm, ht, nat, part = h[keep], hi[keep], hm[keep], ht[keep], nat[keep], part[keep]
+            part = np.where(self.part_alive(hi, ht, part), part, CORE)
+            struck[h] = part
+            total = dice.roll(6, len(h)) + pen[h] + b.pen_bonus[hm] + p.nat20_pen * (nat == 20)
+            armor = (b.armor[ht, part] + p.brace_armor * s.braced[hi, ht]
+                     + b.core_armor_bonus[ht] * (part == CORE)
+                     - s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
+            outcome = outcome_code(total, armor, p.crit_margin)
+            rolled = dice.sum(n_dmg[h], sides[h], bonus[h])
+            amount = np.where(outcome > 0, rolled, rolled // 2 if p.glance_damage == "half" else 0)
+            self.damage(hi, ht, part, amount)
+            crit = (outcome == 2) & (s.dur[hi, ht, CORE] > 0)
+            if crit.any():
+                s.crits[hi[crit], side[h][crit]] += 1
+                self.crit(hi[crit], ht[crit], part[crit])
+            hot = pulse[h] & (s.dur[hi, ht, CORE] > 0)
+            if hot.any():  # G: Pulse hits add 1d3 Heat
+                self.gain_heat(hi[hot], ht[hot], dice.roll(3, int(hot.sum())))
+            knock = melee[h] & (outcome > 0) & (b.klass[hm] > b.klass[ht])
+            s.prone[hi[knock], ht[knock]] = True  # F11.4
+        fired = ~is_strike
+        if fired.any():
+            self.gain_heat(ix[fired], m[fired], b.w_heat[m[fired], w[fired]])
+        return any_hit, struck
+
+    def location(self, ix, t):
+        """F4: the band whose last face reaches a d20."""
+        roll = self.dice.roll(20, len(ix))
+        return (roll[:, None] > self.b.band_top[t]).sum(axis=1)
+
+    def backup_fire(self, ix, m, t) -> None:
+        """D4 Backup Fire, partners in index order."""
+        b, s = self.b, self.s
+        for o in range(b.mechs):
+            go = (self.running(ix) & (s.dur[ix, t, CORE] > 0) & b.bonded[m, o]
+                  & (s.dur[ix, o, CORE] > 0) & s.reaction[ix, o] & ~s.prone[ix, o])  # fmt: skip
+            if not go.any():
+                continue
+            gi, gt = ix[go], t[go]
+            go_o = np.full(len(gi), o)
+            first = self.reach(gi, go_o, gt)[:, 0]
+            f = first >= 0
+            if f.any():
+                s.reaction[gi[f], o] = False
+                self.attack(gi[f], go_o[f], gt[f], first[f], np.full(f.sum(), -1), shots=1,
+                            reaction=True)  # fmt: skip
+
+    # ---- movement and reactions (E, E6) ----------------------------------------------------
+
+    def move(self, ix, m, t, goal, budget) -> None:
+        s, b = self.s, self.b
+        d = self.distance(ix, m, t)
+        step = np.minimum(budget, np.abs(d - goal))
+        go = step > 0
+        if not go.any():
+            return
+        ix, m, t, d, step, goal = ix[go], m[go], t[go], d[go], step[go], np.broadcast_to(goal, go.shape)[go]
+        pm, pt = s.pos[ix, m], s.pos[ix, t]
+        toward = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[m] == 0, 1, -1)))
+        direction = np.where(d > goal, toward, -toward)
+        before = np.abs(s.pos[ix] - pm[:, None])  # [n, M] distances before the move
+        foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
+        s.pos[ix, m] = np.clip(pm + direction * step, b.wall_low, b.wall_high)
+        s.moved[ix, m] = True
+        for e in range(b.mechs):
+            go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+            if go.any():
+                self.react_to_move(ix[go], np.full(go.sum(), e), m[go], before[go, e])
+
+    def react_to_move(self, ix, e, m, before) -> None:
+        s, b = self.s, self.b
+        ok = (s.dur[ix, e, CORE] > 0) & s.reaction[ix, e] & ~s.prone[ix, e]
+        ix, e, m, before = ix[ok], e[ok], m[ok], before[ok]
+        if not len(ix):
+            return
+        after = self.distance(ix, e, m)
+        option = self.strike_option(ix, e)
+        disengage = (before <= 1) & (after > 1) & (option >= 0)
+        held = s.overwatch[ix, e].astype(np.int64)
+        hw = np.maximum(held, 0)
+        overwatch = ~disengage & (held >= 0) & b.has_weapon[e, hw] & self.part_alive(
+            ix, e, MOUNT_PART[hw]) & (reach_band(after, b.w_range[e, hw], b.w_long[e, hw],
+                                                  b.w_melee[e, hw]) < 2)  # fmt: skip
+        weapon, strike = self.best_melee(ix, e)
+        riposte = (~disengage & ~overwatch & b.riposte[e] & (before > 1) & (after <= 1)
+                   & ((weapon >= 0) | (strike >= 0)))  # fmt: skip
+        if disengage.any():
+            k = disengage
+            s.reaction[ix[k], e[k]] = False
+            self.attack(ix[k], e[k], m[k], np.full(k.sum(), -1), option[k], reaction=True)
+        if overwatch.any():
+            k = overwatch
+            s.overwatch[ix[k], e[k]] = -1
+            s.reaction[ix[k], e[k]] = False
+            self.attack(ix[k], e[k], m[k], held[k], np.full(k.sum(), -1))
+        if riposte.any():
+            k = riposte
+            s.reaction[ix[k], e[k]] = False
+            self.attack(ix[k], e[k], m[k], weapon[k], strike[k], reaction=True)
+
+    # ---- the activation (E), as battle.py lists it ------------------------------------------
+
+    def activate(self, ix, m) -> None:
+        self.act(ix, m)
+        self.s.moved[ix, m] = False
+
+    def act(self, ix, m) -> None:  # noqa: C901 - one step per rulebook action, in order
+        b, p, s, dice = self.b, self.p, self.s, self.dice
+        s.braced[ix, m] = False
+        s.overwatch[ix, m] = -1
+        s.moved[ix, m] = False
+        off = s.shutdown[ix, m]
+        s.shutdown[ix[off], m[off]] = False
+        ix, m = ix[~off], m[~off]
+        leak = s.n_coolant[ix, m] > 0
+        if leak.any():
+            self.gain_heat(ix[leak], m[leak], s.n_coolant[ix[leak], m[leak]] * b.fx_coolant)
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m = ix[ok], m[ok]
+        if not len(ix):
+            return
+        quick = np.full(len(ix), 2)
+        budget = self.speed(ix, m)
+        prone = s.prone[ix, m]
+        s.prone[ix, m] = False
+        budget = np.where(prone, 0, budget)
+        # 2. Overcharge (G3)
+        oc = s.heat[ix, m] * 100 < b.p_overcharge_below[m] * self.reactor(ix, m)
+        if oc.any():
+            o = np.nonzero(oc)[0]
+            nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
+            s.overcharges[ix[o], m[o]] += 1
+            quick[o] = 3
+            table = np.array(b.overcharge)
+            self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m, quick, budget = ix[ok], m[ok], quick[ok], budget[ok]
+        # 3. Stabilize or Vent
+        effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
+                   + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
+        stab = (effects >= b.p_stabilize_at[m]) & (quick >= 2)
+        if stab.any():
+            self.stabilize(ix[stab], m[stab])
+            quick -= 2 * stab
+        vent = ~stab & (s.heat[ix, m] > 0) & (
+            s.heat[ix, m] * 100 >= b.p_vent_at[m] * self.reactor(ix, m))  # fmt: skip
+        if vent.any():
+            v = np.nonzero(vent)[0]
+            cooled = s.heat[ix[v], m[v]] - dice.roll(6, len(v)) - b.vent_bonus[m[v]]
+            s.heat[ix[v], m[v]] = np.maximum(0, cooled)
+            quick -= vent
+        # 4. target
+        t = self.nearest_enemy(ix, m)
+        ok = t >= 0
+        ix, m, t, quick, budget = ix[ok], m[ok], t[ok], quick[ok], budget[ok]
+        if not len(ix):
+            return
+        d = self.distance(ix, m, t)
+        # 5. Charge, or Move then Boost
+        charge = (b.p_charge[m] & (quick >= 2) & (d >= 2) & (d <= budget + 1)
+                  & self.melee_option(ix, m))  # fmt: skip
+        boosted = np.zeros(len(ix), bool)
+        if charge.any():
+            c = np.nonzero(charge)[0]
+            quick[c] -= 2
+            self.charge(ix[c], m[c], t[c], d[c] - 1)
+        mv = ~charge
+        if mv.any():
+            g = np.nonzero(mv)[0]
+            gi, gm, gt = ix[g], m[g], t[g]
+            goal = np.where(b.p_adjacent[gm], 1, self.max_optimal(gi, gm))
+            self.move(gi, gm, gt, goal, budget[g])
+            live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
+            spd = self.speed(gi, gm)
+            boost = (live & b.p_boost[gm] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[:, 0] < 0)
+                     & (spd > 0) & (self.distance(gi, gm, gt) != goal))  # fmt: skip
+            if boost.any():
+                k = np.nonzero(boost)[0]
+                boosted[g[k]] = True
+                quick[g[k]] -= 1
+                self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0)
+        ix, m, t, quick, boosted, charge = ix[ok], m[ok], t[ok], quick[ok], boosted[ok], charge[ok]
+        gone = s.dur[ix, t, CORE] <= 0
+        if gone.any():
+            t = t.copy()
+            t[gone] = self.nearest_enemy(ix[gone], m[gone])
+        ok = t >= 0
+        ix, m, t, quick, boosted, charge = ix[ok], m[ok], t[ok], quick[ok], boosted[ok], charge[ok]
+        if not len(ix):
+            return
+        # 6. Attack
+        reach = self.reach(ix, m, t)
+        first, second = reach[:, 0], reach[:, 1]
+        f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
+        working = self.working(ix, m)
+        ranged = working & ~b.w_melee[m]
+        can = ~charge & (quick >= 1)
+        overwatch = can & b.p_overwatch[m] & (quick >= 2) & (first < 0) & ranged.any(axis=1)
+        barrage = (can & ~overwatch & b.p_barrage[m] & (quick >= 2) & (second >= 0)
+                   & (s.heat[ix, m] + b.w_heat[m, f0] + b.w_heat[m, f1] + p.barrage_heat
+                      <= self.reactor(ix, m)))  # fmt: skip
+        aimed = (can & ~overwatch & ~barrage & b.p_aimed[m] & (quick >= 2) & (first >= 0)
+                 & (b.w_shots[m, f0] == 1))  # fmt: skip
+        fire = can & ~overwatch & ~barrage & ~aimed & (first >= 0)
+        if overwatch.any():
+            k = np.nonzero(overwatch)[0]
+            longest = np.where(ranged[k], b.w_long[m[k]] * 4 + (3 - np.arange(3)), -1)
+            s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
+            quick[k] -= 2
+        if barrage.any():
+            k = np.nonzero(barrage)[0]
+            quick[k] -= 2
+            none = np.full(len(k), -1)
+            self.attack(ix[k], m[k], t[k], first[k], none)
+            again = self.running(ix[k]) & (s.dur[ix[k], t[k], CORE] > 0) & (
+                s.dur[ix[k], m[k], CORE] > 0)  # fmt: skip
+            if again.any():
+                a = k[again]
+                self.attack(ix[a], m[a], t[a], second[a], none[again])
+            hot = s.dur[ix[k], m[k], CORE] > 0
+            if hot.any():
+                self.gain_heat(ix[k[hot]], m[k[hot]], p.barrage_heat)
+            self.backup_fire(ix[k], m[k], t[k])
+        if aimed.any():
+            k = np.nonzero(aimed)[0]
+            quick[k] -= 2
+            self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1), aimed=True)
+            self.backup_fire(ix[k], m[k], t[k])
+        if fire.any():
+            k = np.nonzero(fire)[0]
+            lock = (b.p_lock_on[m[k]] & (quick[k] >= 2) & ~s.locked[ix[k], t[k]]
+                    & (self.distance(ix[k], m[k], t[k]) <= self.sensors(ix[k], m[k])))  # fmt: skip
+            if lock.any():
+                j = k[lock]
+                quick[j] -= 1
+                self.lock_on(ix[j], m[j], t[j])
+            quick[k] -= 1
+            self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1))
+            self.backup_fire(ix[k], m[k], t[k])
+        # 7. spare Quick actions: Strike once when adjacent, else Brace
+        struck = np.zeros(len(ix), bool)
+        for _ in range(2):
+            go = (quick >= 1) & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+            if not go.any():
+                break
+            gone = s.dur[ix, t, CORE] <= 0
+            if gone.any():
+                t = t.copy()
+                t[gone] = self.nearest_enemy(ix[gone], m[gone])
+            tt = np.maximum(t, 0)
+            option = self.strike_option(ix, m)
+            strike = (go & b.p_strike[m] & ~struck & (t >= 0) & (self.distance(ix, m, tt) <= 1)
+                      & (option >= 0))  # fmt: skip
+            brace = go & ~strike & b.p_brace[m] & ~boosted & ~s.braced[ix, m]
+            if strike.any():
+                k = np.nonzero(strike)[0]
+                struck[k] = True
+                quick[k] -= 1
+                self.attack(ix[k], m[k], tt[k], np.full(len(k), -1), option[k])
+            if brace.any():
+                s.braced[ix[brace], m[brace]] = True
+                quick -= brace
+            quick = np.where(go & ~strike & ~brace, 0, quick)  # the reference's `break`
+
+    def lock_on(self, ix, m, t) -> None:
+        b, s = self.b, self.s
+        roll = self.dice.roll(20, len(ix)) + b.systems[m] + b.lock_bonus[m]
+        ok = roll >= e_def_now(b, t, self.part_alive(ix, t, HEAD))
+        s.locked[ix[ok], t[ok]] = True
+
+    def stabilize(self, ix, m) -> None:
+        s = self.s
+        s.heat[ix, m] = 0
+        s.prone[ix, m] = False
+        left = np.ones(len(ix), bool)
+        for counter in (s.n_attack, s.n_speed, s.n_coolant, s.n_sensors):
+            k = left & (counter[ix, m] > 0)
+            counter[ix[k], m[k]] -= 1
+            left &= ~k
+        armor = s.n_armor[ix, m] > 0  # [n, 6]
+        k = left & armor.any(axis=1)
+        if k.any():
+            part = armor[k].argmax(axis=1)
+            s.n_armor[ix[k], m[k], part] -= 1
+
+    def charge(self, ix, m, t, hexes) -> None:
+        b, p, s = self.b, self.p, self.s
+        start = s.pos[ix, m].copy()
+        self.move(ix, m, t, np.ones(len(ix), np.int64), hexes)
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
+        ix, m, t, start = ix[ok], m[ok], t[ok], start[ok]
+        if not len(ix):
+            return
+        moved = np.abs(s.pos[ix, m] - start)
+        adj = self.distance(ix, m, t) <= 1
+        if adj.any():
+            a = np.nonzero(adj)[0]
+            ai, am, at = ix[a], m[a], t[a]
+            weapon, strike = self.best_melee(ai, am)
+            bonus = np.minimum(p.charge_max_dice, moved[a] // p.charge_hexes_per_die)
+            landed, part = self.attack(ai, am, at, weapon, strike, extra_dice=bonus.astype(np.int64))
+            push = landed & (s.dur[ai, at, CORE] > 0) & (part >= 0)
+            if push.any():
+                q = np.nonzero(push)[0]
+                qi, qm, qt = ai[q], am[q], at[q]
+                pm, pt = s.pos[qi, qm], s.pos[qi, qt]
+                away = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1)))
+                inside = (pt + away >= b.wall_low) & (pt + away <= b.wall_high)
+                s.pos[qi[inside], qt[inside]] += away[inside].astype(I16)
+                wall = ~inside
+                if wall.any():
+                    self.damage(qi[wall], qt[wall], part[q][wall], self.dice.roll(6, int(wall.sum())))
+        ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
+        if ok.any():
+            self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS), self.dice.roll(3, int(ok.sum())))
+        ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
+        if ok.any():
+            self.gain_heat(ix[ok], m[ok], p.charge_heat)
+
+    # ---- the game (I) ------------------------------------------------------------------------
+
+    def initiative(self, ix) -> np.ndarray:
+        b, s = self.b, self.s
+        alive = s.dur[ix, :, CORE] > 0
+        bonus = []
+        for side in (0, 1):
+            mine = alive & (self.side == side)
+            best = np.where(mine, b.initiative, -99).max(axis=1)
+            extra = np.where(mine, b.initiative_bonus, -99).max(axis=1)
+            bonus.append(best + extra)
+        first = np.full(len(ix), -1)
+        todo = np.ones(len(ix), bool)
+        while todo.any():
+            k = np.nonzero(todo)[0]
+            a = self.dice.sum(np.full(len(k), 2), 6, 0) + bonus[0][k]
+            c = self.dice.sum(np.full(len(k), 2), 6, 0) + bonus[1][k]
+            first[k] = np.where(a > c, 0, 1)
+            todo[k] = a == c
+        return first
+
+    def play_round(self, ix) -> None:
+        s, b = self.s, self.b
+        s.reaction[ix] = True
+        s.activated[ix] = False
+        side = self.initiative(ix)
+        for _ in range(b.mechs):
+            go = self.running(ix)
+            if not go.any():
+                break
+            ix, side = ix[go], side[go]
+            ready = (s.dur[ix, :, CORE] > 0) & ~s.activated[ix]
+            mine = ready & (self.side[None, :] == side[:, None])
+            theirs = ready & (self.side[None, :] != side[:, None])
+            use_mine = mine.any(axis=1)
+            pick = np.where(use_mine, mine.argmax(axis=1), theirs.argmax(axis=1))
+            has = use_mine | theirs.any(axis=1)
+            ix, side, pick, use_mine = ix[has], side[has], pick[has], use_mine[has]
+            if not len(ix):
+                break
+            s.activated[ix, pick] = True
+            self.activate(ix, pick)
+            acted = np.where(use_mine, side, 1 - side)
+            side = 1 - acted
+        s.locked[ix] = False
+
+    def play(self) -> dict[str, np.ndarray]:
+        s, b = self.s, self.b
+        ix = np.arange(self.n)
+        for r in range(1, self.p.round_cap + 1):
+            ix = ix[self.running(ix)]
+            if not len(ix):
+                break
+            s.rounds[ix] = r
+            self.play_round(ix)
+            s.locked[:] = False
+        max_total = np.array([b.durability[self.side == k].sum() for k in (0, 1)], float)
+        alive = s.dur[:, :, CORE] > 0
+        now = (np.maximum(s.dur, 0).sum(axis=2) * alive).astype(float)
+        hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[k] for k in (0, 1)], 1)
+        winner = s.winner.astype(np.int64)
+        decided = np.where(winner >= 0, 0, 3)
+        open_ = winner < 0
+        by_points = open_ & (s.kills[:, 0] != s.kills[:, 1])
+        winner = np.where(by_points, np.where(s.kills[:, 0] > s.kills[:, 1], 0, 1), winner)
+        decided = np.where(by_points, 1, decided)
+        by_hull = open_ & ~by_points & (hull[:, 0] != hull[:, 1])
+        winner = np.where(by_hull, np.where(hull[:, 0] > hull[:, 1], 0, 1), winner)
+        decided = np.where(by_hull, 2, decided)
+        winner = np.where(winner < 0, 2, winner)
+        return {
+            "winner": winner.astype(np.int8), "rounds": s.rounds.copy(),
+            "decided": decided.astype(np.int8), "hull": hull,
+            "kills": s.kills.copy(), "crits": s.crits.copy(), "shots": s.shots.copy(),
+            "hits": s.hits.copy(), "destroyed": s.destroyed.copy(),
+        }  # fmt: skip
+
+
+STATE_FIELDS = [f.name for f in fields(State)]
+
+
+def play(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Play ``n`` battles of one matchup; arrays of per-battle results (see State)."""
+    return Engine(battle, n, rng).play()
