@@ -409,3 +409,26 @@ def reach_band(distance, w_range, w_long, melee):
 def hull_percent(dur, max_total):
     """003 I4 tiebreak: current over maximum Durability (destroyed parts count 0)."""
     return np.maximum(dur, 0).sum(axis=-1) / max_total
+
+
+RESULT_FIELDS = ("winner", "rounds", "decided", "hull", "kills", "crits", "shots", "hits",
+                 "destroyed")  # fmt: skip
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per-battle numbers both engines are compared on (and designers read):
+    side A's score (1 win, 1/2 draw), rounds, crits, parts destroyed (all, and per
+    silhouette location over both sides), hull left per side."""
+    winner = results["winner"]
+    destroyed = results["destroyed"].sum(axis=1)  # [N, 6] over both sides
+    out = {
+        "score_a": np.where(winner == SIDE_A, 1.0, np.where(winner == DRAW, 0.5, 0.0)),
+        "rounds": results["rounds"].astype(float),
+        "crits": results["crits"].sum(axis=1).astype(float),
+        "destroyed": destroyed.sum(axis=1).astype(float),
+        "hull_a": results["hull"][:, 0],
+        "hull_b": results["hull"][:, 1],
+    }
+    for i, part in enumerate(("head", "right_arm", "left_arm", "core", "back", "legs")):
+        out[f"destroyed_{part}"] = destroyed[:, i].astype(float)
+    return out

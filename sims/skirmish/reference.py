@@ -643,3 +643,19 @@ def play(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
     """Play one battle. ``dice`` is a Generator (random play) or a Dice source."""
     source = RandomDice(dice) if isinstance(dice, np.random.Generator) else dice
     return Game(battle, source).play()
+
+
+def play_many(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``n`` battles one after another, as arrays shaped like ``vector.play``'s."""
+    results = [play(battle, rng) for _ in range(n)]
+    return {
+        "winner": np.array([r.winner for r in results], np.int8),
+        "rounds": np.array([r.rounds for r in results], np.int8),
+        "decided": np.array([r.decided for r in results], np.int8),
+        "hull": np.array([r.hull for r in results], float).reshape(n, 2),
+        "kills": np.array([r.kills for r in results], np.int16).reshape(n, 2),
+        "crits": np.array([r.crits for r in results], np.int32).reshape(n, 2),
+        "shots": np.array([r.shots for r in results], np.int32).reshape(n, 2),
+        "hits": np.array([r.hits for r in results], np.int32).reshape(n, 2),
+        "destroyed": np.array([r.destroyed for r in results], np.int16).reshape(n, 2, 6),
+    }

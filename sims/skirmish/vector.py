@@ -131,6 +131,7 @@ class Engine:
         self.dice = Dice(rng)
         self.n = n
         self.side = battle.side.astype(np.int64)
+        self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 
     # ---- helpers (vectorized twins of reference.Game's) ----------------------------------
 
@@ -366,6 +367,8 @@ class Engine:
                      + b.core_armor_bonus[ht] * (part == CORE)
                      - s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
             outcome = outcome_code(total, armor, p.crit_margin)
+            if self.record is not None:
+                self.record.append((hi, part, outcome))
             rolled = dice.sum(n_dmg[h], sides[h], bonus[h])
             amount = np.where(outcome > 0, rolled, rolled // 2 if p.glance_damage == "half" else 0)
             self.damage(hi, ht, part, amount)

@@ -1,0 +1,168 @@
+"""Skirmish engines: the vectorized engine against the reference engine over many
+scenarios, against exact.py shot by shot, and a battle traced by hand with forced dice."""
+
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sims.skirmish import exact, reference, vector
+from sims.skirmish.battle import CORE, DRAW, SIDE_B, Side, compile_battle, metrics
+
+# (id, side A, side B, rules changes): kits, pilots, policies, cover, margin; duels and teams.
+SCENARIOS = [
+    ("foreman-gun-v-reaver-brawl", Side(("foreman",), "gunline"), Side(("reaver",), "brawler"), {}),
+    ("courier-careful-v-bastion-gun", Side(("courier",), "careful"), Side(("bastion",), "gunline"), {}),
+    ("harrier-brawl-v-warden-careful", Side(("harrier",), "brawler"), Side(("warden",), "careful"), {}),
+    ("skiff-gun-v-lancer-gun", Side(("skiff",), "gunline"), Side(("lancer",), "gunline"), {}),
+    ("mirror-foreman-gun", Side(("foreman",), "gunline"), Side(("foreman",), "gunline"), {}),
+    ("mirror-reaver-brawl", Side(("reaver",), "brawler"), Side(("reaver",), "brawler"), {}),
+    ("bastion-brawl-v-courier-brawl", Side(("bastion",), "brawler"), Side(("courier",), "brawler"), {}),
+    ("warden-gun-v-skiff-careful", Side(("warden",), "gunline"), Side(("skiff",), "careful"), {}),
+    ("lancer-careful-v-harrier-gun", Side(("lancer",), "careful"), Side(("harrier",), "gunline"), {}),
+    ("reaver-marrow-v-foreman", Side(("reaver",), "brawler", ("marrow",)), Side(("foreman",), "brawler"), {}),
+    ("cannon-margin-3", Side(("bastion",), "gunline"), Side(("foreman",), "gunline"), {"crit_margin": 3}),
+    ("cannon-margin-6", Side(("bastion",), "gunline"), Side(("foreman",), "gunline"), {"crit_margin": 6}),
+    ("no-cover", Side(("courier",), "gunline"), Side(("reaver",), "careful"), {"soft_cover_percent": 0, "hard_cover_percent": 0}),
+    ("heavy-cover", Side(("courier",), "gunline"), Side(("reaver",), "careful"), {"soft_cover_percent": 30, "hard_cover_percent": 50}),
+    ("glance-half", Side(("skiff",), "brawler"), Side(("bastion",), "careful"), {"glance_damage": "half"}),
+    ("short-game", Side(("lancer",), "gunline"), Side(("warden",), "brawler"), {"round_cap": 3}),
+    ("team-kits-gun-v-brawl", Side(("courier", "foreman", "reaver"), "gunline"), Side(("bastion", "lancer", "skiff"), "brawler"), {}),
+    ("team-saints-bond", Side(("reaver", "warden", "courier"), "brawler", ("ruko", "marrow", "hana")), Side(("foreman", "lancer", "harrier"), "gunline"), {}),
+    ("team-careful-v-gun", Side(("skiff", "harrier", "warden"), "careful"), Side(("courier", "foreman", "bastion"), "gunline"), {}),
+    ("team-bonds-margin-3", Side(("skiff", "harrier", "lancer"), "gunline", ("sable", "vex", "q")), Side(("foreman", "courier", "reaver"), "careful", ("dorn", "hana", "tamsin")), {"crit_margin": 3}),
+    ("team-mirror", Side(("courier", "foreman", "reaver"), "brawler"), Side(("courier", "foreman", "reaver"), "brawler"), {}),
+]  # fmt: skip
+METRICS = ["score_a", "rounds", "crits", "destroyed", "hull_a", "hull_b"] + [
+    f"destroyed_{p}" for p in ("head", "right_arm", "left_arm", "core", "back", "legs")
+]
+
+
+def battle_of(catalog, a, b, changes):
+    return compile_battle(catalog, a, b, replace(catalog.params, **changes))
+
+
+@pytest.mark.parametrize(("name", "side_a", "side_b", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_vector_agrees_with_reference(skirmish, name, side_a, side_b, changes):
+    battle = battle_of(skirmish, side_a, side_b, changes)
+    team = len(side_a.kits) > 1
+    n_ref, n_vec = (400, 20_000) if team else (1500, 40_000)
+    seed = sum(map(ord, name))
+    ref = metrics(reference.play_many(battle, n_ref, np.random.default_rng(seed)))
+    vec = metrics(vector.play(battle, n_vec, np.random.default_rng(seed + 1)))
+    for key in METRICS:
+        r, v = ref[key], vec[key]
+        # Under "same distribution" both samples estimate one variance: pool them, so a
+        # rare event the smaller reference sample happened not to see still counts.
+        pooled = np.concatenate([r - r.mean(), v - v.mean()]).var() * (len(r) + len(v)) / (
+            len(r) + len(v) - 2)  # fmt: skip
+        se = np.sqrt(pooled * (1 / len(r) + 1 / len(v)))
+        if se == 0:
+            assert r.mean() == v.mean(), key
+        else:
+            assert abs(r.mean() - v.mean()) <= 4 * se, f"{key}: {r.mean():.4f} vs {v.mean():.4f} (se {se:.4f})"
+
+
+def test_scenarios_cover_what_the_issue_names():
+    assert len(SCENARIOS) >= 20
+    policies = {s.policy for _, a, b, _ in SCENARIOS for s in (a, b)}
+    assert policies == {"brawler", "gunline", "careful"}
+    assert any(len(a.kits) == 3 for _, a, _, _ in SCENARIOS)
+    assert any("crit_margin" in c for *_, c in SCENARIOS)
+    assert any("hard_cover_percent" in c for *_, c in SCENARIOS)
+    assert any(a.pilots for _, a, _, _ in SCENARIOS)
+
+
+def test_same_seed_same_results(skirmish):
+    battle = battle_of(skirmish, *SCENARIOS[0][1:])
+    one = vector.play(battle, 2000, np.random.default_rng(7))
+    two = vector.play(battle, 2000, np.random.default_rng(7))
+    for key in one:
+        np.testing.assert_array_equal(one[key], two[key])
+    r1 = reference.play_many(battle, 50, np.random.default_rng(7))
+    r2 = reference.play_many(battle, 50, np.random.default_rng(7))
+    for key in r1:
+        np.testing.assert_array_equal(r1[key], r2[key])
+
+
+@pytest.mark.parametrize(("attacker", "weapon_mount", "target"), [
+    ("bastion", 0, "foreman"),  # the cannon
+    ("courier", 0, "bastion"),  # the repeater: a 3-shot burst
+    ("foreman", 0, "skiff"),  # the rifle against the most evasive kit
+])  # fmt: skip
+def test_vector_shots_match_exact(skirmish, attacker, weapon_mount, target):
+    """One million Fire actions at optimal range without cover: P(hit) and the
+    distribution of a hit over (part, outcome) match exact.py within 4 standard errors."""
+    params = replace(skirmish.params, soft_cover_percent=0, hard_cover_percent=0)
+    battle = compile_battle(skirmish, Side((attacker,)), Side((target,)), params)
+    n = 1_000_000
+    engine = vector.Engine(battle, n, np.random.default_rng(11))
+    engine.s.pos[:, 1] = battle.w_range[0, weapon_mount]  # optimal range
+    engine.record = []
+    ix = np.arange(n)
+    zeros, ones = np.zeros(n, np.int64), np.ones(n, np.int64)
+    engine.attack(ix, zeros, ones, zeros + weapon_mount, zeros - 1)
+    hit_rows = np.concatenate([r[0] for r in engine.record])
+    parts = np.concatenate([r[1] for r in engine.record])
+    outcomes = np.concatenate([r[2] for r in engine.record])
+    mech = skirmish.mech(attacker)
+    weapon = [mech.right_arm, mech.left_arm, mech.back][weapon_mount]
+    acc = mech.pilot.gunnery + weapon.acc + mech.head.acc
+    target_mech = skirmish.mech(target)
+    from sims.skirmish import rules
+
+    evasion = rules.mech_stats(target_mech, params).evasion
+    p_hit, _ = rules.hit_chances(acc, evasion, 0)
+    first_shots = engine.s.shots[:, 0].sum()
+    hits = engine.s.hits[:, 0].sum()
+    assert first_shots == n * weapon.shots
+    p = float(p_hit)
+    assert abs(hits / first_shots - p) <= 4 * np.sqrt(p * (1 - p) / first_shots)
+    # Only first shots: later shots of a burst may meet a damaged target.
+    first = np.zeros(len(hit_rows), bool)
+    _, idx = np.unique(hit_rows, return_index=True)
+    first[idx] = True
+    expected = exact.strike_outcomes(weapon, target_mech, params, accuracy=acc)
+    m = first.sum()
+    for (part, outcome), q in expected.items():
+        code = ("glance", "full", "crit").index(outcome)
+        pi = rules.SILHOUETTE.index(part)
+        seen = ((parts[first] == pi) & (outcomes[first] == code)).mean()
+        q = float(q)
+        assert abs(seen - q) <= 4 * np.sqrt(max(q * (1 - q), 1e-12) / m) + 1e-9, (part, outcome)
+
+
+def test_hand_traced_battle(skirmish):
+    """Foreman (Dorn, gunline) against Reaver (Ruko, brawler), one round, every die forced.
+
+    Initiative 6+6+1 = 13 against 1+1+2 = 4: the Foreman first. It walks 5 hexes toward
+    its rifle's Range 8, nothing reaches at 21, so it Boosts 5 more (hex 10; 16 apart).
+    The Reaver (brawler) Overcharges at Heat 0 (+1 Heat, a third Quick), runs 6, nothing
+    reaches at 10, Boosts 6 (hex 14; 4 apart), and Fires the scattergun at long range
+    (Range 3, long 4): one [-] die, cover d100 = 100 (none), modifier -2. Accuracy 2 + 1 +
+    0 = 3 against Evasion 9. Shot 1: natural 20 hits; location 10 is the Core (8-13);
+    penetration 6 + Pen 1 + 1 (natural 20) = 8 against Armor 5: full (a crit needs 9);
+    damage 1d6 = 4: Core 16 -> 12. Shot 2: natural 1 misses. Heat 1 + 1 = 2.
+    After the round cap of 1 nobody is destroyed: Hull 48/52 against 47/47, the Reaver wins.
+    """
+    params = replace(skirmish.params, round_cap=1)
+    battle = compile_battle(
+        skirmish, Side(("foreman",), "gunline"), Side(("reaver",), "brawler"), params
+    )
+    script = [(6, 6), (6, 6), (6, 1), (6, 1),  # initiative
+              (100, 100), (6, 2),  # cover, modifier die
+              (20, 20), (20, 10), (6, 6), (6, 4),  # shot 1: hit, location, penetration, damage
+              (20, 1)]  # shot 2: natural 1  # fmt: skip
+    dice = reference.ScriptedDice(script)
+    game = reference.Game(battle, dice)
+    result = game.play()
+    assert dice.used == len(script)
+    assert [s.pos for s in game.mechs] == [10, 14]
+    assert game.mechs[0].dur[CORE] == 12
+    assert game.mechs[1].heat == 2 and game.mechs[1].overcharges == 1
+    assert (result.winner, result.rounds, result.decided) == (SIDE_B, 1, 2)
+    assert result.hull == [48 / 52, 1.0]
+    assert (result.shots, result.hits, result.crits) == ([0, 2], [0, 1], [0, 0])
+    assert result.winner != DRAW
+    assert Fraction(48, 52) == Fraction(12, 13)
