@@ -162,6 +162,7 @@ class Battle:
     w_heavy: np.ndarray  # bool[M, 3]
     w_pulse: np.ndarray  # bool[M, 3]
     w_order: np.ndarray  # int8[M, 3]  mounts best first (by exact expected damage)
+    w_rank: np.ndarray  # int8[M, 3]  each mount's place in w_order (0 best)
     # policy switches and thresholds per mech (policies.toml)
     p_adjacent: np.ndarray  # bool[M]  preferred distance: adjacent, else max optimal
     p_charge: np.ndarray  # bool[M]
@@ -310,6 +311,7 @@ def compile_battle(
         w_heavy=wfield(lambda w: "heavy" in w.tags, bool),
         w_pulse=wfield(lambda w: "pulse" in w.tags, bool),
         w_order=arr(order),
+        w_rank=arr([np.argsort(row) for row in order]),
         p_adjacent=arr([p.preferred == "adjacent" for p in policy], bool),
         p_charge=arr([p.charge for p in policy], bool),
         p_boost=arr([p.boost for p in policy], bool),
@@ -336,8 +338,9 @@ def compile_battle(
         fx_coolant=magnitude("heat_per_activation"),
         fx_armor=magnitude("armor"),
         flicker_dice=magnitude("attack_die", catalog.stress),
-        overcharge=tuple(rules.simple_dice(e if "d" in e else f"0d1+{e}")
-                         for e in params.overcharge_heat),  # fmt: skip
+        overcharge=tuple(
+            rules.simple_dice(e if "d" in e else f"0d1+{e}") for e in params.overcharge_heat
+        ),  # fmt: skip
         start=arr([0 if s == 0 else front for s in side]),
         wall_low=-(params.deploy_rows - 1),
         wall_high=front + params.deploy_rows - 1,

@@ -15,8 +15,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sims.skirmish.battle import (
-    BACK, CORE, DRAW, EFFECT_CODES, HEAD, LEGS, MOUNTS, SIDE_A, SIDE_B, Battle, accuracy,
-    e_def_now, evasion_now, hit, outcome_code, reach_band, reactor_now, sensors_now,
+    BACK,
+    CORE,
+    DRAW,
+    EFFECT_CODES,
+    HEAD,
+    LEGS,
+    MOUNTS,
+    SIDE_A,
+    SIDE_B,
+    Battle,
+    accuracy,
+    e_def_now,
+    evasion_now,
+    hit,
+    outcome_code,
+    reach_band,
+    reactor_now,
+    sensors_now,
     speed_now,
 )  # fmt: skip
 
@@ -128,7 +144,7 @@ class Game:
         self.destroyed = [[0] * 6, [0] * 6]
         self.winner: int | None = None
 
-    # ---- helpers --------------------------------------------------------------------
+    # ---- helpers ---------------------------------------------------------------------
 
     def side(self, m: int) -> int:
         return int(self.b.side[m])
@@ -178,7 +194,7 @@ class Game:
                      for w in range(3))  # fmt: skip
         return weapon or self.strike_option(m) is not None
 
-    # ---- heat and stress (G) -------------------------------------------------------------
+    # ---- heat and stress (G) ---------------------------------------------------------
 
     def gain_heat(self, m: int, heat: int) -> None:
         """G: the moment Heat exceeds Reactor Cap, roll d6 on the stress table; Heat then
@@ -201,7 +217,7 @@ class Game:
         elif code == E["attack_die"]:
             s.flicker = True
 
-    # ---- damage (F6, F7) --------------------------------------------------------------------
+    # ---- damage (F6, F7) -------------------------------------------------------------
 
     def damage(self, t: int, part: int, amount: int, attacker: int | None) -> None:
         """F6: subtract from the part's Durability; anything past 0 carries into the Core.
@@ -241,7 +257,7 @@ class Game:
         elif code == E["heat"]:
             self.gain_heat(t, self.dice.roll(value))
 
-    # ---- attacks (F) ----------------------------------------------------------------------------
+    # ---- attacks (F) -----------------------------------------------------------------
 
     def attack(self, m: int, t: int, mount: int | None, *, strike: int | None = None,
                extra_dice: int = 0, aimed: bool = False, shots: int | None = None,
@@ -326,7 +342,12 @@ class Game:
             if not s.part_alive(part):
                 part = CORE  # F4: a destroyed part's band transfers to the Core
             struck = part
-            total = self.dice.roll(6) + pen + int(b.pen_bonus[m]) + (p.nat20_pen if natural == 20 else 0)
+            total = (
+                self.dice.roll(6)
+                + pen
+                + int(b.pen_bonus[m])
+                + (p.nat20_pen if natural == 20 else 0)
+            )
             armor = (int(b.armor[t, part]) + (p.brace_armor if s.braced else 0)
                      + (int(b.core_armor_bonus[t]) if part == CORE else 0)
                      - s.n_armor[part] * b.fx_armor)  # fmt: skip
@@ -372,7 +393,7 @@ class Game:
                     so.reaction = False
                     self.attack(o, t, mounts[0], shots=1, reaction=True)
 
-    # ---- movement and reactions (E, E6) -----------------------------------------------------
+    # ---- movement and reactions (E, E6) ----------------------------------------------
 
     def move(self, m: int, t: int, goal: int, budget: int) -> None:
         """Move up to ``budget`` hexes so the distance to ``t`` approaches ``goal``."""
@@ -417,7 +438,7 @@ class Game:
                 se.reaction = False
                 self.attack(e, m, w, strike=None if w is not None else option, reaction=True)
 
-    # ---- the activation (E), as battle.py lists it ---------------------------------------------
+    # ---- the activation (E), as battle.py lists it -----------------------------------
 
     def activate(self, m: int) -> None:
         self.act(m)
@@ -582,7 +603,7 @@ class Game:
         if self.mechs[m].alive and self.winner is None:
             self.gain_heat(m, p.charge_heat)
 
-    # ---- the game (I) -----------------------------------------------------------------------------
+    # ---- the game (I) ----------------------------------------------------------------
 
     def initiative(self) -> int:
         """I: each side rolls 2d6 + its highest living Initiative; ties reroll."""
@@ -616,10 +637,9 @@ class Game:
 
     def play(self) -> BattleResult:
         rounds = 0
-        for rounds in range(1, self.p.round_cap + 1):
+        while rounds < self.p.round_cap and self.winner is None:  # I: at most 7 rounds
+            rounds += 1
             self.play_round()
-            if self.winner is not None:
-                break
         hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
         if self.winner is not None:
             winner, decided = self.winner, 0

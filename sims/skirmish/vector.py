@@ -22,13 +22,28 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from sims.skirmish.battle import (
-    BACK, CORE, EFFECT_CODES, HEAD, LEGS, MOUNTS, Battle, accuracy, e_def_now, evasion_now,
-    hit, outcome_code, reach_band, reactor_now, sensors_now, speed_now,
+    BACK,
+    CORE,
+    EFFECT_CODES,
+    HEAD,
+    LEGS,
+    MOUNTS,
+    Battle,
+    accuracy,
+    e_def_now,
+    evasion_now,
+    hit,
+    outcome_code,
+    reach_band,
+    reactor_now,
+    sensors_now,
+    speed_now,
 )  # fmt: skip
 
 ENGINE_VERSION = "skirmish-vector-1"
 E = EFFECT_CODES
 I16 = np.int16
+IX = np.int32  # battle and mech indices: half the memory traffic of int64 in every gather
 MOUNT_PART = np.array(MOUNTS)  # silhouette index of each weapon mount
 ARM_PARTS = np.array([1, 2])
 
@@ -39,10 +54,12 @@ class Dice:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
         self.drawn = 0
+        self.blocks: list[int] = []  # sizes of the draws, for the benchmark's floor
 
     def roll(self, sides, n: int) -> np.ndarray:
         """n dice; ``sides`` an int or an array of n side counts."""
         self.drawn += n
+        self.blocks.append(n)
         return self.rng.integers(1, np.asarray(sides) + 1, size=n, dtype=I16)
 
     def sum(self, count, sides, bonus) -> np.ndarray:
@@ -53,8 +70,12 @@ class Dice:
         total = np.asarray(bonus, dtype=I16).copy() if np.ndim(bonus) else np.full(n, bonus, I16)
         if k:
             self.drawn += n * k
-            faces = self.rng.integers(1, np.asarray(sides)[:, None] + 1, size=(n, k), dtype=I16) \
-                if np.ndim(sides) else self.rng.integers(1, sides + 1, size=(n, k), dtype=I16)
+            self.blocks.append(n * k)
+            faces = (
+                self.rng.integers(1, np.asarray(sides)[:, None] + 1, size=(n, k), dtype=I16)
+                if np.ndim(sides)
+                else self.rng.integers(1, sides + 1, size=(n, k), dtype=I16)
+            )
             total += (faces * (np.arange(k) < count[:, None])).sum(axis=1, dtype=I16)
         return total
 
@@ -64,8 +85,54 @@ class Dice:
         if not k:
             return np.zeros(len(count), I16)
         self.drawn += len(count) * k
+        self.blocks.append(len(count) * k)
         faces = self.rng.integers(1, 7, size=(len(count), k), dtype=I16)
         return (faces * (np.arange(k) < count[:, None])).max(axis=1)
+
+
+def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The rows of each array where ``mask`` holds. Gathering by index is several times
+    faster than boolean indexing when the mask is irregular, as battle masks are."""
+    rows = np.flatnonzero(mask)
+    return tuple(a.take(rows) for a in arrays)
+
+
+class Grid:
+    """An array shaped [N, M, ...] read and written as ``g[ix, m]`` or ``g[ix, m, part]``
+    through flat indices: NumPy gathers on one flat index are several times faster than
+    on a tuple of index arrays, and this engine is mostly such gathers. Anything else
+    (slices, whole rows) goes to the array itself, ``g.a``."""
+
+    __slots__ = ("a", "flat", "rows", "M", "K")
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a = a
+        self.flat = a.reshape(-1)
+        self.M = a.shape[1]
+        self.K = a.shape[2] if a.ndim == 3 else 1
+        self.rows = a.reshape(-1, self.K)
+
+    def _flat(self, key):
+        if type(key) is tuple and len(key) >= 2 and not any(type(k) is slice for k in key):
+            if len(key) == 2:
+                return key[0] * self.M + key[1], self.K > 1
+            return (key[0] * self.M + key[1]) * self.K + key[2], False
+        return None, False
+
+    def __getitem__(self, key):
+        idx, whole_rows = self._flat(key)
+        if idx is None:
+            return self.a[key]
+        return self.rows.take(idx, axis=0) if whole_rows else self.flat.take(idx)
+
+    def __setitem__(self, key, value) -> None:
+        idx, whole_rows = self._flat(key)
+        if idx is None:
+            self.a[key] = value
+        elif whole_rows:
+            self.rows[idx] = value
+        else:
+            self.flat[idx] = value
 
 
 @dataclass(frozen=True)
@@ -105,7 +172,7 @@ class State:
         def zeros(*shape, dtype=I16):
             return np.zeros((n, *shape), dtype=dtype)
 
-        return cls(
+        return cls._wrap(
             pos=np.tile(b.start.astype(I16), (n, 1)),
             dur=np.tile(b.durability.astype(I16), (n, 1, 1)),
             heat=zeros(M), prone=zeros(M, dtype=bool), braced=zeros(M, dtype=bool),
@@ -121,6 +188,11 @@ class State:
             destroyed=zeros(2, 6),
         )  # fmt: skip
 
+    @classmethod
+    def _wrap(cls, **arrays: np.ndarray) -> State:
+        """Per-mech and per-side arrays become Grids; per-battle ones stay arrays."""
+        return cls(**{k: v if v.ndim == 1 else Grid(v) for k, v in arrays.items()})
+
 
 class Engine:
     """Plays the battle model over a State; method names follow reference.Game."""
@@ -133,7 +205,7 @@ class Engine:
         self.side = battle.side.astype(np.int64)
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 
-    # ---- helpers (vectorized twins of reference.Game's) ----------------------------------
+    # ---- helpers (vectorized twins of reference.Game's) ------------------------------
 
     def alive(self, ix, m):
         return self.s.dur[ix, m, CORE] > 0
@@ -153,8 +225,8 @@ class Engine:
         d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
         foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
         key = np.where(foe, d * M + np.arange(M), np.iinfo(np.int64).max)
-        best = key.argmin(axis=1)
-        return np.where(foe.any(axis=1), best, -1)
+        best = key.argmin(axis=1).astype(IX)
+        return np.where(foe.any(axis=1), best, IX(-1))
 
     def reactor(self, ix, m):
         return reactor_now(self.b, m, self.part_alive(ix, m, BACK))
@@ -169,21 +241,23 @@ class Engine:
 
     def working(self, ix, m):
         """bool[n, 3]: mounts carrying a weapon whose part stands."""
-        return self.b.has_weapon[m] & (self.s.dur[ix[:, None], m[:, None], MOUNT_PART] > 0)
+        return self.b.has_weapon[m] & (self.s.dur[ix, m][:, MOUNT_PART] > 0)
 
     def reach(self, ix, m, t):
-        """int[n, 3]: working mounts reaching ``t``, best first, padded with -1."""
+        """(first, second): the best and second-best working mounts reaching ``t``
+        (priority order, -1 where none)."""
         b = self.b
-        order = b.w_order[m].astype(np.int64)
         d = self.distance(ix, m, t)[:, None]
-        rows = np.arange(len(ix))[:, None]
-        ok = self.working(ix, m)[rows, order] & (
-            reach_band(d, b.w_range[m[:, None], order], b.w_long[m[:, None], order],
-                       b.w_melee[m[:, None], order]) < 2
-        )  # fmt: skip
-        # stable partition: reaching mounts first, in priority order
-        rank = np.argsort(~ok, axis=1, kind="stable")
-        return np.where(np.take_along_axis(ok, rank, 1), np.take_along_axis(order, rank, 1), -1)
+        ok = self.working(ix, m) & (reach_band(d, b.w_range[m], b.w_long[m], b.w_melee[m]) < 2)
+        # rank of each mount in the kit's priority order; pick the two best reaching
+        rank = np.where(ok, b.w_rank[m], 9)
+        first = rank.argmin(axis=1)
+        has1 = ok.any(axis=1)
+        rows = np.arange(len(ix))
+        rank[rows, first] = 9
+        second = rank.argmin(axis=1)
+        has2 = rank[rows, second] < 9
+        return np.where(has1, first, -1), np.where(has2, second, -1)
 
     def strike_option(self, ix, m):
         """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
@@ -193,11 +267,9 @@ class Engine:
     def best_melee(self, ix, m):
         """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
         b = self.b
-        order = b.w_order[m].astype(np.int64)
-        rows = np.arange(len(ix))[:, None]
-        ok = self.working(ix, m)[rows, order] & b.w_melee[m[:, None], order]
-        first = ok.argmax(axis=1)
-        weapon = np.where(ok.any(axis=1), order[np.arange(len(ix)), first], -1)
+        ok = self.working(ix, m) & b.w_melee[m]
+        rank = np.where(ok, b.w_rank[m], 9)
+        weapon = np.where(ok.any(axis=1), rank.argmin(axis=1), -1)
         return weapon, np.where(weapon >= 0, -1, self.strike_option(ix, m))
 
     def melee_option(self, ix, m):
@@ -210,7 +282,7 @@ class Engine:
         best = np.where(ranged, b.w_range[m], 0).max(axis=1)
         return np.where(ranged.any(axis=1), best, 1)
 
-    # ---- heat and stress (G) ---------------------------------------------------------------
+    # ---- heat and stress (G) ---------------------------------------------------------
 
     def gain_heat(self, ix, m, heat) -> None:
         s, b = self.s, self.b
@@ -218,7 +290,7 @@ class Engine:
         over = s.heat[ix, m] > self.reactor(ix, m)
         if not over.any():
             return
-        ix, m = ix[over], m[over]
+        ix, m = keep(over, ix, m)
         face = self.dice.roll(6, len(ix)) - 1
         s.heat[ix, m] = 0
         code, value = b.stress_code[face], b.stress_value[face]
@@ -231,13 +303,13 @@ class Engine:
         s.prone[ix, m] |= code == E["prone"]
         s.flicker[ix, m] |= code == E["attack_die"]
 
-    # ---- damage (F6, F7) --------------------------------------------------------------------
+    # ---- damage (F6, F7) -------------------------------------------------------------
 
     def damage(self, ix, t, part, amount) -> None:
         s = self.s
         ok = (s.dur[ix, t, CORE] > 0) & (amount > 0)
         if not ok.all():
-            ix, t, part, amount = ix[ok], t[ok], part[ok], amount[ok]
+            ix, t, part, amount = keep(ok, ix, t, part, amount)
         if not len(ix):
             return
         side = self.side[t]
@@ -272,7 +344,7 @@ class Engine:
         if k.any():
             self.gain_heat(ix[k], t[k], self.dice.roll(value[k], int(k.sum())))
 
-    # ---- attacks (F) ---------------------------------------------------------------------------
+    # ---- attacks (F) -----------------------------------------------------------------
 
     def attack(self, ix, m, t, mount, strike, *, extra_dice=0, aimed=False, shots=None,
                reaction=False):  # fmt: skip
@@ -280,7 +352,6 @@ class Engine:
         Returns (any hit, last part struck or -1) per row."""
         b, p, s, dice = self.b, self.p, self.s, self.dice
         n = len(ix)
-        rows = np.arange(n)
         is_strike = strike >= 0
         w = np.maximum(mount, 0)
         k = np.maximum(strike, 0)
@@ -358,8 +429,7 @@ class Engine:
             if covered.all():
                 continue
             if covered.any():
-                keep = ~covered
-                h, hi, hm, ht, nat, part = h[keep], hi[keep], hm[keep], ht[keep], nat[keep], part[keep]
+                h, hi, hm, ht, nat, part = keep(~covered, h, hi, hm, ht, nat, part)
             part = np.where(self.part_alive(hi, ht, part), part, CORE)
             struck[h] = part
             total = dice.roll(6, len(h)) + pen[h] + b.pen_bonus[hm] + p.nat20_pen * (nat == 20)
@@ -401,14 +471,14 @@ class Engine:
                 continue
             gi, gt = ix[go], t[go]
             go_o = np.full(len(gi), o)
-            first = self.reach(gi, go_o, gt)[:, 0]
+            first = self.reach(gi, go_o, gt)[0]
             f = first >= 0
             if f.any():
                 s.reaction[gi[f], o] = False
                 self.attack(gi[f], go_o[f], gt[f], first[f], np.full(f.sum(), -1), shots=1,
                             reaction=True)  # fmt: skip
 
-    # ---- movement and reactions (E, E6) ----------------------------------------------------
+    # ---- movement and reactions (E, E6) ----------------------------------------------
 
     def move(self, ix, m, t, goal, budget) -> None:
         s, b = self.s, self.b
@@ -417,7 +487,14 @@ class Engine:
         go = step > 0
         if not go.any():
             return
-        ix, m, t, d, step, goal = ix[go], m[go], t[go], d[go], step[go], np.broadcast_to(goal, go.shape)[go]
+        ix, m, t, d, step, goal = (
+            ix[go],
+            m[go],
+            t[go],
+            d[go],
+            step[go],
+            np.broadcast_to(goal, go.shape)[go],
+        )
         pm, pt = s.pos[ix, m], s.pos[ix, t]
         toward = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[m] == 0, 1, -1)))
         direction = np.where(d > goal, toward, -toward)
@@ -433,7 +510,7 @@ class Engine:
     def react_to_move(self, ix, e, m, before) -> None:
         s, b = self.s, self.b
         ok = (s.dur[ix, e, CORE] > 0) & s.reaction[ix, e] & ~s.prone[ix, e]
-        ix, e, m, before = ix[ok], e[ok], m[ok], before[ok]
+        ix, e, m, before = keep(ok, ix, e, m, before)
         if not len(ix):
             return
         after = self.distance(ix, e, m)
@@ -461,7 +538,7 @@ class Engine:
             s.reaction[ix[k], e[k]] = False
             self.attack(ix[k], e[k], m[k], weapon[k], strike[k], reaction=True)
 
-    # ---- the activation (E), as battle.py lists it ------------------------------------------
+    # ---- the activation (E), as battle.py lists it -----------------------------------
 
     def activate(self, ix, m) -> None:
         self.act(ix, m)
@@ -474,12 +551,12 @@ class Engine:
         s.moved[ix, m] = False
         off = s.shutdown[ix, m]
         s.shutdown[ix[off], m[off]] = False
-        ix, m = ix[~off], m[~off]
+        ix, m = keep(~off, ix, m)
         leak = s.n_coolant[ix, m] > 0
         if leak.any():
             self.gain_heat(ix[leak], m[leak], s.n_coolant[ix[leak], m[leak]] * b.fx_coolant)
             ok = s.dur[ix, m, CORE] > 0
-            ix, m = ix[ok], m[ok]
+            ix, m = keep(ok, ix, m)
         if not len(ix):
             return
         quick = np.full(len(ix), 2)
@@ -497,7 +574,7 @@ class Engine:
             table = np.array(b.overcharge)
             self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
             ok = s.dur[ix, m, CORE] > 0
-            ix, m, quick, budget = ix[ok], m[ok], quick[ok], budget[ok]
+            ix, m, quick, budget = keep(ok, ix, m, quick, budget)
         # 3. Stabilize or Vent
         effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
                    + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
@@ -515,7 +592,7 @@ class Engine:
         # 4. target
         t = self.nearest_enemy(ix, m)
         ok = t >= 0
-        ix, m, t, quick, budget = ix[ok], m[ok], t[ok], quick[ok], budget[ok]
+        ix, m, t, quick, budget = keep(ok, ix, m, t, quick, budget)
         if not len(ix):
             return
         d = self.distance(ix, m, t)
@@ -535,7 +612,7 @@ class Engine:
             self.move(gi, gm, gt, goal, budget[g])
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
-            boost = (live & b.p_boost[gm] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[:, 0] < 0)
+            boost = (live & b.p_boost[gm] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[0] < 0)
                      & (spd > 0) & (self.distance(gi, gm, gt) != goal))  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
@@ -543,18 +620,17 @@ class Engine:
                 quick[g[k]] -= 1
                 self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0)
-        ix, m, t, quick, boosted, charge = ix[ok], m[ok], t[ok], quick[ok], boosted[ok], charge[ok]
+        ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         gone = s.dur[ix, t, CORE] <= 0
         if gone.any():
             t = t.copy()
             t[gone] = self.nearest_enemy(ix[gone], m[gone])
         ok = t >= 0
-        ix, m, t, quick, boosted, charge = ix[ok], m[ok], t[ok], quick[ok], boosted[ok], charge[ok]
+        ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         if not len(ix):
             return
         # 6. Attack
-        reach = self.reach(ix, m, t)
-        first, second = reach[:, 0], reach[:, 1]
+        first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
         working = self.working(ix, m)
         ranged = working & ~b.w_melee[m]
@@ -652,7 +728,7 @@ class Engine:
         start = s.pos[ix, m].copy()
         self.move(ix, m, t, np.ones(len(ix), np.int64), hexes)
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
-        ix, m, t, start = ix[ok], m[ok], t[ok], start[ok]
+        ix, m, t, start = keep(ok, ix, m, t, start)
         if not len(ix):
             return
         moved = np.abs(s.pos[ix, m] - start)
@@ -662,18 +738,24 @@ class Engine:
             ai, am, at = ix[a], m[a], t[a]
             weapon, strike = self.best_melee(ai, am)
             bonus = np.minimum(p.charge_max_dice, moved[a] // p.charge_hexes_per_die)
-            landed, part = self.attack(ai, am, at, weapon, strike, extra_dice=bonus.astype(np.int64))
+            landed, part = self.attack(
+                ai, am, at, weapon, strike, extra_dice=bonus.astype(np.int64)
+            )
             push = landed & (s.dur[ai, at, CORE] > 0) & (part >= 0)
             if push.any():
                 q = np.nonzero(push)[0]
                 qi, qm, qt = ai[q], am[q], at[q]
                 pm, pt = s.pos[qi, qm], s.pos[qi, qt]
-                away = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1)))
+                away = np.where(
+                    pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1))
+                )
                 inside = (pt + away >= b.wall_low) & (pt + away <= b.wall_high)
                 s.pos[qi[inside], qt[inside]] += away[inside].astype(I16)
                 wall = ~inside
                 if wall.any():
-                    self.damage(qi[wall], qt[wall], part[q][wall], self.dice.roll(6, int(wall.sum())))
+                    self.damage(
+                        qi[wall], qt[wall], part[q][wall], self.dice.roll(6, int(wall.sum()))
+                    )
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
             self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS), self.dice.roll(3, int(ok.sum())))
@@ -681,7 +763,7 @@ class Engine:
         if ok.any():
             self.gain_heat(ix[ok], m[ok], p.charge_heat)
 
-    # ---- the game (I) ------------------------------------------------------------------------
+    # ---- the game (I) ----------------------------------------------------------------
 
     def initiative(self, ix) -> np.ndarray:
         b, s = self.b, self.s
@@ -711,14 +793,14 @@ class Engine:
             go = self.running(ix)
             if not go.any():
                 break
-            ix, side = ix[go], side[go]
+            ix, side = keep(go, ix, side)
             ready = (s.dur[ix, :, CORE] > 0) & ~s.activated[ix]
             mine = ready & (self.side[None, :] == side[:, None])
             theirs = ready & (self.side[None, :] != side[:, None])
             use_mine = mine.any(axis=1)
-            pick = np.where(use_mine, mine.argmax(axis=1), theirs.argmax(axis=1))
+            pick = np.where(use_mine, mine.argmax(axis=1), theirs.argmax(axis=1)).astype(IX)
             has = use_mine | theirs.any(axis=1)
-            ix, side, pick, use_mine = ix[has], side[has], pick[has], use_mine[has]
+            ix, side, pick, use_mine = keep(has, ix, side, pick, use_mine)
             if not len(ix):
                 break
             s.activated[ix, pick] = True
@@ -729,7 +811,7 @@ class Engine:
 
     def play(self) -> dict[str, np.ndarray]:
         s, b = self.s, self.b
-        ix = np.arange(self.n)
+        ix = np.arange(self.n, dtype=IX)
         for r in range(1, self.p.round_cap + 1):
             ix = ix[self.running(ix)]
             if not len(ix):
@@ -739,7 +821,7 @@ class Engine:
             s.locked[:] = False
         max_total = np.array([b.durability[self.side == k].sum() for k in (0, 1)], float)
         alive = s.dur[:, :, CORE] > 0
-        now = (np.maximum(s.dur, 0).sum(axis=2) * alive).astype(float)
+        now = (np.maximum(s.dur.a, 0).sum(axis=2) * alive).astype(float)
         hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[k] for k in (0, 1)], 1)
         winner = s.winner.astype(np.int64)
         decided = np.where(winner >= 0, 0, 3)
@@ -754,8 +836,8 @@ class Engine:
         return {
             "winner": winner.astype(np.int8), "rounds": s.rounds.copy(),
             "decided": decided.astype(np.int8), "hull": hull,
-            "kills": s.kills.copy(), "crits": s.crits.copy(), "shots": s.shots.copy(),
-            "hits": s.hits.copy(), "destroyed": s.destroyed.copy(),
+            "kills": s.kills.a.copy(), "crits": s.crits.a.copy(), "shots": s.shots.a.copy(),
+            "hits": s.hits.a.copy(), "destroyed": s.destroyed.a.copy(),
         }  # fmt: skip
 
 
