@@ -191,17 +191,25 @@ def test_melee_rolls_piloting(skirmish):
     assert e.melee and e.distance == 1
     assert e.accuracy_terms[0] == Term("Piloting", "pilot marrow", 3)
     assert e.accuracy == 3 + 1 + 0 == 4
-    assert e.needs[0].natural == 5 and e.p_hit == F(4, 5)
+    # the foreman's buckler gives melee 1[-] (F11.6): 4 - d6 against Evasion 9 needs
+    # d6 <= natural - 5: (1+2+3+4+5 + 9 x 6)/6 of 18 naturals, plus the natural 20:
+    # (69/6 + 1) / 20 = 5/8
+    assert e.dice == ((-1, "target's intact Shield arm (F11.6)"),)
+    assert e.needs[0].natural == 11 and e.p_hit == F(5, 8)
     stock = explain_shot(skirmish, "reaver", "blade", "foreman")  # Ruko: Piloting 2
-    assert stock.accuracy == 3 and stock.p_hit == F(3, 4)  # natural 6+
+    # accuracy 3: d6 <= natural - 6: ((1+2+3+4+5 + 8 x 6)/6 + 1)/20 = 23/40
+    assert stock.accuracy == 3 and stock.p_hit == F(23, 40)
+    unshielded = explain_shot(skirmish, "reaver", "blade", "courier")  # no Shield arm
+    assert unshielded.dice == ()
     assert "Piloting for melee" in to_text(e)
 
 
 def test_melee_ignores_cover_and_engaged(skirmish):
-    e = explain_shot(skirmish, "reaver", "blade", "foreman", cover="hard")
-    assert e.dice == () and e.p_hit == F(3, 4)
+    e = explain_shot(skirmish, "reaver", "blade", "courier", cover="hard")
+    assert e.dice == ()  # no cover die, no Engaged die; the courier has no Shield
+    # accuracy 3 against the courier's Evasion 13: naturals 10..20
+    assert e.p_hit == F(11, 20)
     assert e.bands[-1].part == "legs" and e.shares["cover"] == 0
-    assert any("F11.6" in n for n in e.notes)  # the foreman's buckler, not counted
     assert "cover ignored (melee, F11)" in to_text(e)
 
 

@@ -1,7 +1,7 @@
 """Mecha Skirmish (seed 003): catalogs, rules, exact tables, claims."""
 
-from sims.core.protocol import Game
-from sims.skirmish import claims, exact, rules
+from sims.core.protocol import Engines, Game
+from sims.skirmish import battle, claims, exact, reference, rules, vector
 from sims.skirmish.catalog import load_catalog
 
 TABLE_DOCS = {
@@ -35,6 +35,32 @@ TABLE_DOCS = {
     ),
 }
 
+
+
+def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:
+    """A few matchups covering each policy, a duel mirror and a team fight."""
+    sides = [
+        (battle.Side(("foreman",), "gunline"), battle.Side(("reaver",), "brawler")),
+        (battle.Side(("courier",), "careful"), battle.Side(("courier",), "careful")),
+        (battle.Side(("courier", "foreman", "reaver"), "gunline"),
+         battle.Side(("bastion", "lancer", "skiff"), "careful")),
+    ]  # fmt: skip
+    return [
+        ("+".join(a.kits) + f"({a.policy}) v " + "+".join(b.kits) + f"({b.policy})",
+         battle.compile_battle(catalog, a, b))
+        for a, b in sides
+    ]  # fmt: skip
+
+
+ENGINES = Engines(
+    scenarios=sample_scenarios,
+    reference=reference.play_many,
+    vector=vector.play,
+    metrics=battle.metrics,
+    reference_version=reference.ENGINE_VERSION,
+    vector_version=vector.ENGINE_VERSION,
+)
+
 GAME = Game(
     name="skirmish",
     title="Mecha Skirmish",
@@ -44,6 +70,7 @@ GAME = Game(
     table_docs=TABLE_DOCS,
     checks=claims.CHECKS,
     rules_version=rules.RULES_VERSION,
+    engines=ENGINES,
 )
 
 __all__ = ["GAME", "load_catalog"]

@@ -147,7 +147,8 @@ def explain_shot(
     _check_sum("accuracy", acc_terms, accuracy)
 
     # 003 F3: collect the [+] and [-], cancel one for one, roll the rest.
-    dice = rules.situational_dice(gun, distance, cover, params)
+    shielded = any(p.kind == "shield" for p in (victim.right_arm, victim.left_arm))
+    dice = rules.situational_dice(gun, distance, cover, params, target_shield=shielded)
     if modifier:
         dice.append((modifier, "designer's extra dice (--modifier)"))
     net = sum(n for n, _ in dice)
@@ -202,9 +203,6 @@ def explain_shot(
     if gun.is_melee:
         notes.append("melee ignores cover and Engaged and may reroll the location die once; "
                      "the bands show one roll (003 F11)")  # fmt: skip
-        if any(p.kind == "shield" for p in (victim.right_arm, victim.left_arm)):
-            notes.append("the target's intact Shield gives melee attacks 1[-] (003 F11.6): "
-                         "not counted; add it with --modifier -1")  # fmt: skip
     if "heavy" in gun.tags:
         notes.append(f"attacker assumed not moved: Heavy takes {params.heavy_dice}[-] after "
                      "moving (003 B tags)")  # fmt: skip

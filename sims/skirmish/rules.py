@@ -263,10 +263,12 @@ def cover_dice(cover: str, params: Parameters) -> int:
 
 
 def situational_dice(
-    weapon: Part, distance: int, cover: str, params: Parameters, *, moved: bool = False
-) -> list[tuple[int, str]]:
-    """The modifier dice of one Fire action that follow from geometry alone, each with
-    where it came from: (signed count, reason). Melee ignores cover and Engaged (F11)."""
+    weapon: Part, distance: int, cover: str, params: Parameters, *, moved: bool = False,
+    target_shield: bool = False,
+) -> list[tuple[int, str]]:  # fmt: skip
+    """The modifier dice of one Fire action that follow from the situation, each with
+    where it came from: (signed count, reason). Melee ignores cover and Engaged (F11);
+    a target's intact Shield arm gives melee attacks [-] (F11.6)."""
     dice: list[tuple[int, str]] = []
     if range_band(distance, weapon, params) == "long":
         dice.append((-params.long_range_dice, "long range (F Declare)"))
@@ -275,6 +277,8 @@ def situational_dice(
             dice.append((-cover_dice(cover, params), f"{cover} cover (H5)"))
         if distance <= 1:
             dice.append((-params.engaged_dice, "Engaged: adjacent hostile (E)"))
+    elif target_shield:
+        dice.append((-params.shield_melee_dice, "target's intact Shield arm (F11.6)"))
     if moved and "heavy" in weapon.tags:
         dice.append((-params.heavy_dice, "Heavy weapon after moving (B tags)"))
     return dice
