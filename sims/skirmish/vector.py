@@ -203,6 +203,15 @@ class Engine:
         self.dice = Dice(rng)
         self.n = n
         self.side = battle.side.astype(np.int64)
+        self.any_bonds = bool(battle.bonded.any())
+        self.any_melee = bool(battle.w_melee.any())
+        # flat [M * 3] tables, read with index m * 3 + mount
+        self.order_flat = battle.w_order.reshape(-1).astype(IX)
+        self.reach_flat = np.where(battle.has_weapon, battle.w_long, -1).reshape(-1)
+        self.melee_flat = (battle.has_weapon & battle.w_melee).reshape(-1)
+        self.ranged_flat = np.where(battle.has_weapon & ~battle.w_melee, battle.w_range,
+                                    0).reshape(-1).astype(I16)  # fmt: skip
+        self.any_shields = bool(battle.shield.any())
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 
     # ---- helpers (vectorized twins of reference.Game's) ------------------------------
@@ -222,6 +231,9 @@ class Engine:
     def nearest_enemy(self, ix, m):
         """The nearest living enemy, ties to the lowest index; -1 where none."""
         M = self.b.mechs
+        if M == 2:  # a duel: the other mech
+            other = (1 - m).astype(IX)
+            return np.where(self.s.dur[ix, other, CORE] > 0, other, IX(-1))
         d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
         foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
         key = np.where(foe, d * M + np.arange(M), np.iinfo(np.int64).max)
@@ -245,19 +257,19 @@ class Engine:
 
     def reach(self, ix, m, t):
         """(first, second): the best and second-best working mounts reaching ``t``
-        (priority order, -1 where none)."""
-        b = self.b
-        d = self.distance(ix, m, t)[:, None]
-        ok = self.working(ix, m) & (reach_band(d, b.w_range[m], b.w_long[m], b.w_melee[m]) < 2)
-        # rank of each mount in the kit's priority order; pick the two best reaching
-        rank = np.where(ok, b.w_rank[m], 9)
-        first = rank.argmin(axis=1)
-        has1 = ok.any(axis=1)
-        rows = np.arange(len(ix))
-        rank[rows, first] = 9
-        second = rank.argmin(axis=1)
-        has2 = rank[rows, second] < 9
-        return np.where(has1, first, -1), np.where(has2, second, -1)
+        (the kit's priority order; -1 where none). A loop over the three priority
+        places, each a few flat gathers, beats arg-reductions over [n, 3]."""
+        d = self.distance(ix, m, t)
+        first = np.full(len(ix), -1, IX)
+        second = first.copy()
+        base = m * 3
+        for k in range(3):
+            mount = self.order_flat.take(base + k)
+            ok = (d <= self.reach_flat.take(base + mount)) & self.part_alive(
+                ix, m, MOUNT_PART.take(mount))  # fmt: skip
+            second = np.where(ok & (first >= 0) & (second < 0), mount, second)
+            first = np.where(ok & (first < 0), mount, first)
+        return first, second
 
     def strike_option(self, ix, m):
         """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
@@ -266,10 +278,14 @@ class Engine:
 
     def best_melee(self, ix, m):
         """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
-        b = self.b
-        ok = self.working(ix, m) & b.w_melee[m]
-        rank = np.where(ok, b.w_rank[m], 9)
-        weapon = np.where(ok.any(axis=1), rank.argmin(axis=1), -1)
+        weapon = np.full(len(ix), -1, IX)
+        if self.any_melee:
+            base = m * 3
+            for k in range(3):
+                mount = self.order_flat.take(base + k)
+                ok = self.melee_flat.take(base + mount) & self.part_alive(
+                    ix, m, MOUNT_PART.take(mount))  # fmt: skip
+                weapon = np.where(ok & (weapon < 0), mount, weapon)
         return weapon, np.where(weapon >= 0, -1, self.strike_option(ix, m))
 
     def melee_option(self, ix, m):
@@ -277,10 +293,13 @@ class Engine:
         return (weapon >= 0) | (strike >= 0)
 
     def max_optimal(self, ix, m):
-        b = self.b
-        ranged = self.working(ix, m) & ~b.w_melee[m]
-        best = np.where(ranged, b.w_range[m], 0).max(axis=1)
-        return np.where(ranged.any(axis=1), best, 1)
+        """The longest optimal Range among working ranged weapons (1 with none)."""
+        best = np.zeros(len(ix), I16)
+        base = m * 3
+        for w in range(3):
+            span = self.ranged_flat.take(base + w)
+            best = np.maximum(best, span * self.part_alive(ix, m, MOUNTS[w]))
+        return np.where(best > 0, best, 1)
 
     # ---- heat and stress (G) ---------------------------------------------------------
 
@@ -378,17 +397,19 @@ class Engine:
         net -= p.hard_cover_dice * hard + p.soft_cover_dice * soft
         net -= p.engaged_dice * (~melee & (dist <= 1))
         net -= p.heavy_dice * (heavy & s.moved[ix, m])
-        near = b.bonded[m] & (s.dur[ix, :, CORE] > 0) & (
-            np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
-        net += p.bond_dice * near.any(axis=1)
+        if self.any_bonds:  # D4: a bonded ally within range
+            near = b.bonded[m] & (s.dur[ix, :, CORE] > 0) & (
+                np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
+            net += p.bond_dice * near.any(axis=1)
         net += p.lock_dice * s.locked[ix, t]
         net -= s.n_attack[ix, m] * b.fx_attack
         net -= b.flicker_dice * s.flicker[ix, m]
         s.flicker[ix, m] = False
         net -= p.reaction_dice * reaction + p.aimed_dice * aimed
-        t_shield = ((b.shield[t, 1] & self.part_alive(ix, t, 1))
-                    | (b.shield[t, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
-        net -= p.shield_melee_dice * (melee & t_shield)
+        if self.any_shields:  # F11.6: an intact Shield arm against melee
+            t_shield = ((b.shield[t, 1] & self.part_alive(ix, t, 1))
+                        | (b.shield[t, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
+            net -= p.shield_melee_dice * (melee & t_shield)
         mod = dice.highest(np.abs(net)) * np.sign(net)
         acc = accuracy(b, m, melee, acc_w, self.part_alive(ix, m, HEAD))
         side = self.side[m]
@@ -505,38 +526,56 @@ class Engine:
         for e in range(b.mechs):
             go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
             if go.any():
-                self.react_to_move(ix[go], np.full(go.sum(), e), m[go], before[go, e])
+                gi, gm, gb = keep(go, ix, m, before[:, e])
+                self.react_to_move(gi, e, gm, gb)
 
-    def react_to_move(self, ix, e, m, before) -> None:
+    def react_to_move(self, ix, e: int, m, before) -> None:
+        """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
+        check is computed only where it can apply."""
         s, b = self.s, self.b
         ok = (s.dur[ix, e, CORE] > 0) & s.reaction[ix, e] & ~s.prone[ix, e]
-        ix, e, m, before = keep(ok, ix, e, m, before)
-        if not len(ix):
+        ix, m, before = keep(ok, ix, m, before)
+        n = len(ix)
+        if not n:
             return
         after = self.distance(ix, e, m)
-        option = self.strike_option(ix, e)
-        disengage = (before <= 1) & (after > 1) & (option >= 0)
+        none = np.zeros(n, bool)
+        disengage, overwatch, riposte = none, none, none
+        leaving = (before <= 1) & (after > 1)
+        if leaving.any():
+            option = self.strike_option(ix, e)
+            disengage = leaving & (option >= 0)
         held = s.overwatch[ix, e].astype(np.int64)
-        hw = np.maximum(held, 0)
-        overwatch = ~disengage & (held >= 0) & b.has_weapon[e, hw] & self.part_alive(
-            ix, e, MOUNT_PART[hw]) & (reach_band(after, b.w_range[e, hw], b.w_long[e, hw],
-                                                  b.w_melee[e, hw]) < 2)  # fmt: skip
-        weapon, strike = self.best_melee(ix, e)
-        riposte = (~disengage & ~overwatch & b.riposte[e] & (before > 1) & (after <= 1)
-                   & ((weapon >= 0) | (strike >= 0)))  # fmt: skip
-        if disengage.any():
-            k = disengage
-            s.reaction[ix[k], e[k]] = False
-            self.attack(ix[k], e[k], m[k], np.full(k.sum(), -1), option[k], reaction=True)
-        if overwatch.any():
-            k = overwatch
-            s.overwatch[ix[k], e[k]] = -1
-            s.reaction[ix[k], e[k]] = False
-            self.attack(ix[k], e[k], m[k], held[k], np.full(k.sum(), -1))
-        if riposte.any():
-            k = riposte
-            s.reaction[ix[k], e[k]] = False
-            self.attack(ix[k], e[k], m[k], weapon[k], strike[k], reaction=True)
+        armed = held >= 0
+        if armed.any():
+            hw = np.maximum(held, 0)
+            overwatch = (~disengage & armed & b.has_weapon[e, hw]
+                         & self.part_alive(ix, e, MOUNT_PART[hw])
+                         & (reach_band(after, b.w_range[e, hw], b.w_long[e, hw],
+                                       b.w_melee[e, hw]) < 2))  # fmt: skip
+        if b.riposte[e]:
+            arriving = ~disengage & ~overwatch & (before > 1) & (after <= 1)
+            if arriving.any():
+                weapon, strike = self.best_melee(ix, np.full(n, e))
+                riposte = arriving & ((weapon >= 0) | (strike >= 0))
+        for k, mount, how, reaction in (
+            (disengage, None, "option", True),
+            (overwatch, "held", None, False),  # E5: Overwatch takes no reaction [-]
+            (riposte, "weapon", "strike", True),
+        ):
+            if not k.any():
+                continue
+            rows = np.flatnonzero(k)
+            ki, km = ix[rows], m[rows]
+            who = np.full(len(rows), e)
+            s.reaction[ki, e] = False
+            if mount == "held":
+                s.overwatch[ki, e] = -1
+                self.attack(ki, who, km, held[rows], np.full(len(rows), -1))
+            elif mount is None:
+                self.attack(ki, who, km, np.full(len(rows), -1), option[rows], reaction=True)
+            else:
+                self.attack(ki, who, km, weapon[rows], strike[rows], reaction=True)
 
     # ---- the activation (E), as battle.py lists it -----------------------------------
 
@@ -632,10 +671,11 @@ class Engine:
         # 6. Attack
         first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
-        working = self.working(ix, m)
-        ranged = working & ~b.w_melee[m]
         can = ~charge & (quick >= 1)
-        overwatch = can & b.p_overwatch[m] & (quick >= 2) & (first < 0) & ranged.any(axis=1)
+        overwatch = can & b.p_overwatch[m] & (quick >= 2) & (first < 0)
+        if overwatch.any():
+            ranged = self.working(ix, m) & ~b.w_melee[m]
+            overwatch &= ranged.any(axis=1)
         barrage = (can & ~overwatch & b.p_barrage[m] & (quick >= 2) & (second >= 0)
                    & (s.heat[ix, m] + b.w_heat[m, f0] + b.w_heat[m, f1] + p.barrage_heat
                       <= self.reactor(ix, m)))  # fmt: skip
