@@ -558,21 +558,17 @@ class Engine:
             if arriving.any():
                 weapon, strike = self.best_melee(ix, np.full(n, e))
                 riposte = arriving & ((weapon >= 0) | (strike >= 0))
-        for k, mount, how, reaction in (
-            (disengage, None, "option", True),
-            (overwatch, "held", None, False),  # E5: Overwatch takes no reaction [-]
-            (riposte, "weapon", "strike", True),
-        ):
+        for k, kind in ((disengage, "disengage"), (overwatch, "overwatch"), (riposte, "riposte")):
             if not k.any():
                 continue
             rows = np.flatnonzero(k)
             ki, km = ix[rows], m[rows]
             who = np.full(len(rows), e)
             s.reaction[ki, e] = False
-            if mount == "held":
+            if kind == "overwatch":  # E5: Overwatch takes no reaction [-]
                 s.overwatch[ki, e] = -1
                 self.attack(ki, who, km, held[rows], np.full(len(rows), -1))
-            elif mount is None:
+            elif kind == "disengage":
                 self.attack(ki, who, km, np.full(len(rows), -1), option[rows], reaction=True)
             else:
                 self.attack(ki, who, km, weapon[rows], strike[rows], reaction=True)
