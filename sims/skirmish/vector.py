@@ -194,6 +194,31 @@ class State:
         return cls(**{k: v if v.ndim == 1 else Grid(v) for k, v in arrays.items()})
 
 
+def attack_profiles(b: Battle) -> dict[str, np.ndarray]:
+    """Flat [M * 5] tables of everything an attack reads from its weapon: mounts 0-2
+    (right arm, left arm, back), then the punch (3) and the kick (4) of F11.1. Index
+    ``m * 5 + profile``; a strike reaches adjacent only and rolls Piloting like melee."""
+    M = b.mechs
+
+    def table(weapon: np.ndarray, strike) -> np.ndarray:
+        strikes = np.broadcast_to(np.asarray(strike), (M, 2))
+        return np.concatenate([weapon, strikes], axis=1).reshape(-1)
+
+    return {
+        "melee": table(b.w_melee, True),
+        "shots": table(b.w_shots, 1),
+        "acc": table(b.w_acc, 0),
+        "pen": table(b.w_pen, b.s_pen),
+        "dice": table(b.w_dice, b.s_dice),
+        "sides": table(b.w_sides, b.s_sides),
+        "bonus": table(b.w_bonus, b.s_bonus),
+        "heavy": table(b.w_heavy, False),
+        "pulse": table(b.w_pulse, False),
+        "range": table(b.w_range, 1),
+        "long": table(b.w_long, 1),
+    }
+
+
 class Engine:
     """Plays the battle model over a State; method names follow reference.Game."""
 
@@ -204,6 +229,7 @@ class Engine:
         self.n = n
         self.side = battle.side.astype(np.int64)
         self.any_bonds = bool(battle.bonded.any())
+        self.profile = attack_profiles(battle)
         self.any_melee = bool(battle.w_melee.any())
         # flat [M * 3] tables, read with index m * 3 + mount
         self.order_flat = battle.w_order.reshape(-1).astype(IX)
@@ -373,21 +399,24 @@ class Engine:
         n = len(ix)
         is_strike = strike >= 0
         w = np.maximum(mount, 0)
-        k = np.maximum(strike, 0)
-        melee = np.where(is_strike, True, b.w_melee[m, w])
-        n_shots = np.where(is_strike, 1, b.w_shots[m, w] if shots is None else shots)
-        acc_w = np.where(is_strike, 0, b.w_acc[m, w])
-        shield_arm = ((b.shield[m, 1] & self.part_alive(ix, m, 1))
-                      | (b.shield[m, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
-        pen = np.where(is_strike, b.s_pen[k] + p.shield_punch_pen * ((strike == 0) & shield_arm),
-                       b.w_pen[m, w])  # fmt: skip
-        n_dmg = np.where(is_strike, b.s_dice[k], b.w_dice[m, w])
-        sides = np.where(is_strike, b.s_sides[k], b.w_sides[m, w])
-        bonus = np.where(is_strike, b.s_bonus[k], b.w_bonus[m, w])
-        heavy = ~is_strike & b.w_heavy[m, w]
-        pulse = ~is_strike & b.w_pulse[m, w]
+        # one flat profile index per row: mounts 0-2, then punch (3) and kick (4)
+        prof = m * 5 + np.where(is_strike, 3 + strike, mount)
+        pt = self.profile
+        melee = pt["melee"].take(prof)
+        n_shots = pt["shots"].take(prof) if shots is None else np.where(is_strike, 1, shots)
+        acc_w = pt["acc"].take(prof)
+        pen = pt["pen"].take(prof)
+        if self.any_shields and (strike == 0).any():  # F11.1: a Shield arm punches harder
+            shield_arm = ((b.shield[m, 1] & self.part_alive(ix, m, 1))
+                          | (b.shield[m, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+            pen = pen + p.shield_punch_pen * ((strike == 0) & shield_arm)
+        n_dmg = pt["dice"].take(prof)
+        sides = pt["sides"].take(prof)
+        bonus = pt["bonus"].take(prof)
+        heavy = pt["heavy"].take(prof)
+        pulse = pt["pulse"].take(prof)
         dist = self.distance(ix, m, t)
-        band = np.where(is_strike, 0, reach_band(dist, b.w_range[m, w], b.w_long[m, w], melee))
+        band = reach_band(dist, pt["range"].take(prof), pt["long"].take(prof), melee)
         # F3 modifier dice, collected once per Fire action
         net = np.full(n, extra_dice, np.int64) if np.ndim(extra_dice) == 0 else extra_dice.copy()
         net -= p.long_range_dice * (band == 1)
