@@ -81,9 +81,16 @@ SCENARIOS = [
         {},
     ),
 ]
-METRICS = ["score_a", "rounds", "crits", "destroyed", "hull_a", "hull_b"] + [
-    f"destroyed_{p}" for p in ("head", "right_arm", "left_arm", "core", "back", "legs")
-]
+METRICS = [
+    "score_a",
+    "rounds",
+    "crits",
+    "destroyed",
+    "hull_a",
+    "hull_b",
+    "weapon_hits",
+    "weapon_crits",
+] + [f"destroyed_{p}" for p in ("head", "right_arm", "left_arm", "core", "back", "legs")]
 
 
 def battle_of(catalog, a, b, changes):

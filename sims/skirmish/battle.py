@@ -415,7 +415,7 @@ def hull_percent(dur, max_total):
 
 
 RESULT_FIELDS = ("winner", "rounds", "decided", "hull", "kills", "crits", "shots", "hits",
-                 "destroyed")  # fmt: skip
+                 "destroyed", "mount_hits", "mount_crits")  # fmt: skip
 
 
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -431,6 +431,8 @@ def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         "destroyed": destroyed.sum(axis=1).astype(float),
         "hull_a": results["hull"][:, 0],
         "hull_b": results["hull"][:, 1],
+        "weapon_hits": results["mount_hits"].sum(axis=(1, 2)).astype(float),
+        "weapon_crits": results["mount_crits"].sum(axis=(1, 2)).astype(float),
     }
     for i, part in enumerate(("head", "right_arm", "left_arm", "core", "back", "legs")):
         out[f"destroyed_{part}"] = destroyed[:, i].astype(float)

@@ -126,6 +126,8 @@ class BattleResult:
     shots: list[int]  # shots fired, per side
     hits: list[int]  # hits landed, per side
     destroyed: list[list[int]]  # parts destroyed on each side's mechs, by location
+    mount_hits: list[list[int]]  # per mech and weapon mount: hits its Fire actions landed
+    mount_crits: list[list[int]]  # ...and crits
 
 
 class Game:
@@ -142,6 +144,8 @@ class Game:
         self.shots = [0, 0]
         self.hits = [0, 0]
         self.destroyed = [[0] * 6, [0] * 6]
+        self.mount_hits = [[0] * 3 for _ in range(battle.mechs)]
+        self.mount_crits = [[0] * 3 for _ in range(battle.mechs)]
         self.winner: int | None = None
 
     # ---- helpers ---------------------------------------------------------------------
@@ -329,6 +333,8 @@ class Game:
                         a.prone = True
                 continue
             self.hits[side] += 1
+            if strike is None:
+                self.mount_hits[m][mount] += 1
             any_hit = True
             if aimed:
                 part = CORE  # E Aimed Shot chooses the band
@@ -359,6 +365,8 @@ class Game:
                 self.damage(t, part, rolled // 2, m)
             if outcome == 2 and s.alive:
                 self.crits[side] += 1
+                if strike is None:
+                    self.mount_crits[m][mount] += 1
                 self.crit(t, part)
             if pulse and s.alive:
                 self.gain_heat(t, self.dice.roll(3))  # G: Pulse hits add 1d3 Heat
@@ -650,7 +658,8 @@ class Game:
         else:
             winner, decided = DRAW, 3
         return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
-                            self.shots, self.hits, self.destroyed)  # fmt: skip
+                            self.shots, self.hits, self.destroyed, self.mount_hits,
+                            self.mount_crits)  # fmt: skip
 
     def hull(self, side: int) -> float:
         """I4 tiebreak: current over maximum Durability across the fielded team."""
@@ -678,4 +687,8 @@ def play_many(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.
         "shots": np.array([r.shots for r in results], np.int32).reshape(n, 2),
         "hits": np.array([r.hits for r in results], np.int32).reshape(n, 2),
         "destroyed": np.array([r.destroyed for r in results], np.int16).reshape(n, 2, 6),
-    }
+        "mount_hits": np.array([r.mount_hits for r in results], np.int16).reshape(
+            n, battle.mechs, 3),
+        "mount_crits": np.array([r.mount_crits for r in results], np.int16).reshape(
+            n, battle.mechs, 3),
+    }  # fmt: skip

@@ -164,6 +164,8 @@ class State:
     shots: np.ndarray  # int32[N, 2]  shots fired, per side
     hits: np.ndarray  # int32[N, 2]  hits landed, per side
     destroyed: np.ndarray  # int16[N, 2, 6]  parts destroyed on each side's mechs
+    mount_hits: np.ndarray  # int16[N, M, 3]  hits landed by each weapon mount's Fire
+    mount_crits: np.ndarray  # int16[N, M, 3]  crits landed by each weapon mount's Fire
 
     @classmethod
     def start(cls, b: Battle, n: int) -> State:
@@ -185,7 +187,7 @@ class State:
             n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
             rounds=np.zeros(n, np.int8), kills=zeros(2), crits=zeros(2, dtype=np.int32),
             shots=zeros(2, dtype=np.int32), hits=zeros(2, dtype=np.int32),
-            destroyed=zeros(2, 6),
+            destroyed=zeros(2, 6), mount_hits=zeros(M, 3), mount_crits=zeros(M, 3),
         )  # fmt: skip
 
     @classmethod
@@ -464,6 +466,10 @@ class Engine:
             h = g[landed]
             hi, hm, ht, nat = ix[h], m[h], t[h], natural[landed]
             s.hits[hi, side[h]] += 1
+            fired = mount[h] >= 0
+            if fired.any():
+                f = np.flatnonzero(fired)
+                s.mount_hits[hi[f], hm[f], mount[h][f]] += 1
             any_hit[h] = True
             part = self.location(hi, ht)
             part = np.where(aimed, CORE, part)
@@ -495,6 +501,9 @@ class Engine:
             crit = (outcome == 2) & (s.dur[hi, ht, CORE] > 0)
             if crit.any():
                 s.crits[hi[crit], side[h][crit]] += 1
+                fc = crit & (mount[h] >= 0)
+                if fc.any():
+                    s.mount_crits[hi[fc], hm[fc], mount[h][fc]] += 1
                 self.crit(hi[crit], ht[crit], part[crit])
             hot = pulse[h] & (s.dur[hi, ht, CORE] > 0)
             if hot.any():  # G: Pulse hits add 1d3 Heat
@@ -903,6 +912,7 @@ class Engine:
             "decided": decided.astype(np.int8), "hull": hull,
             "kills": s.kills.a.copy(), "crits": s.crits.a.copy(), "shots": s.shots.a.copy(),
             "hits": s.hits.a.copy(), "destroyed": s.destroyed.a.copy(),
+            "mount_hits": s.mount_hits.a.copy(), "mount_crits": s.mount_crits.a.copy(),
         }  # fmt: skip
 
 
