@@ -241,3 +241,59 @@ def check_reference(
         raise CatalogError(
             path, f"names unknown {what} {value!r}", kind=kind, entry=ident, field=field
         )
+
+
+# ---- designer overrides: --set / --sweep NAME=VALUE ---------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value: an integer, true/false, or text."""
+    if re.fullmatch(r"[+-]?\d+", text.strip()):
+        return int(text)
+    if text.strip().lower() in ("true", "false"):
+        return text.strip().lower() == "true"
+    return text
+
+
+def parse_assignment(text: str, flag: str = "--set") -> tuple[str, str]:
+    """``NAME=VALUE`` -> (NAME, VALUE text); anything else is a one-line error."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise CatalogError(flag, f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def apply_overrides(
+    docs: dict[str, dict[str, Any]],
+    overrides: Mapping[str, Any],
+    kind_files: Mapping[str, str],
+    rules_file: str,
+    flag: str = "--set",
+) -> None:
+    """Write designer overrides into raw catalog documents before validation, so an
+    override is checked exactly like the same edit made in the TOML file.
+
+    A name is a rules parameter (``crit_margin``) or a catalog field path
+    ``KIND.ID.FIELD`` (``part.cannon.pen``); ``kind_files`` maps a kind to its file."""
+    for name, value in overrides.items():
+        if "." not in name:
+            table = docs[rules_file].get(name)
+            if not isinstance(table, dict):
+                known = ", ".join(sorted(docs[rules_file]))
+                raise CatalogError(flag, f"unknown rules parameter {name!r} (known: {known})")
+            table["value"] = value
+            continue
+        bits = name.split(".")
+        if len(bits) != 3:
+            raise CatalogError(flag, f"{name!r} is neither a rules parameter nor KIND.ID.FIELD")
+        kind, ident, field = bits
+        if kind not in kind_files:
+            raise CatalogError(flag, f"{name!r}: unknown kind {kind!r} "
+                                     f"(known: {', '.join(sorted(kind_files))})")  # fmt: skip
+        entries_ = docs[kind_files[kind]].get(kind) or []
+        entry = next((e for e in entries_ if isinstance(e, dict) and e.get("id") == ident), None)
+        if entry is None:
+            raise CatalogError(flag, f"{name!r}: no {kind} with id {ident!r}")
+        if field not in entry or field in ("id", "provenance", "rulebook_fields"):
+            raise CatalogError(flag, f"{name!r}: {kind} {ident!r} has no field {field!r} to set")
+        entry[field] = value

@@ -91,10 +91,13 @@ class LoadedParams:
     provenance: dict[str, str]
 
 
-def load_params(cls: type[T], path: Path) -> tuple[T, dict[str, str]]:
+def load_params(
+    cls: type[T], path: Path, doc: dict[str, Any] | None = None
+) -> tuple[T, dict[str, str]]:
     """Read rules.toml into ``cls``: every declared parameter present, nothing unknown,
-    each value in its range and with a provenance. Returns (params, provenance)."""
-    doc = load_toml(path)
+    each value in its range and with a provenance. Returns (params, provenance).
+    ``doc`` is the already-read (and possibly overridden) document."""
+    doc = load_toml(path) if doc is None else doc
     table = specs(cls)
     values: dict[str, Any] = {}
     provenance: dict[str, str] = {}

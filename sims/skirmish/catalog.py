@@ -17,12 +17,14 @@ file, entry and field. Nothing in the project reads these files any other way.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sims.core.catalog import (
     CatalogError,
+    apply_overrides,
     FieldSpec,
     check_entry,
     check_reference,
@@ -279,8 +281,8 @@ class Catalog:
         return [p for p in self.parts.values() if p.is_weapon]
 
 
-def _load_parts(path: Path) -> dict[str, Part]:
-    doc = load_toml(path)
+def _load_parts(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Part]:
+    doc = load_toml(path) if doc is None else doc
     out: dict[str, Part] = {}
     for raw in entries(doc, "part", path):
         ident = raw["id"]
@@ -316,8 +318,8 @@ def _load_parts(path: Path) -> dict[str, Part]:
     return out
 
 
-def _load_pilots(path: Path) -> dict[str, Pilot]:
-    doc = load_toml(path)
+def _load_pilots(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Pilot]:
+    doc = load_toml(path) if doc is None else doc
     specs = [
         FieldSpec("name", "str"),
         FieldSpec("faction", "str", choices=RUNNERS),
@@ -392,9 +394,9 @@ def _simple_dice_field(vals: dict[str, Any], path: Path, kind: str) -> None:
 
 
 def _load_tables(
-    path: Path,
+    path: Path, doc: dict[str, Any] | None = None
 ) -> tuple[tuple[TableRow, ...], tuple[TableRow, ...], dict[str, Strike]]:
-    doc = load_toml(path)
+    doc = load_toml(path) if doc is None else doc
     for kind in ("crit", "stress", "strike"):
         entries({kind: doc.get(kind)}, kind, path)
     unknown = sorted(set(doc) - {"crit", "stress", "strike"})
@@ -417,8 +419,8 @@ def _load_tables(
     return _load_d6_table(path, doc, "crit"), _load_d6_table(path, doc, "stress"), strikes
 
 
-def _load_policies(path: Path) -> dict[str, Policy]:
-    doc = load_toml(path)
+def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Policy]:
+    doc = load_toml(path) if doc is None else doc
     specs = [
         FieldSpec("preferred", "str", choices=("adjacent", "max_optimal")),
         *(FieldSpec(f, "bool") for f in (
@@ -433,9 +435,10 @@ def _load_policies(path: Path) -> dict[str, Policy]:
 
 
 def _load_kits(
-    path: Path, parts: dict[str, Part], pilots: dict[str, Pilot], params: rules.Parameters
-) -> dict[str, Kit]:
-    doc = load_toml(path)
+    path: Path, parts: dict[str, Part], pilots: dict[str, Pilot], params: rules.Parameters,
+    doc: dict[str, Any] | None = None,
+) -> dict[str, Kit]:  # fmt: skip
+    doc = load_toml(path) if doc is None else doc
     specs = [FieldSpec("name", "str")] + [FieldSpec(s, "id") for s in KIT_SLOTS]
     specs.append(FieldSpec("pilot", "id"))
     out: dict[str, Kit] = {}
@@ -469,20 +472,34 @@ def _load_kits(
     return out
 
 
-def load_catalog(root: Path | str, game_dir: bool = False) -> Catalog:
+FILES = ("rules.toml", "parts.toml", "kits.toml", "pilots.toml", "tables.toml",
+         "policies.toml")  # fmt: skip
+# --set KIND.ID.FIELD: the file each kind lives in
+KIND_FILES = {"part": "parts.toml", "kit": "kits.toml", "pilot": "pilots.toml",
+              "policy": "policies.toml", "strike": "tables.toml", "crit": "tables.toml",
+              "stress": "tables.toml"}  # fmt: skip
+
+
+def load_catalog(
+    root: Path | str, game_dir: bool = False, overrides: Mapping[str, Any] | None = None
+) -> Catalog:
     """Load and validate the Skirmish catalog.
 
     ``root`` is a catalog folder holding one folder per game (``catalogs/``), or with
-    ``game_dir=True`` the ``skirmish`` folder itself."""
+    ``game_dir=True`` the ``skirmish`` folder itself. ``overrides`` are designer edits
+    (``{"crit_margin": 3, "part.cannon.pen": 5}``) applied before validation."""
     folder = Path(root) if game_dir else Path(root) / GAME
     if not folder.is_dir():
         raise CatalogError(folder, "catalog folder not found")
-    params, provenance = load_params(rules.Parameters, folder / "rules.toml")
-    parts = _load_parts(folder / "parts.toml")
-    pilots = _load_pilots(folder / "pilots.toml")
-    crit, stress, strikes = _load_tables(folder / "tables.toml")
-    policies = _load_policies(folder / "policies.toml")
-    kits = _load_kits(folder / "kits.toml", parts, pilots, params)
+    docs = {name: load_toml(folder / name) for name in FILES}
+    if overrides:
+        apply_overrides(docs, overrides, KIND_FILES, "rules.toml")
+    params, provenance = load_params(rules.Parameters, folder / "rules.toml", docs["rules.toml"])
+    parts = _load_parts(folder / "parts.toml", docs["parts.toml"])
+    pilots = _load_pilots(folder / "pilots.toml", docs["pilots.toml"])
+    crit, stress, strikes = _load_tables(folder / "tables.toml", docs["tables.toml"])
+    policies = _load_policies(folder / "policies.toml", docs["policies.toml"])
+    kits = _load_kits(folder / "kits.toml", parts, pilots, params, docs["kits.toml"])
     return Catalog(
         folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance
     )
