@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sims.core.catalog import CatalogError
 from sims.core.protocol import UnknownGame, game_names, get_game
@@ -99,6 +100,50 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
+    from sims.core.catalog import parse_assignment, parse_value
+
+    out: dict[str, Any] = {}
+    for item in items or []:
+        name, text = parse_assignment(item, flag)
+        if flag == "--sweep":
+            values = [parse_value(v) for v in text.split(",") if v.strip()]
+            if not values:
+                raise UserError(f"{flag} {item!r}: no values")
+            out[name] = values
+        else:
+            out[name] = parse_value(text)
+    return out
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from sims.core.runner import execute, plan_run
+
+    get_game(args.game)
+    sets = _assignments(args.set, "--set")
+    sweeps = _assignments(args.sweep, "--sweep")
+    options: dict[str, Any] = {}
+    for name in ("kits", "policy", "teams"):
+        value = getattr(args, name)
+        if value:
+            options[name] = [v.strip() for v in value.split(",") if v.strip()]
+    if args.jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {args.jobs}")
+    plan = plan_run(args.game, args.experiment, n=args.n, seed=args.seed,
+                    catalog_root=Path(args.catalog), sets=sets, sweeps=sweeps,
+                    options=options, engine=args.engine, store_root=Path(args.out))  # fmt: skip
+    outcome = execute(plan, catalog_root=Path(args.catalog), sets=sets, seed=args.seed,
+                      engine=args.engine, jobs=args.jobs, backend=args.backend,
+                      scheduler=args.scheduler)  # fmt: skip
+    rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
+    print(f"run {plan.run_id}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
+          f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip
+    print(f"store: {plan.folder}")
+    if outcome.ran:
+        print(f"{outcome.seconds:.1f} s ({rate:,.0f} rows/s overall)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -117,6 +162,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?")
     catalog_flag(p)
     p.set_defaults(func=cmd_claims)
+
+    p = sub.add_parser("simulate", help="run an experiment into the Parquet store (resumable)")
+    p.add_argument("game")
+    p.add_argument("experiment")
+    p.add_argument("--n", type=int, help="total games, split over the grid's cells")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
+    p.add_argument("--sweep", action="append", metavar="NAME=V1,V2,...",
+                   help="run the grid at each value (repeatable)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    p.add_argument("--backend", default="local", help="local or dask")
+    p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
+    p.add_argument("--engine", default="vector", help="vector or reference")
+    p.add_argument("--out", default="data", help="the store root (default data)")
+    p.add_argument("--kits", help="kit ids for duel grids, comma-separated (default all)")
+    p.add_argument("--policy", help="policies, comma-separated (default gunline)")
+    p.add_argument("--teams", help="teams for teamfight: k1+k2+k3,k4+k5+k6")
+    catalog_flag(p)
+    p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("report", help="write reports/index.html with tables and claims")
     p.add_argument("game", nargs="?")

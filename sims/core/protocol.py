@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,13 @@ class Game:
     name: str
     title: str
     rulebook: str  # seed file the rules come from
-    load_catalog: Callable[[Path], Any]  # catalog root (one folder per game) -> catalog
+    load_catalog: Callable[..., Any]  # (catalog root, overrides=...) -> validated catalog
     tables: Callable[[Any], dict[str, pl.DataFrame]]  # exact tables by file stem
     table_docs: Mapping[str, str]  # file stem -> how it is computed
     checks: Mapping[str, Callable[..., Any]]  # claim check name -> function
     rules_version: str
     engines: Engines | None = None
+    experiments: Mapping[str, Any] = field(default_factory=dict)  # name -> runner.Experiment
 
     def claims_path(self, catalog_root: Path) -> Path:
         return Path(catalog_root) / self.name / "claims.toml"

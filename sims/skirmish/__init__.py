@@ -1,7 +1,7 @@
 """Mecha Skirmish (seed 003): catalogs, rules, exact tables, claims."""
 
 from sims.core.protocol import Engines, Game
-from sims.skirmish import battle, claims, exact, reference, rules, vector
+from sims.skirmish import battle, claims, exact, experiments, reference, rules, vector
 from sims.skirmish.catalog import load_catalog
 
 TABLE_DOCS = {
@@ -71,6 +71,7 @@ GAME = Game(
     checks=claims.CHECKS,
     rules_version=rules.RULES_VERSION,
     engines=ENGINES,
+    experiments=experiments.EXPERIMENTS,
 )
 
 __all__ = ["GAME", "load_catalog"]

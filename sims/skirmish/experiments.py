@@ -1,0 +1,191 @@
+"""Mecha Skirmish experiments for ``mechbal simulate skirmish EXPERIMENT``.
+
+Every experiment here plays battles with the chosen engine and writes one row per
+battle. ``--n`` is the total number of battles: each grid cell (matchup x swept values)
+gets ceil(N / cells). Matchup grids are ordered pairs, mirror matches included.
+
+Row columns (one row per battle; swept values are the run's hive folders, run
+parameters come from its manifest; see ``mechbal query``):
+  cell            int32   the grid cell (manifest.json lists each cell's values)
+  side_a, side_b  str     kit ids; a team is its kit ids joined by "+"
+  policy_a/_b     str     the sides' policies (catalogs/skirmish/policies.toml)
+  battle          int64   index of the battle within its cell
+  winner          int8    0 side A, 1 side B, 2 draw (counted as half a win)
+  rounds          int8    rounds played (at most the round cap)
+  decided         int8    0 wipe, 1 points, 2 Hull percentage, 3 draw
+  hull_a, hull_b  float32 Hull left per side, current over maximum Durability (0..1)
+  kills_a/_b      int16   enemy mechs destroyed by each side
+  crits_a/_b      int32   crits dealt by each side
+  shots_a/_b, hits_a/_b   int32  shots fired and hits landed by each side
+  destroyed_<side>_<part> int16  parts destroyed on that side's mechs, by location
+                          (head, right_arm, left_arm, core, back, legs)
+  duels only (duel, crit-margin, bands), per weapon mount k (0 right arm, 1 left arm,
+  2 back) of each side:
+  weapon_<side>_<k> str   weapon id (null where the mount holds none)
+  hits_<side>_<k>, crits_<side>_<k>  int16  hits and crits that weapon's Fire landed
+  seed            int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
+  chunk           int32   the chunk the row came from
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sims.core.catalog import CatalogError
+from sims.core.runner import Experiment
+from sims.skirmish import reference, rules, vector
+from sims.skirmish.battle import Side, compile_battle
+from sims.skirmish.catalog import Catalog
+
+PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
+DUEL_CHUNK = 50_000
+TEAM_CHUNK = 20_000
+RULEBOOK_TEAMS = ("courier+foreman+reaver", "bastion+foreman+courier", "bastion+reaver+courier")
+
+
+def _policies(catalog: Catalog, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    names = options.get("policy") or ["gunline"]
+    for name in names:
+        if name not in catalog.policies:
+            raise CatalogError("--policy", f"unknown policy {name!r} "
+                                           f"(known: {', '.join(catalog.policies)})")  # fmt: skip
+    return [(a, b) for a in names for b in names]
+
+
+def duel_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every ordered pair of the chosen kits (mirrors included) x policy pairs."""
+    kits = options.get("kits") or list(catalog.kits)
+    for kit in kits:
+        if kit not in catalog.kits:
+            raise CatalogError("--kits", f"unknown kit {kit!r} (known: {', '.join(catalog.kits)})")
+    return [
+        {"side_a": a, "side_b": b, "policy_a": pa_, "policy_b": pb}
+        for a in kits
+        for b in kits
+        for pa_, pb in _policies(catalog, options)
+    ]
+
+
+def team_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every ordered pair of the given fielded teams (mirrors included) x policy pairs."""
+    teams = options.get("teams") or list(RULEBOOK_TEAMS)
+    for team in teams:
+        kits = team.split("+")
+        for kit in kits:
+            if kit not in catalog.kits:
+                raise CatalogError("--teams", f"team {team!r}: unknown kit {kit!r}")
+        if len(kits) != catalog.params.fielded:
+            raise CatalogError("--teams", f"team {team!r}: a fielded team is "
+                                          f"{catalog.params.fielded} kits")  # fmt: skip
+        problems = rules.team_problems([catalog.mech(k) for k in kits], catalog.params)
+        if problems:
+            raise CatalogError("--teams", f"team {team!r} is not legal: {problems[0]}")
+    return [
+        {"side_a": a, "side_b": b, "policy_a": pa_, "policy_b": pb}
+        for a in teams
+        for b in teams
+        for pa_, pb in _policies(catalog, options)
+    ]
+
+
+def _play(catalog: Catalog, cell: Mapping[str, Any], size: int, rng: np.random.Generator,
+          engine: str) -> tuple[dict[str, np.ndarray], Any]:  # fmt: skip
+    side_a = Side(tuple(cell["side_a"].split("+")), cell["policy_a"])
+    side_b = Side(tuple(cell["side_b"].split("+")), cell["policy_b"])
+    battle = compile_battle(catalog, side_a, side_b)
+    if engine == "reference":
+        return reference.play_many(battle, size, rng), (side_a, side_b)
+    return vector.play(battle, size, rng), (side_a, side_b)
+
+
+def battle_rows(
+    catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
+    rng: np.random.Generator, engine: str,
+) -> pa.Table:  # fmt: skip
+    """Play ``size`` battles of one cell; one row per battle (module docstring)."""
+    res, (side_a, side_b) = _play(catalog, cell, size, rng, engine)
+    cols: dict[str, Any] = {
+        "cell": np.full(size, cell.get("cell", -1), np.int32),
+        "side_a": pa.array([cell["side_a"]] * size).dictionary_encode(),
+        "side_b": pa.array([cell["side_b"]] * size).dictionary_encode(),
+        "policy_a": pa.array([cell["policy_a"]] * size).dictionary_encode(),
+        "policy_b": pa.array([cell["policy_b"]] * size).dictionary_encode(),
+        "battle": np.arange(start, start + size, dtype=np.int64),
+        "winner": res["winner"].astype(np.int8),
+        "rounds": res["rounds"].astype(np.int8),
+        "decided": res["decided"].astype(np.int8),
+        "hull_a": res["hull"][:, 0].astype(np.float32),
+        "hull_b": res["hull"][:, 1].astype(np.float32),
+    }
+    for key, dtype in (("kills", np.int16), ("crits", np.int32), ("shots", np.int32),
+                       ("hits", np.int32)):  # fmt: skip
+        cols[f"{key}_a"] = res[key][:, 0].astype(dtype)
+        cols[f"{key}_b"] = res[key][:, 1].astype(dtype)
+    for s, side in enumerate("ab"):
+        for i, part in enumerate(PARTS):
+            cols[f"destroyed_{side}_{part}"] = res["destroyed"][:, s, i].astype(np.int16)
+    if len(side_a.kits) == 1 and len(side_b.kits) == 1:
+        for s, (side, kit) in enumerate((("a", side_a.kits[0]), ("b", side_b.kits[0]))):
+            mech = catalog.mech(kit)
+            for k, part in enumerate((mech.right_arm, mech.left_arm, mech.back)):
+                weapon = part.id if part.is_weapon else None
+                cols[f"weapon_{side}_{k}"] = pa.array([weapon] * size, pa.string()).dictionary_encode()
+                cols[f"hits_{side}_{k}"] = res["mount_hits"][:, s, k].astype(np.int16)
+                cols[f"crits_{side}_{k}"] = res["mount_crits"][:, s, k].astype(np.int16)
+    return pa.table(cols)
+
+
+def _only(name: str, allowed: str) -> Any:
+    def check(swept: str) -> str | None:
+        return None if re.fullmatch(allowed, swept) else f"{name} sweeps {allowed!r} only, got {swept!r}"
+
+    return check
+
+
+EXPERIMENTS = {
+    "duel": Experiment(
+        name="duel",
+        summary="every kit against every kit (both orders, mirrors) under the chosen policies",
+        schema=__doc__ or "",
+        chunk_size=DUEL_CHUNK,
+        cells=duel_cells,
+        run_chunk=battle_rows,
+        option_names=("kits", "policy"),
+    ),
+    "teamfight": Experiment(
+        name="teamfight",
+        summary="3v3 between the given fielded teams (default: the rulebook's three)",
+        schema=__doc__ or "",
+        chunk_size=TEAM_CHUNK,
+        cells=team_cells,
+        run_chunk=battle_rows,
+        option_names=("teams", "policy"),
+    ),
+    "crit-margin": Experiment(
+        name="crit-margin",
+        summary="the duel grid swept over crit_margin 2..6 (003 F5)",
+        schema=__doc__ or "",
+        chunk_size=DUEL_CHUNK,
+        cells=duel_cells,
+        run_chunk=battle_rows,
+        default_sweep={"crit_margin": [2, 3, 4, 5, 6]},
+        check_sweep=_only("crit-margin", r"crit_margin"),
+        option_names=("kits", "policy"),
+    ),
+    "bands": Experiment(
+        name="bands",
+        summary="the duel grid with one part's Size varied (--sweep part.ID.size=...)",
+        schema=__doc__ or "",
+        chunk_size=DUEL_CHUNK,
+        cells=duel_cells,
+        run_chunk=battle_rows,
+        sweep_required="--sweep part.ID.size=V1,V2,... (one part's Size)",
+        check_sweep=_only("bands", r"part\.[a-z0-9_]+\.size"),
+        option_names=("kits", "policy"),
+    ),
+}
