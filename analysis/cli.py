@@ -119,7 +119,18 @@ def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from sims.core.runner import execute, plan_run
 
-    get_game(args.game)
+    game = get_game(args.game)
+    if args.describe:
+        exp = game.experiments.get(args.experiment)
+        if exp is None:
+            raise UserError(f"unknown experiment {args.experiment!r} for {args.game} "
+                            f"(known: {', '.join(sorted(game.experiments))})")  # fmt: skip
+        print(f"{args.game} {exp.name}: {exp.summary}")
+        print(f"chunk size {exp.chunk_size:,}; options: {', '.join(exp.option_names) or 'none'}")
+        if exp.default_sweep:
+            print(f"default sweep: {dict(exp.default_sweep)}")
+        print(exp.schema)
+        return 0
     sets = _assignments(args.set, "--set")
     sweeps = _assignments(args.sweep, "--sweep")
     options: dict[str, Any] = {}
@@ -180,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kits", help="kit ids for duel grids, comma-separated (default all)")
     p.add_argument("--policy", help="policies, comma-separated (default gunline)")
     p.add_argument("--teams", help="teams for teamfight: k1+k2+k3,k4+k5+k6")
+    p.add_argument("--describe", action="store_true",
+                   help="print the experiment's grid and row columns, run nothing")  # fmt: skip
     catalog_flag(p)
     p.set_defaults(func=cmd_simulate)
 

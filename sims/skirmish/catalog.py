@@ -24,8 +24,8 @@ from typing import Any
 
 from sims.core.catalog import (
     CatalogError,
-    apply_overrides,
     FieldSpec,
+    apply_overrides,
     check_entry,
     check_reference,
     entries,

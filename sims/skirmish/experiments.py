@@ -134,7 +134,8 @@ def battle_rows(
             mech = catalog.mech(kit)
             for k, part in enumerate((mech.right_arm, mech.left_arm, mech.back)):
                 weapon = part.id if part.is_weapon else None
-                cols[f"weapon_{side}_{k}"] = pa.array([weapon] * size, pa.string()).dictionary_encode()
+                names = pa.array([weapon] * size, pa.string())
+                cols[f"weapon_{side}_{k}"] = names.dictionary_encode()
                 cols[f"hits_{side}_{k}"] = res["mount_hits"][:, s, k].astype(np.int16)
                 cols[f"crits_{side}_{k}"] = res["mount_crits"][:, s, k].astype(np.int16)
     return pa.table(cols)
@@ -142,7 +143,9 @@ def battle_rows(
 
 def _only(name: str, allowed: str) -> Any:
     def check(swept: str) -> str | None:
-        return None if re.fullmatch(allowed, swept) else f"{name} sweeps {allowed!r} only, got {swept!r}"
+        if re.fullmatch(allowed, swept):
+            return None
+        return f"{name} sweeps {allowed!r} only, got {swept!r}"
 
     return check
 
