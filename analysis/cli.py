@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.query import QueryError
 from sims.core.catalog import CatalogError
 from sims.core.protocol import UnknownGame, game_names, get_game
 
@@ -196,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
     catalog_flag(p)
     p.set_defaults(func=cmd_simulate)
 
+    from analysis.query import add_query_parser
+
+    add_query_parser(sub)
+
     p = sub.add_parser("report", help="write reports/index.html with tables and claims")
     p.add_argument("game", nargs="?")
     p.add_argument("--out", default="reports", help="report folder (default reports)")
@@ -223,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (CatalogError, UnknownGame, UserError) as exc:
+    except (CatalogError, UnknownGame, UserError, QueryError) as exc:
         print(f"mechbal: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
 

@@ -29,6 +29,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from sims.core.store import column_name  # the runner's rule for column-safe names
+
 __all__ = [
     "QueryError", "connect", "query", "fetch", "views", "parameters", "add_query_parser",
     "cmd_query",
@@ -56,15 +58,23 @@ BASE_COLUMNS: dict[str, str] = {
 }
 RESERVED_NAMES = {"runs", "params"}  # objects connect() creates besides the views
 
+# k = 0 (k = n) is written out: there the bound is exactly 0 (1), which the formula only
+# reaches up to rounding (1.7e-18). NULL when n = 0.
 MACROS = """
-CREATE OR REPLACE MACRO wilson_low(k, n) AS
-    (k / nullif(n, 0) + 1.96 * 1.96 / (2 * n)
-     - 1.96 * sqrt(k / nullif(n, 0) * (1 - k / nullif(n, 0)) / n + 1.96 * 1.96 / (4 * n * n)))
-    / (1 + 1.96 * 1.96 / nullif(n, 0));
-CREATE OR REPLACE MACRO wilson_high(k, n) AS
-    (k / nullif(n, 0) + 1.96 * 1.96 / (2 * n)
-     + 1.96 * sqrt(k / nullif(n, 0) * (1 - k / nullif(n, 0)) / n + 1.96 * 1.96 / (4 * n * n)))
-    / (1 + 1.96 * 1.96 / nullif(n, 0));
+CREATE OR REPLACE MACRO wilson_low(k, n) AS CASE
+    WHEN n > 0 AND k <= 0 THEN 0.0
+    WHEN n > 0 THEN
+        (k / n + 1.96 * 1.96 / (2 * n)
+         - 1.96 * sqrt(k / n * (1 - k / n) / n + 1.96 * 1.96 / (4 * n * n)))
+        / (1 + 1.96 * 1.96 / n)
+    END;
+CREATE OR REPLACE MACRO wilson_high(k, n) AS CASE
+    WHEN n > 0 AND k >= n THEN 1.0
+    WHEN n > 0 THEN
+        (k / n + 1.96 * 1.96 / (2 * n)
+         + 1.96 * sqrt(k / n * (1 - k / n) / n + 1.96 * 1.96 / (4 * n * n)))
+        / (1 + 1.96 * 1.96 / n)
+    END;
 """
 
 _INT = re.compile(r"[+-]?\d+")
@@ -87,11 +97,6 @@ def ident(name: str) -> str:
 
 def _lit(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-def column_name(name: str) -> str:
-    """The column-safe form of a parameter name (the runner's rule: dots -> underscores)."""
-    return name.replace(".", "_")
 
 
 # --- reading the store -------------------------------------------------------------------
@@ -153,8 +158,12 @@ def _scan(store: Path) -> tuple[list[tuple[Path, dict[str, Any]]], list[_Experim
     experiments: list[_Experiment] = []
     if not store.is_dir():
         return manifests, experiments
-    for game_dir in sorted(p for p in store.iterdir() if p.is_dir()):
-        for exp_dir in sorted(p for p in game_dir.iterdir() if p.is_dir()):
+
+    def folders(path: Path) -> list[Path]:  # hidden ones (.ipynb_checkpoints) are not games
+        return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+    for game_dir in folders(store):
+        for exp_dir in folders(game_dir):
             exp = _Experiment(game_dir.name, exp_dir.name, exp_dir)
             for run_dir in sorted(p for p in exp_dir.glob("run=*") if p.is_dir()):
                 manifest_path = run_dir / "manifest.json"
@@ -228,7 +237,7 @@ def _as_type(value: Any, sql_type: str) -> Any:
 
 
 def _view_names(experiments: list[_Experiment]) -> dict[tuple[str, str], str]:
-    plain = [column_name(e.name.replace("-", "_")) for e in experiments]
+    plain = [column_name(e.name).replace("-", "_") for e in experiments]
     names = {}
     for exp, name in zip(experiments, plain, strict=True):
         clash = plain.count(name) > 1 or name in RESERVED_NAMES
@@ -386,17 +395,21 @@ def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
         "query", help="SQL over DuckDB views of the store (a view per experiment, and runs)"
     )
     p.add_argument("sql", help='SQL, e.g. "SELECT run, count(*) FROM duel GROUP BY run"')
-    p.add_argument("--store", default="data", help="the store folder (default data)")
+    p.add_argument("--store", default="data", metavar="DIR", help="the store (default data)")
     p.add_argument(
         "--format", choices=FORMATS, default="table",
         help="table (default; with --out, taken from its suffix), csv or parquet",
     )  # fmt: skip
-    p.add_argument("--out", help="write the result to FILE (csv or parquet) instead of printing")
+    p.add_argument(
+        "--out", metavar="FILE", help="write the result to FILE (csv or parquet), not the screen"
+    )
     p.set_defaults(func=cmd_query)
     return p
 
 
 def _output_format(fmt: str, out: Path | None) -> str:
+    if out is not None and out.is_dir():
+        raise QueryError(f"--out {out} is a folder: give a file name")
     if out is None:
         if fmt == "parquet":
             raise QueryError("--format parquet needs --out FILE")

@@ -1,0 +1,447 @@
+"""DuckDB views over a fake Parquet store, the named queries and ``mechbal query``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.queries import crit_share, destroyed_by_round, win_rates
+from analysis.query import (
+    BASE_COLUMNS,
+    QueryError,
+    add_query_parser,
+    connect,
+    parameters,
+    query,
+    views,
+)
+
+PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Reference Wilson score interval, written independently of the SQL macro."""
+    p = k / n
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return center - half, center + half
+
+
+def battles(
+    side_a: str, side_b: str, policy_a: str, policy_b: str, outcomes: list[tuple[int, int, int]],
+    *, cell: int = 0, chunk: int = 0, weapons: list[dict[str, Any]] | None = None,
+) -> pl.DataFrame:  # fmt: skip
+    """Rows of one cell in the duel schema; outcomes are (winner, decided, rounds)."""
+    n = len(outcomes)
+    cols: dict[str, pl.Series] = {
+        "cell": pl.Series([cell] * n, dtype=pl.Int32),
+        "side_a": pl.Series([side_a] * n, dtype=pl.String),
+        "side_b": pl.Series([side_b] * n, dtype=pl.String),
+        "policy_a": pl.Series([policy_a] * n, dtype=pl.String),
+        "policy_b": pl.Series([policy_b] * n, dtype=pl.String),
+        "seed": pl.Series([1234] * n, dtype=pl.Int64),
+        "chunk": pl.Series([chunk] * n, dtype=pl.Int32),
+        "battle": pl.Series(range(n), dtype=pl.Int64),
+        "winner": pl.Series([o[0] for o in outcomes], dtype=pl.Int8),
+        "decided": pl.Series([o[1] for o in outcomes], dtype=pl.Int8),
+        "rounds": pl.Series([o[2] for o in outcomes], dtype=pl.Int8),
+        "hull_a": pl.Series([0.5] * n, dtype=pl.Float32),
+        "hull_b": pl.Series([0.5] * n, dtype=pl.Float32),
+    }
+    for stat in ("kills", "crits", "shots", "hits"):
+        for side in "ab":
+            cols[f"{stat}_{side}"] = pl.Series([0] * n, dtype=pl.Int16)
+    for side in "ab":
+        for part in PARTS:
+            cols[f"destroyed_{side}_{part}"] = pl.Series([0] * n, dtype=pl.Int16)
+    weapons = weapons or [{}] * n
+    for side in "ab":
+        for k in range(3):
+            cols[f"weapon_{side}_{k}"] = pl.Series(
+                [w.get(f"weapon_{side}", [None] * 3)[k] for w in weapons], dtype=pl.String
+            )
+            for stat in ("hits", "crits"):
+                cols[f"{stat}_{side}_{k}"] = pl.Series(
+                    [w.get(f"{stat}_{side}", [0] * 3)[k] for w in weapons], dtype=pl.Int16
+                )
+    return pl.DataFrame(cols)
+
+
+def write_run(
+    store: Path, game: str, experiment: str, run_id: str, chunks: dict[str, pl.DataFrame],
+    *, set_: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
+    complete: bool = True,
+) -> Path:  # fmt: skip
+    """A run in the store layout: chunks maps "<hive dirs>/part-00000.parquet" to rows."""
+    run_dir = store / game / experiment / f"run={run_id}"
+    rows = 0
+    for rel, df in chunks.items():
+        path = run_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.write_parquet(path)
+        rows += df.height
+    manifest = {
+        "run_id": run_id, "game": game, "experiment": experiment, "engine": "vector",
+        "engine_version": "1", "rules_version": "skirmish-1", "seed": 7, "n": rows,
+        "n_per_cell": rows, "chunk_size": 1000, "chunks": len(chunks),
+        "cells": [{"cell": 0, "side_a": "courier", "side_b": "reaver"}],
+        "set": set_ or {}, "sweep": sweep or {}, "catalog_hash": "abc123",
+        "created": "2025-01-01T00:00:00+00:00",
+        "finished": "2025-01-01T00:01:00+00:00" if complete else None,
+        "complete": complete, "rows": rows if complete else None,
+    }  # fmt: skip
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    return run_dir
+
+
+# Run r1 (duel, --set crit_margin=3): courier (gunline) vs reaver (brawler), 10 battles.
+# (winner, decided, rounds): winner 0 A / 1 B / 2 draw; decided 0 wipe / 1 points / 2 hull /
+# 3 draw. Side B is wiped in rounds 2, 3, 3, 5; side A in round 4. 7 wins, 2 draws, 1 loss.
+R1 = [
+    (0, 0, 2), (0, 0, 3), (0, 0, 3), (0, 1, 7), (0, 2, 7),
+    (0, 0, 5), (0, 1, 7), (2, 3, 7), (2, 3, 7), (1, 0, 4),
+]  # fmt: skip
+# Run r2 (duel, nothing set): the same matchup (X) and a reaver mirror (Y), 4 battles each.
+R2_X = [(1, 0, 1), (1, 0, 6), (1, 2, 6), (0, 0, 2)]  # A wiped in rounds 1 and 6, B in 2
+R2_Y = [(0, 1, 6), (2, 3, 6), (1, 0, 3), (0, 0, 4)]  # A wiped in round 3, B in 4
+COURIER = ("courier", "reaver", "gunline", "brawler")
+MIRROR = ("reaver", "reaver", "brawler", "brawler")
+
+# Run r3 (crit-margin, --sweep crit_margin=2,3, --set part.cannon.pen=5): weapon mounts.
+CM2 = [
+    {"weapon_a": ["rifle", "cannon", None], "hits_a": [3, 2, 0], "crits_a": [1, 1, 0],
+     "weapon_b": ["cannon", "blade", None], "hits_b": [4, 1, 0], "crits_b": [2, 0, 0]},
+    {"weapon_a": ["rifle", "cannon", None], "hits_a": [1, 0, 0], "crits_a": [0, 0, 0],
+     "weapon_b": ["cannon", "blade", None], "hits_b": [2, 3, 0], "crits_b": [1, 1, 0]},
+]  # fmt: skip
+CM3 = [
+    {"weapon_a": ["rifle", "cannon", None], "hits_a": [2, 5, 0], "crits_a": [0, 3, 0],
+     "weapon_b": ["rifle", None, None], "hits_b": [3, 0, 0], "crits_b": [1, 0, 0]},
+]  # fmt: skip
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    # One rifle on side A in one battle of each duel run, for crit_share by --set margin.
+    rifle_2_1 = {"weapon_a": ["rifle", None, None], "hits_a": [2, 0, 0], "crits_a": [1, 0, 0]}
+    rifle_3_0 = {"weapon_a": ["rifle", None, None], "hits_a": [3, 0, 0], "crits_a": [0, 0, 0]}
+    r1 = battles(*COURIER, R1, weapons=[rifle_2_1] + [{}] * 9)
+    run1 = write_run(
+        root, "skirmish", "duel", "r1",
+        {"part-00000.parquet": r1.head(6), "part-00001.parquet": r1.tail(4)},
+        set_={"crit_margin": 3},
+    )  # fmt: skip
+    # An unfinished chunk: its rows must never be counted.
+    r1.write_parquet(run1 / "part-00009.parquet.partial")
+    write_run(
+        root, "skirmish", "duel", "r2",
+        {"part-00000.parquet": pl.concat([
+            battles(*COURIER, R2_X, cell=0, weapons=[rifle_3_0] + [{}] * 3),
+            battles(*MIRROR, R2_Y, cell=1),
+        ])},
+    )  # fmt: skip
+    write_run(
+        root, "skirmish", "crit-margin", "r3",
+        {
+            "crit_margin=2/part-00000.parquet": battles(
+                "foreman", "bastion", "gunline", "gunline", [(0, 1, 7), (1, 0, 5)], weapons=CM2
+            ),
+            "crit_margin=3/part-00000.parquet": battles(
+                "foreman", "bastion", "gunline", "gunline", [(2, 3, 7)], cell=1, weapons=CM3
+            ),
+        },
+        set_={"part.cannon.pen": 5}, sweep={"crit_margin": [2, 3]},
+    )  # fmt: skip
+    return root
+
+
+def test_runs_table_and_views(store: Path) -> None:
+    con = connect(store)
+    assert views(con) == ["crit_margin", "duel"]
+    runs = query("SELECT * FROM runs ORDER BY run_id", con)
+    assert runs["run_id"].to_list() == ["r1", "r2", "r3"]
+    assert runs.columns[: len(BASE_COLUMNS)] == list(BASE_COLUMNS)
+    assert runs.columns[len(BASE_COLUMNS) :] == [
+        "crit_margin", "part_cannon_pen", "set_json", "sweep_json"
+    ]  # fmt: skip
+    assert runs["crit_margin"].to_list() == [3, None, None]
+    assert runs["part_cannon_pen"].to_list() == [None, None, 5]
+    assert runs["complete"].to_list() == [True, True, True]
+    assert json.loads(runs["sweep_json"][2]) == {"crit_margin": [2, 3]}
+    assert json.loads(runs["set_json"][2]) == {"part.cannon.pen": 5}
+    # The .partial chunk is ignored: 10 + 8 rows in duel, 3 in crit_margin.
+    counts = query("SELECT run, count(*) AS n FROM duel GROUP BY run ORDER BY run", con)
+    assert counts.rows() == [("r1", 10), ("r2", 8)]
+    assert query("SELECT count(*) AS n FROM crit_margin", con)["n"][0] == 3
+    # --set parameters ride on every row of their run, NULL on the others.
+    cm = query("SELECT run, crit_margin FROM duel GROUP BY ALL ORDER BY run", con)
+    assert cm.rows() == [("r1", 3), ("r2", None)]
+    assert cm.schema["crit_margin"] == pl.Int64
+    # Swept values come from the hive folders, typed as integers, and run first.
+    sw = query(
+        "SELECT crit_margin, part_cannon_pen, count(*) AS n FROM crit_margin GROUP BY ALL "
+        "ORDER BY crit_margin",
+        con,
+    )
+    assert sw.schema["crit_margin"] == pl.Int64
+    assert sw.rows() == [(2, 5, 2), (3, 5, 1)]
+    cols = query("SELECT * FROM crit_margin LIMIT 0", con).columns
+    assert cols[0] == "run"
+    assert parameters(con, "crit_margin") == ["crit_margin", "part_cannon_pen"]
+    assert parameters(con, "duel") == ["crit_margin"]
+    con.close()
+
+
+def test_empty_and_missing_store(tmp_path: Path) -> None:
+    for store in (tmp_path / "missing", tmp_path):
+        con = connect(store)
+        assert views(con) == []
+        runs = query("SELECT * FROM runs", con)
+        assert runs.height == 0
+        assert runs.columns == [*BASE_COLUMNS, "set_json", "sweep_json"]
+        con.close()
+    with pytest.raises(QueryError) as err:
+        query("SELECT * FROM duel", tmp_path / "missing")
+    assert str(err.value) == "Catalog Error: Table with name duel does not exist!"
+
+
+def test_broken_manifest_is_one_line(tmp_path: Path) -> None:
+    run_dir = write_run(tmp_path, "skirmish", "duel", "r9", {})
+    (run_dir / "manifest.json").write_text("{ not json")
+    with pytest.raises(QueryError) as err:
+        connect(tmp_path)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{run_dir / 'manifest.json'}: unreadable manifest: ")
+
+
+def test_partial_only_experiment_has_no_view(tmp_path: Path) -> None:
+    run_dir = tmp_path / "skirmish" / "bands" / "run=x"
+    run_dir.mkdir(parents=True)
+    battles(*COURIER, R1).write_parquet(run_dir / "part-00000.parquet.partial")
+    assert views(connect(tmp_path)) == []
+
+
+def test_mixed_layouts_and_folder_types(tmp_path: Path) -> None:
+    """Runs of one experiment sweeping different things still make one view."""
+    rows = battles(*COURIER, [(0, 0, 2)])
+    write_run(
+        tmp_path, "skirmish", "bands", "b1",
+        {"part_cannon_size=2/part-00000.parquet": rows,
+         "part_cannon_size=3/part-00000.parquet": rows},
+        sweep={"part.cannon.size": [2, 3]},
+    )  # fmt: skip
+    write_run(tmp_path, "skirmish", "bands", "b2", {"part-00000.parquet": rows})
+    write_run(
+        tmp_path, "skirmish", "bands", "b3",
+        {"glance_damage=half/hull_scale=0.5/part-00000.parquet": rows},
+        sweep={"glance_damage": ["half"], "hull_scale": [0.5]},
+    )  # fmt: skip
+    # The same experiment name in a second game: both views get their game's prefix.
+    write_run(tmp_path, "alluvion", "bands", "c1", {"part-00000.parquet": rows})
+    con = connect(tmp_path)
+    assert views(con) == ["alluvion_bands", "skirmish_bands"]
+    df = query(
+        "SELECT run, part_cannon_size, glance_damage, hull_scale FROM skirmish_bands "
+        "ORDER BY run, part_cannon_size",
+        con,
+    )
+    assert df.schema["part_cannon_size"] == pl.Int64
+    assert df.schema["glance_damage"] == pl.String
+    assert df.schema["hull_scale"] == pl.Float64
+    assert df.rows() == [
+        ("b1", 2, None, None), ("b1", 3, None, None), ("b2", None, None, None),
+        ("b3", None, "half", 0.5),
+    ]  # fmt: skip
+
+
+def test_wilson_hand_value(tmp_path: Path) -> None:
+    # 8 of 10, z = 1.96: p = 0.8, z^2/n = 0.38416, denominator 1 + 0.38416 = 1.38416;
+    # center = (0.8 + 3.8416/20) / 1.38416 = 0.99208 / 1.38416 = 0.7167;
+    # half = 1.96 * sqrt(0.8 * 0.2 / 10 + 3.8416 / 400) / 1.38416
+    #      = 1.96 * sqrt(0.025604) / 1.38416 = 1.96 * 0.160012 / 1.38416 = 0.2266;
+    # bounds 0.7167 - 0.2266 = 0.4902 and 0.7167 + 0.2266 = 0.9433.
+    con = connect(tmp_path)
+    low, high = query("SELECT wilson_low(8, 10) AS lo, wilson_high(8, 10) AS hi", con).row(0)
+    assert round((low + high) / 2, 4) == 0.7167
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert wilson(8, 10) == pytest.approx((low, high), abs=1e-12)
+    zero = query("SELECT wilson_low(0, 0) AS lo, wilson_high(0, 0) AS hi", con).row(0)
+    assert zero == (None, None)  # no trials, no interval
+    # At 0 of n and n of n the bounds are exactly 0 and 1 (not 1.7e-18 from rounding).
+    ends = query("SELECT wilson_low(0, 130), wilson_high(0, 130), wilson_high(5, 5)", con)
+    assert ends.row(0) == (0.0, pytest.approx(wilson(0, 130)[1]), 1.0)
+
+
+def test_win_rates(store: Path) -> None:
+    con = connect(store)
+    df = win_rates(con)
+    assert df.columns == [
+        "run", "side_a", "side_b", "policy_a", "policy_b", "crit_margin", "battles", "wins_a",
+        "draws", "losses_a", "score_a", "score_low", "score_high", "mean_rounds",
+    ]  # fmt: skip
+    rows = {(r["run"], r["side_a"], r["side_b"]): r for r in df.iter_rows(named=True)}
+    assert len(rows) == 3
+    r1 = rows[("r1", "courier", "reaver")]
+    # 7 wins + 2 draws / 2 = 8 of 10: the hand value above.
+    assert (r1["battles"], r1["wins_a"], r1["draws"], r1["losses_a"]) == (10, 7, 2, 1)
+    assert r1["score_a"] == 0.8
+    assert (round(r1["score_low"], 4), round(r1["score_high"], 4)) == (0.4902, 0.9433)
+    assert r1["mean_rounds"] == pytest.approx(52 / 10)  # 2+3+3+7+7+5+7+7+7+4
+    assert r1["crit_margin"] == 3
+    x = rows[("r2", "courier", "reaver")]
+    assert (x["battles"], x["wins_a"], x["draws"], x["losses_a"]) == (4, 1, 0, 3)
+    assert x["score_a"] == 0.25 and x["crit_margin"] is None
+    assert (x["score_low"], x["score_high"]) == pytest.approx(wilson(1, 4))
+    y = rows[("r2", "reaver", "reaver")]
+    assert (y["wins_a"], y["draws"], y["losses_a"], y["score_a"]) == (2, 1, 1, 2.5 / 4)
+    assert (y["score_low"], y["score_high"]) == pytest.approx(wilson(2.5, 4))
+    assert y["mean_rounds"] == pytest.approx(19 / 4)
+    # Swept columns join the grouping: one row per crit_margin value.
+    cm = win_rates(con, "crit_margin")
+    assert cm.select("crit_margin", "part_cannon_pen", "battles", "score_a").rows() == [
+        (2, 5, 2, 0.5), (3, 5, 1, 0.5),
+    ]  # fmt: skip
+
+
+def test_destroyed_by_round(store: Path) -> None:
+    df = destroyed_by_round(connect(store))
+
+    def series(run: str, side_a: str, side_b: str, col: str) -> list[float]:
+        sel = df.filter(
+            (pl.col("run") == run) & (pl.col("side_a") == side_a) & (pl.col("side_b") == side_b)
+        )
+        assert sel["round"].to_list() == list(range(1, sel.height + 1))
+        return sel[col].to_list()
+
+    # r1: B wiped in rounds 2, 3, 3, 5 of 10 battles; A in round 4; last round played 7.
+    assert series("r1", "courier", "reaver", "share_wiped_b") == [0, 0.1, 0.3, 0.3, 0.4, 0.4, 0.4]
+    assert series("r1", "courier", "reaver", "share_wiped_a") == [0, 0, 0, 0.1, 0.1, 0.1, 0.1]
+    assert series("r1", "courier", "reaver", "wiped_b") == [0, 1, 3, 3, 4, 4, 4]
+    # r2 (last round 6): X has A wiped in rounds 1 and 6, B in 2; Y has A in 3, B in 4.
+    assert series("r2", "courier", "reaver", "share_wiped_a") == [0.25] * 5 + [0.5]
+    assert series("r2", "courier", "reaver", "share_wiped_b") == [0] + [0.25] * 5
+    assert series("r2", "reaver", "reaver", "share_wiped_a") == [0, 0, 0.25, 0.25, 0.25, 0.25]
+    assert series("r2", "reaver", "reaver", "share_wiped_b") == [0, 0, 0, 0.25, 0.25, 0.25]
+    assert set(df["battles"].to_list()) == {10, 4}
+
+
+def test_crit_share(store: Path) -> None:
+    con = connect(store)
+    df = crit_share(con)
+    # Margin 2: rifle a0 3/1 + 1/0 -> 4 hits 1 crit; cannon a1 2/1 + 0/0, b0 4/2 + 2/1 -> 8/4;
+    # blade b1 1/0 + 3/1 -> 4/1. Margin 3: rifle a0 2/0 + b0 3/1 -> 5/1; cannon a1 5/3.
+    assert df.select("weapon", "crit_margin", "hits", "crits").rows() == [
+        ("blade", 2, 4, 1), ("cannon", 2, 8, 4), ("cannon", 3, 5, 3),
+        ("rifle", 2, 4, 1), ("rifle", 3, 5, 1),
+    ]  # fmt: skip
+    assert df["crit_share"].to_list() == [0.25, 0.5, 0.6, 0.25, 0.2]
+    for row in df.iter_rows(named=True):
+        assert (row["crit_low"], row["crit_high"]) == pytest.approx(
+            wilson(row["crits"], row["hits"])
+        )
+    # 4 of 8, z = 1.96: center 0.5, half 1.96 * sqrt(0.03125 + 0.0075) / 1.4802 = 0.2848.
+    assert (round(df["crit_low"][1], 4), round(df["crit_high"][1], 4)) == (0.2152, 0.7848)
+    # In duel no run sweeps crit_margin: r1's --set value 3 is used, r2 has none (NULL).
+    duel = crit_share(con, "duel")
+    assert duel.select("weapon", "crit_margin", "hits", "crits", "crit_share").rows() == [
+        ("rifle", 3, 2, 1, 0.5), ("rifle", None, 3, 0, 0.0),
+    ]  # fmt: skip
+    with pytest.raises(QueryError, match="Catalog Error"):
+        crit_share(con, "nope")
+
+
+def test_query_returns_polars_and_one_line_errors(store: Path) -> None:
+    df = query("SELECT side_a, count(*) AS n FROM duel GROUP BY side_a ORDER BY side_a", store)
+    assert isinstance(df, pl.DataFrame)
+    assert df.rows() == [("courier", 14), ("reaver", 4)]
+    with pytest.raises(QueryError) as err:
+        query("SELECT * FROM nope", store)
+    assert str(err.value) == "Catalog Error: Table with name nope does not exist!"
+    with pytest.raises(QueryError) as err:
+        query("SELEC 1", store)
+    assert "\n" not in str(err.value) and str(err.value).startswith("Parser Error")
+    assert isinstance(err.value, ValueError)
+
+
+def _cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="mechbal")
+    add_query_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sql = "SELECT run, count(*) AS n FROM duel GROUP BY run ORDER BY run"
+    assert _cli(["query", sql, "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "shape: (2, 2)" in out and "r1" in out and "10" in out
+    assert _cli(["query", sql, "--store", str(store), "--format", "csv"]) == 0
+    assert capsys.readouterr().out == "run,n\nr1,10\nr2,8\n"
+    for fmt, name in (("parquet", "res.parquet"), ("csv", "res.csv")):
+        out_file = tmp_path / "out" / name
+        assert _cli(["query", sql, "--store", str(store), "--format", fmt,
+                     "--out", str(out_file)]) == 0  # fmt: skip
+        assert f"wrote 2 rows to {out_file}" in capsys.readouterr().out
+        back = pl.read_parquet(out_file) if fmt == "parquet" else pl.read_csv(out_file)
+        assert back.rows() == [("r1", 10), ("r2", 8)]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["res.csv", "res.parquet"]
+    # With --out and no --format, the suffix decides.
+    inferred = tmp_path / "inferred.parquet"
+    assert _cli(["query", sql, "--store", str(store), "--out", str(inferred)]) == 0
+    assert pl.read_parquet(inferred).height == 2
+    # A failing query leaves --out absent (and its folder uncreated).
+    bad_out = tmp_path / "never" / "bad.csv"
+    with pytest.raises(QueryError, match="^Catalog Error: Table with name nope does not"):
+        _cli(["query", "SELECT * FROM nope", "--store", str(store), "--out", str(bad_out)])
+    assert not bad_out.exists() and not bad_out.parent.exists()
+    with pytest.raises(QueryError, match="needs --out"):
+        _cli(["query", sql, "--store", str(store), "--format", "parquet"])
+
+
+def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GROUP BY over 1,000,000 rows in 20 chunks: counts checked, time only printed."""
+    rng = np.random.default_rng(5)
+    n, chunks = 1_000_000, 20
+    kits = np.array(["courier", "foreman", "reaver", "bastion"])
+    side_a = kits[rng.integers(0, 4, n)]
+    winner = rng.integers(0, 3, n).astype(np.int8)
+    run_dir = tmp_path / "skirmish" / "duel" / "run=big"
+    run_dir.mkdir(parents=True)
+    size = n // chunks
+    for i in range(chunks):
+        part = slice(i * size, (i + 1) * size)
+        pl.DataFrame(
+            {"cell": pl.Series(np.zeros(size, dtype=np.int32)), "side_a": side_a[part],
+             "winner": winner[part], "rounds": rng.integers(1, 8, size).astype(np.int8)}
+        ).write_parquet(run_dir / f"part-{i:05d}.parquet")  # fmt: skip
+    start = time.perf_counter()
+    con = connect(tmp_path)
+    connected = time.perf_counter()
+    df = query(
+        "SELECT side_a, count(*) AS battles, "
+        "avg(CASE winner WHEN 0 THEN 1 WHEN 2 THEN 0.5 ELSE 0 END) AS score "
+        "FROM duel GROUP BY side_a ORDER BY side_a",
+        con,
+    )
+    done = time.perf_counter()
+    with capsys.disabled():
+        print(
+            f"\n[timing] GROUP BY over {n:,} rows in {chunks} chunk files: "
+            f"{done - connected:.3f} s (connect {connected - start:.3f} s)"
+        )
+    score = np.where(winner == 0, 1.0, np.where(winner == 2, 0.5, 0.0))
+    for kit, battles_, mean in df.iter_rows():
+        assert battles_ == int((side_a == kit).sum())
+        assert mean == pytest.approx(score[side_a == kit].mean())
+    assert df["battles"].sum() == n
