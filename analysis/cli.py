@@ -118,7 +118,7 @@ def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from sims.core.runner import execute, plan_run
+    from sims.core.runner import check_execution, execute, plan_run
 
     game = get_game(args.game)
     if args.describe:
@@ -139,8 +139,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value:
             options[name] = [v.strip() for v in value.split(",") if v.strip()]
-    if args.jobs < 1:
-        raise UserError(f"--jobs must be at least 1, got {args.jobs}")
+    check_execution(args.seed, args.jobs, args.backend, args.scheduler)
     plan = plan_run(args.game, args.experiment, n=args.n, seed=args.seed,
                     catalog_root=Path(args.catalog), sets=sets, sweeps=sweeps,
                     options=options, engine=args.engine, store_root=Path(args.out))  # fmt: skip

@@ -327,12 +327,6 @@ def test_run_id_follows_what_decides_the_rows(tmp_path, capsys):
     assert run_id_of(run_ok(tiny_duel(store, catalog=copy), capsys)) != base
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="runner.catalog_hash hashes every file of the game's catalog folder, so adding "
-    "catalogs/skirmish/limits.toml changes the run id; DESIGN.md says limits do not enter "
-    "a run's identity",
-)
 def test_limits_do_not_enter_the_run_id(tmp_path, capsys):
     store = tmp_path / "store"
     base = run_id_of(run_ok(tiny_duel(store), capsys))
@@ -439,19 +433,10 @@ BAD_INPUTS = [
     _bad("TINY --jobs 0", "jobs 0"),
     _bad("skirmish teamfight --n 20 --teams bastion+foreman+reaver,courier+foreman+reaver",
          "illegal team"),  # fmt: skip
-    _bad("TINY --backend bogus --seed 7", "backend bogus (new run)",
-         xfail="runner.execute writes run=<id>/manifest.json (complete false) before "
-               "_run_tasks rejects the backend: exit 2 but a new run folder is left in "
-               "the store; the backend should be validated before anything is written"),
-    _bad("TINY --backend bogus", "backend bogus (args of a finished run)",
-         xfail="runner.execute returns early for a complete run before the backend is "
-               "checked: exit 0 and a normal summary instead of the error"),
-    _bad("TINY --backend dask --seed 8", "dask without scheduler",
-         xfail="the missing --scheduler is found in runner._run_tasks after execute "
-               "wrote run=<id>/manifest.json into the store"),
-    _bad("TINY --seed -1", "negative seed",
-         xfail="a negative --seed is not validated: numpy SeedSequence raises ValueError "
-               "in runner.run_task (traceback, exit 1) after execute wrote the manifest"),
+    _bad("TINY --backend bogus --seed 7", "backend bogus (new run)"),
+    _bad("TINY --backend bogus", "backend bogus (args of a finished run)"),
+    _bad("TINY --backend dask --seed 8", "dask without scheduler"),
+    _bad("TINY --seed -1", "negative seed"),
 ]  # fmt: skip
 
 

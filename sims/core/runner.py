@@ -91,14 +91,32 @@ class Task:
     path: str
 
 
+# Files of a catalog folder that do not decide rows (DESIGN.md: limits are not part of a
+# run's identity; claims and prose are checks and notes).
+NOT_IN_IDENTITY = {"limits.toml", "claims.toml"}
+
+
 def catalog_hash(root: Path, game: str) -> str:
-    """Content hash of a game's catalog folder (every file, by name and bytes)."""
+    """Content hash of the TOML data that decides a game's rows (by name and bytes)."""
     digest = hashlib.sha256()
     folder = Path(root) / game
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    data = (p for p in folder.rglob("*.toml") if p.name not in NOT_IN_IDENTITY)
+    for path in sorted(data):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def check_execution(seed: int, jobs: int, backend: str, scheduler: str | None) -> None:
+    """How a run is executed, checked before anything is planned or written."""
+    if seed < 0:
+        raise CatalogError("--seed", f"the seed must be 0 or more, got {seed}")
+    if jobs < 1:
+        raise CatalogError("--jobs", f"--jobs must be at least 1, got {jobs}")
+    if backend not in ("local", "dask"):
+        raise CatalogError("--backend", f"unknown backend {backend!r} (local or dask)")
+    if backend == "dask" and not scheduler:
+        raise CatalogError("--scheduler", "--backend dask needs --scheduler ADDR")
 
 
 def plan_run(
@@ -223,6 +241,7 @@ def execute(
     progress: bool | None = None,
 ) -> RunOutcome:
     """Run (or resume) a planned run into the store."""
+    check_execution(seed, jobs, backend, scheduler)
     start = time.perf_counter()
     folder = plan.folder
     manifest = store.read_manifest(folder) or dict(plan.manifest)
@@ -267,17 +286,13 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
         return 0
     client = None
     try:
-        if backend == "dask":
+        if backend == "dask":  # check_execution has vetted backend and scheduler
             from distributed import Client
 
-            if not scheduler:
-                raise CatalogError("--scheduler", "--backend dask needs --scheduler ADDR")
             client = Client(scheduler)
             config = parallel_config(backend="dask")
-        elif backend == "local":
-            config = parallel_config(backend="loky" if jobs != 1 else "sequential")
         else:
-            raise CatalogError("--backend", f"unknown backend {backend!r} (local or dask)")
+            config = parallel_config(backend="loky" if jobs != 1 else "sequential")
         with config:
             results = Parallel(n_jobs=jobs if backend == "local" else -1,
                                return_as="generator_unordered")(
