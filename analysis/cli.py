@@ -118,7 +118,7 @@ def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from sims.core.runner import check_execution, execute, plan_run
+    from sims.core.runner import simulate
 
     game = get_game(args.game)
     if args.describe:
@@ -139,13 +139,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value:
             options[name] = [v.strip() for v in value.split(",") if v.strip()]
-    check_execution(args.seed, args.jobs, args.backend, args.scheduler)
-    plan = plan_run(args.game, args.experiment, n=args.n, seed=args.seed,
-                    catalog_root=Path(args.catalog), sets=sets, sweeps=sweeps,
-                    options=options, engine=args.engine, store_root=Path(args.out))  # fmt: skip
-    outcome = execute(plan, catalog_root=Path(args.catalog), sets=sets, seed=args.seed,
-                      engine=args.engine, jobs=args.jobs, backend=args.backend,
-                      scheduler=args.scheduler)  # fmt: skip
+    outcome = simulate(args.game, args.experiment, n=args.n, seed=args.seed,
+                       catalog_root=args.catalog, store_root=args.out, sets=sets,
+                       sweeps=sweeps, options=options, engine=args.engine, jobs=args.jobs,
+                       backend=args.backend, scheduler=args.scheduler, progress=None)  # fmt: skip
+    plan = outcome.plan
     rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
     print(f"run {plan.run_id}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
           f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip

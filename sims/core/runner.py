@@ -307,3 +307,31 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
         if client is not None:
             client.close()
     return rows
+
+
+def simulate(
+    game: str,
+    experiment: str,
+    *,
+    n: int | None = None,
+    seed: int = 1,
+    catalog_root: Path | str = "catalogs",
+    store_root: Path | str = "data",
+    sets: Mapping[str, Any] | None = None,
+    sweeps: Mapping[str, Sequence[Any]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    engine: str = "vector",
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: bool | None = False,
+) -> RunOutcome:
+    """``mechbal simulate`` from Python (notebooks, the report): check, plan, run or
+    resume; returns what was run and where it is stored."""
+    sets, sweeps, options = dict(sets or {}), dict(sweeps or {}), dict(options or {})
+    check_execution(seed, jobs, backend, scheduler)
+    plan = plan_run(game, experiment, n=n, seed=seed, catalog_root=Path(catalog_root),
+                    sets=sets, sweeps=sweeps, options=options, engine=engine,
+                    store_root=Path(store_root))  # fmt: skip
+    return execute(plan, catalog_root=Path(catalog_root), sets=sets, seed=seed, engine=engine,
+                   jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)  # fmt: skip

@@ -210,3 +210,46 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
         "weapon_vs_kit": weapon_vs_kit_table(catalog),
         "strikes": strikes_table(catalog),
     }
+
+
+def damage_at_distance(
+    weapon: Part, attacker: Mech, target: Mech, distance: int, params: rules.Parameters
+) -> Fraction | None:
+    """Exact expected damage-dice damage of one Fire action of ``attacker``'s
+    ``weapon`` at ``distance`` hexes (None where it cannot shoot): the attacker's own
+    pilot and Head, long range 1[-] and Engaged 1[-] for ranged weapons (F Declare, E),
+    no cover; target undamaged with its kit's pilot."""
+    band = rules.range_band(distance, weapon, params)
+    if band == "out":
+        return None
+    net = sum(n for n, _ in rules.situational_dice(weapon, distance, "none", params))
+    acc = rules.attack_accuracy(attacker.pilot, weapon, attacker.head)
+    stats = rules.mech_stats(target, params)
+    p_hit, _ = rules.hit_chances(acc, stats.evasion, net)
+    shares = strike_outcomes(weapon, target, params, accuracy=acc, net_dice=net)
+    dice = rules.damage_dist(weapon)
+    per_outcome = {o: dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean()
+                   for o in rules.OUTCOMES}  # fmt: skip
+    per_hit = sum(p * per_outcome[o] for (_, o), p in shares.items())
+    return weapon.shots * p_hit * per_hit
+
+
+def damage_by_range_table(catalog: Catalog, target: str = "foreman") -> pl.DataFrame:
+    """Per kit and distance 1..the longest reach, the best expected damage per Fire
+    action among its weapons (and which weapon gives it) against ``target``."""
+    params = catalog.params
+    tgt = catalog.mech(target)
+    longest = max(1 if w.is_melee else rules.long_range(w.range, params) for w in catalog.weapons())
+    rows = []
+    for kit in catalog.kits:
+        mech = catalog.mech(kit)
+        for d in range(1, longest + 1):
+            best = None
+            for weapon in mech.weapons:
+                value = damage_at_distance(weapon, mech, tgt, d, params)
+                if value is not None and (best is None or value > best[1]):
+                    best = (weapon.id, value)
+            if best is not None:
+                rows.append({"kit": kit, "target": target, "distance": d, "weapon": best[0],
+                             "expected_damage": best[1]})  # fmt: skip
+    return exact_columns(rows, ["expected_damage"])
