@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 report: setup
-	$(BIN)/mechbal report
+	$(BIN)/mechbal report --jobs 2
 
 test: setup
 	$(BIN)/ruff check sims analysis tests benchmarks

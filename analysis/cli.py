@@ -71,7 +71,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from analysis.report import build_report
 
     games = _games(args.game)
-    index = build_report(games, Path(args.catalog), Path(args.out))
+    if args.n < 1 or args.jobs < 1:
+        raise UserError("--n and --jobs must be at least 1")
+    index = build_report(games, Path(args.catalog), Path(args.out), store=Path(args.store),
+                         n=args.n, seed=args.seed, jobs=args.jobs)  # fmt: skip
     print(f"report written: {index.resolve()}")
     return 0
 
@@ -201,6 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="write reports/index.html with tables and claims")
     p.add_argument("game", nargs="?")
     p.add_argument("--out", default="reports", help="report folder (default reports)")
+    p.add_argument("--store", default="data", help="the Parquet store for its runs")
+    p.add_argument("--n", type=int, default=64_000,
+                   help="battles per default experiment (small unless told)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
     catalog_flag(p)
     p.set_defaults(func=cmd_report)
 

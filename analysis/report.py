@@ -95,12 +95,44 @@ def game_section(res: GameResults) -> str:
     return "\n".join(parts)
 
 
-def build_report(games: list[str], catalog_root: Path, reports_dir: Path) -> Path:
-    """Write tables and ``index.html`` for ``games``; returns the index path.
+def build_report(
+    games: list[str],
+    catalog_root: Path,
+    reports_dir: Path,
+    *,
+    store: Path = Path("data"),
+    n: int = 64_000,
+    seed: int = 1,
+    jobs: int = 1,
+) -> Path:
+    """Write tables, each game's page and ``index.html``; returns the index path.
 
-    Every game is loaded, checked and computed first, so a bad catalog writes nothing."""
+    Every game is loaded, checked and computed first, so a bad catalog writes nothing;
+    then the default experiments run into the store (resumable) and the pages follow."""
     computed = [compute(g, catalog_root) for g in games]
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    pages: dict[str, tuple[Path, list]] = {}
+    for res in computed:
+        g = res.game
+        write_tables(res.frames, dict(g.table_docs), reports_dir / "tables", g.name, g.title)
+        if g.name == "skirmish":
+            from analysis import skirmish_report
+
+            runs = skirmish_report.run_default_experiments(catalog_root, store, n, seed, jobs)
+            pages[g.name] = skirmish_report.build_page(res.catalog, catalog_root, res.claims,
+                                                       res.frames, runs, store, reports_dir)  # fmt: skip
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    sections = []
+    for res in computed:
+        link = ""
+        if res.game.name in pages:
+            path, flags = pages[res.game.name]
+            items = "".join(f"<li>{html.escape(f.sentence)}</li>" for f in flags)
+            link = (f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
+                    f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
+                    f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>")  # fmt: skip
+        sections.append(game_section(res).replace("</strong>", "</strong>" + link, 1)
+                        if link else game_section(res))  # fmt: skip
     page = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<title>mechbal balance report</title>"
@@ -108,13 +140,9 @@ def build_report(games: list[str], catalog_root: Path, reports_dir: Path) -> Pat
         "<h1>mechbal balance report</h1>"
         f"<p class='small'>Generated {stamp} from catalog folder "
         f"<code>{html.escape(str(catalog_root))}</code>.</p>"
-        + "\n".join(game_section(res) for res in computed)
+        + "\n".join(sections)
         + "</body></html>"
     )
-    reports_dir.mkdir(parents=True, exist_ok=True)
-    for res in computed:
-        g = res.game
-        write_tables(res.frames, dict(g.table_docs), reports_dir / "tables", g.name, g.title)
     index = reports_dir / "index.html"
     tmp = index.with_name("index.html.tmp")
     tmp.write_text(page)

@@ -28,6 +28,11 @@ TABLE_DOCS = {
         "expected_damage = Shots x P(hit) x expected damage dice per hit (glance per the "
         "glance_damage rule), crit-table effects excluded."
     ),
+    "damage_by_range": (
+        "Each kit's best expected damage per Fire action at each range against the standard "
+        "Medium (the Foreman): the kit's own pilot and Head, long range 1[-] and Engaged "
+        "1[-] for ranged weapons, no cover, target undamaged; the weapon giving it."
+    ),
     "strikes": (
         "Given one hit by the weapon (attacker as in weapon_vs_kit), the probability of each "
         "(part struck, penetration outcome), the natural-20 bonus weighted by "

@@ -209,6 +209,7 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
         "bands": bands_table(catalog),
         "weapon_vs_kit": weapon_vs_kit_table(catalog),
         "strikes": strikes_table(catalog),
+        "damage_by_range": damage_by_range_table(catalog),
     }
 
 

@@ -1,0 +1,136 @@
+"""The Mecha Skirmish report page, ``reports/skirmish.html``.
+
+It runs the default experiments into the store (resumable: a second report reuses
+them), reads them back through DuckDB, and lays out, first, what is out of balance
+(one sentence per flag, with the number and how it was computed), then the charts, the
+key exact tables and the rulebook claims. Everything on the page works offline.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analysis import charts, queries
+from analysis.flags import Flag, crit_share_flags, load_limits, win_rate_flags
+from analysis.html import page, write_page
+from analysis.query import connect
+from sims.core.claims import ClaimResult
+from sims.core.runner import RunOutcome, simulate
+
+GAME = "skirmish"
+MARGINS = [2, 3, 4, 5, 6]
+
+
+@dataclass(frozen=True)
+class Runs:
+    duel: RunOutcome
+    crit_margin: RunOutcome
+
+
+def run_default_experiments(catalog_root: Path, store: Path, n: int, seed: int,
+                            jobs: int) -> Runs:  # fmt: skip
+    """The duel grid and the crit-margin sweep, every kit, gunline (resumable)."""
+    common = dict(seed=seed, catalog_root=catalog_root, store_root=store, jobs=jobs)
+    duel = simulate(GAME, "duel", n=n, **common)
+    crit = simulate(GAME, "crit-margin", n=n, sweeps={"crit_margin": MARGINS}, **common)
+    return Runs(duel, crit)
+
+
+def _of_run(frame: pl.DataFrame, run: RunOutcome) -> pl.DataFrame:
+    return frame.filter(pl.col("run") == run.plan.run_id) if "run" in frame.columns else frame
+
+
+def _caption(run: RunOutcome, what: str) -> str:
+    m = run.plan.manifest
+    params: dict[str, Any] = dict(m.get("set") or {})
+    if m.get("sweep"):
+        params.update({k: f"{v[0]}..{v[-1]}" for k, v in m["sweep"].items()})
+    return charts.caption(source="simulated", n=int(m.get("rows") or run.rows),
+                          seed=m["seed"], params=params or None, run=run.plan.run_id,
+                          engine=m["engine"]) + f" {what}"  # fmt: skip
+
+
+def _table_html(frame: pl.DataFrame, columns: list[str], limit: int = 200) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    rows = []
+    for row in frame.select(columns).head(limit).iter_rows():
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def _flags_html(flags: list[Flag]) -> str:
+    if not flags:
+        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>"
+    items = "".join(
+        f"<li><strong>{html.escape(f.sentence)}</strong><br>"
+        f"<span class='small'>{html.escape(f.evidence)}</span></li>"
+        for f in flags
+    )
+    return f"<ol class='flags'>{items}</ol>"
+
+
+def build_page(
+    catalog: Any,
+    catalog_root: Path,
+    claims: list[ClaimResult],
+    frames: dict[str, pl.DataFrame],
+    runs: Runs,
+    store: Path,
+    reports_dir: Path,
+) -> tuple[Path, list[Flag]]:
+    """Write ``reports/skirmish.html``; returns its path and the flags shown."""
+    con = connect(store)
+    win = _of_run(queries.win_rates(con, "duel"), runs.duel)
+    curves = _of_run(queries.destroyed_by_round(con, "duel"), runs.duel)
+    crit = _of_run(queries.crit_share(con, "crit_margin"), runs.crit_margin)
+    ttk = _of_run(queries.time_to_kill(con, "crit_margin"), runs.crit_margin)
+    limits = load_limits(Path(catalog_root) / GAME / "limits.toml")
+    margin = catalog.params.crit_margin
+    flags = []
+    if "crit_share" in limits:
+        flags += crit_share_flags(frames["weapon_vs_kit"], limits["crit_share"], margin)
+    if "win_rate" in limits:
+        flags += win_rate_flags(win, limits["win_rate"], _caption(runs.duel, "Policy gunline."))
+    exact_caption = charts.caption(source="exact", params={"crit_margin": margin})
+    damage = frames.get("damage_by_range")
+    failed = [r for r in claims if not r.passed]
+    verdict = (f"All {len(claims)} rulebook claims hold." if not failed else
+               f"{len(failed)} of {len(claims)} rulebook claims FAIL: "
+               + ", ".join(r.claim.id for r in failed))  # fmt: skip
+    intro = (
+        f"<p>{len(flags)} balance flag{'s' if len(flags) != 1 else ''} against "
+        f"<code>catalogs/skirmish/limits.toml</code>. {html.escape(verdict)}</p>"
+    )
+    sections: list[tuple[str, Any]] = [
+        ("What is out of balance", _flags_html(flags)),
+        ("Which kit wins each duel?", charts.win_rate_heatmap(
+            win, _caption(runs.duel, "Policy gunline, mirrors included."))),
+        ("How fast does each kit destroy each opponent?", charts.destroyed_by_round_chart(
+            curves, _caption(runs.duel, "Policy gunline."))),
+        ("What does the crit margin do?", charts.crit_margin_chart(
+            crit, ttk, _caption(runs.crit_margin, "Policy gunline."))),
+        ("Which parts get hit?", charts.strike_frequency_chart(frames["bands"], exact_caption)),
+    ]  # fmt: skip
+    if damage is not None:
+        sections.append(("How much damage at each range?",
+                         charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
+    wvk = frames["weapon_vs_kit"].with_columns(
+        pl.col("crit_share_float").round(3), pl.col("p_hit_float").round(3),
+        pl.col("expected_damage_float").round(3))  # fmt: skip
+    sections += [
+        ("Each weapon against each kit (exact)", _table_html(
+            wvk, ["weapon", "kit", "p_hit", "p_hit_float", "crit_share", "crit_share_float",
+                  "expected_damage", "expected_damage_float"])),
+        ("Rulebook claims", _table_html(
+            pl.DataFrame([r.row() for r in claims]),
+            ["claim", "section", "expected", "actual", "result"], limit=500)),
+    ]  # fmt: skip
+    doc = page("Mecha Skirmish balance report", sections, intro_html=intro)
+    path = Path(reports_dir) / f"{GAME}.html"
+    write_page(path, doc)
+    return path, flags

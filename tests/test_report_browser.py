@@ -1,0 +1,85 @@
+"""The Skirmish report in a real headless Chromium (DESIGN.md "Tests, CI and the
+browser"): Debian's chromium driven by Playwright, never `playwright install`. Every
+chart renders (an SVG or canvas with class `marks`), the console stays clean, nothing
+is fetched from the network, and a screenshot is kept in `test-artifacts/`."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analysis.report import build_report
+from tests.conftest import CATALOGS, ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]  # fmt: skip
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def _browser_or_skip():
+    missing = None
+    if not CHROMIUM.exists():
+        missing = "Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = missing or "playwright (Python) is not installed"
+        sync_playwright = None
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser test cannot run under CI: {missing}")
+        pytest.skip(missing)
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports")
+    store = tmp_path_factory.mktemp("store")
+    build_report(["skirmish"], CATALOGS, out, store=store, n=3200, seed=3, jobs=1)
+    return out
+
+
+def test_report_renders_every_chart_offline(report):
+    sync_playwright = _browser_or_skip()
+    page_path = report / "skirmish.html"
+    errors, requests = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url)
+                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
+            page.goto(page_path.as_uri())
+            charts = page.locator("div.chart")
+            count = charts.count()
+            assert count >= 5
+            page.wait_for_function(
+                "n => document.querySelectorAll("
+                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
+                arg=count, timeout=60_000,
+            )
+            for i in range(count):
+                chart = charts.nth(i)
+                assert chart.locator("svg.marks, canvas.marks").count() == 1, f"chart {i}"
+            # the first screen answers "what is out of balance"
+            first = page.locator("h2").first.inner_text()
+            assert "out of balance" in first.lower()
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "skirmish-report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert errors == []
+    assert requests == []
+
+
+def test_index_links_the_game_page(report):
+    index = (report / "index.html").read_text()
+    assert "href='skirmish.html'" in index
+    shutil.copy(report / "index.html", report / "index-copy.html")  # readable twice
+    page = (report / "skirmish.html").read_text()
+    assert "http://" not in page.split("<script")[0] and "https://" not in page.split("<script")[0]
