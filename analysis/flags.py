@@ -80,8 +80,10 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
         if side is None:
             continue
         bound = limit.max if side == "above" else limit.min
-        evidence = (f"exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier "
-                    f"dice, no cover), averaged over {kits} kits at crit margin {margin}")  # fmt: skip
+        evidence = (
+            "exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier dice, "
+            f"no cover), averaged over {kits} kits at crit margin {margin}"
+        )
         flags.append(Flag(weapon, "crit_share", share,
                           f"The {weapon} crits on {_pct(share)} of its hits, {side} the "
                           f"limit of {_pct(bound)}.", evidence))  # fmt: skip

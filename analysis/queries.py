@@ -127,3 +127,31 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.
     ORDER BY weapon, crit_margin
     """
     return fetch(con, sql)
+
+
+def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
+    """Per kit (side A) and crit margin: battles, wipes (battles side A won by destroying
+    side B: ``decided = 0`` and ``winner = 0``), their share, and the mean rounds those wipes
+    took (NULL where there was none), pooling every opponent, policy and run of ``view``.
+
+    The margin is found as in :func:`crit_share`: the view's ``crit_margin`` column (swept,
+    else the run's ``--set`` value), NULL where there is none.
+    """
+    has_margin = "crit_margin" in fetch(con, f"SELECT * FROM {ident(view)} LIMIT 0").columns
+    margin = "crit_margin" if has_margin else "NULL::BIGINT"
+    sql = f"""
+    WITH per_kit AS (
+        SELECT side_a, {margin} AS crit_margin,
+               count(*) AS battles,
+               count(*) FILTER (WHERE decided = 0 AND winner = 0) AS wipes,
+               avg(rounds) FILTER (WHERE decided = 0 AND winner = 0) AS mean_rounds_to_kill
+        FROM {ident(view)}
+        GROUP BY ALL
+    )
+    SELECT side_a, crit_margin, battles, wipes,
+           wipes / battles AS share_wiped,
+           mean_rounds_to_kill
+    FROM per_kit
+    ORDER BY side_a, crit_margin
+    """
+    return fetch(con, sql)

@@ -119,8 +119,9 @@ def build_report(
             from analysis import skirmish_report
 
             runs = skirmish_report.run_default_experiments(catalog_root, store, n, seed, jobs)
-            pages[g.name] = skirmish_report.build_page(res.catalog, catalog_root, res.claims,
-                                                       res.frames, runs, store, reports_dir)  # fmt: skip
+            pages[g.name] = skirmish_report.build_page(
+                res.catalog, catalog_root, res.claims, res.frames, runs, store, reports_dir
+            )
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     sections = []
     for res in computed:

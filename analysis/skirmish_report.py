@@ -95,7 +95,9 @@ def build_page(
     if "crit_share" in limits:
         flags += crit_share_flags(frames["weapon_vs_kit"], limits["crit_share"], margin)
     if "win_rate" in limits:
-        flags += win_rate_flags(win, limits["win_rate"], _caption(runs.duel, "Policy gunline."))
+        m = runs.duel.plan.manifest
+        flags += win_rate_flags(win, limits["win_rate"],
+                                f"seed {m['seed']}, run {m['run_id']}, policy gunline")  # fmt: skip
     exact_caption = charts.caption(source="exact", params={"crit_margin": margin})
     damage = frames.get("damage_by_range")
     failed = [r for r in claims if not r.passed]

@@ -76,6 +76,9 @@ def empty_catalog_folder(tmp_path: Path) -> Path:
 def argv(command: str, catalog: Path, out: Path) -> list[str]:
     if command == "claims":
         return ["claims", GAME, "--catalog", str(catalog)]
+    if command == "report":  # a small report, its runs in a store beside --out
+        return [command, GAME, "--out", str(out), "--catalog", str(catalog),
+                "--store", str(out.parent / "store"), "--n", "640"]  # fmt: skip
     return [command, GAME, "--out", str(out), "--catalog", str(catalog)]
 
 

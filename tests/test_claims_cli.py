@@ -79,7 +79,8 @@ def test_cli_tables_writes_contract_files(tmp_path, capsys):
 
 
 def test_cli_report_writes_index(tmp_path, capsys):
-    assert main(["report", "--out", str(tmp_path)]) == 0
+    args = ["report", "--out", str(tmp_path), "--store", str(tmp_path / "store"), "--n", "640"]
+    assert main(args) == 0
     assert "report written" in capsys.readouterr().out
     page = (tmp_path / "index.html").read_text()
     game = get_game("skirmish")

@@ -1,0 +1,514 @@
+"""Altair charts of query results and exact tables, each answering one designer question.
+
+Every builder takes polars frames (from :mod:`analysis.queries` or ``sims.<game>.exact``)
+and a caption (:func:`caption`), and returns an Altair chart whose title states the
+question, whose subtitle is the caption (how the numbers were computed), whose axis titles
+use the rulebook's words, and whose data sit inline in the spec (no data URLs), so the
+same chart renders in JupyterLab, in an offline HTML report (:mod:`analysis.html`) and as
+SVG through vl-convert.
+
+The builders read column names, not games: any game whose queries give the same columns
+can use them. The Skirmish content is the wording and the silhouette order of the parts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import altair as alt
+import duckdb
+import polars as pl
+
+__all__ = [
+    "SILHOUETTE", "caption", "run_caption", "win_rate_heatmap", "destroyed_by_round_chart",
+    "damage_by_range_chart", "strike_frequency_chart", "crit_margin_chart",
+]  # fmt: skip
+
+# Skirmish hit-location order (F4), with the cover band (H5) last, and the rulebook's names.
+SILHOUETTE = ("head", "right_arm", "left_arm", "core", "back", "legs", "cover")
+PART_NAMES = {
+    "head": "Head", "right_arm": "Right Arm", "left_arm": "Left Arm", "core": "Core",
+    "back": "Back", "legs": "Legs", "cover": "Cover",
+}  # fmt: skip
+COVER_NAMES = {"none": "No cover", "hard": "Hard cover"}
+
+KIT_A = "Kit (side A)"
+KIT_B = "Opponent kit"
+CAPTION_WIDTH = 100  # characters per subtitle line: Vega does not wrap title text
+
+
+# --- captions ----------------------------------------------------------------------------
+
+
+def _value_text(value: object) -> str:
+    """A parameter value as a caption shows it: sweeps of consecutive integers as a range."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Sequence):
+        items = list(value)
+        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in items)
+        if ints and len(items) > 2 and items == list(range(items[0], items[0] + len(items))):
+            return f"{items[0]}–{items[-1]}"
+        return "/".join(_value_text(v) for v in items)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def caption(
+    *, source: str, n: int | None = None, seed: int | None = None,
+    params: Mapping[str, object] | None = None, run: str | None = None,
+    engine: str | None = None,
+) -> str:  # fmt: skip
+    """How a chart's numbers were computed, in one sentence.
+
+    ``source`` is ``"simulated"`` or ``"exact"``: ``Simulated (vector engine): 20,000
+    battles, seed 1, crit_margin 4, run 1a2b3c.`` or ``Exact: from the catalog, no
+    simulation.`` (exact captions may still name parameters, e.g. the target kit).
+    """
+    kind = source.strip().lower()
+    settings = [f"{name} {_value_text(value)}" for name, value in (params or {}).items()]
+    if kind == "exact":
+        return "Exact: from the catalog, no simulation" + "".join(f", {s}" for s in settings) + "."
+    if kind != "simulated":
+        raise ValueError(f"caption source must be 'simulated' or 'exact', got {source!r}")
+    lead = "Simulated" + (f" ({engine} engine)" if engine else "")
+    parts = []
+    if n is not None:
+        parts.append(f"{n:,} battle" + ("" if n == 1 else "s"))
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    parts.extend(settings)
+    if run:
+        parts.append(f"run {run}")
+    return lead + (": " + ", ".join(parts) if parts else "") + "."
+
+
+def run_caption(
+    con: duckdb.DuckDBPyConnection, run: str, params: Mapping[str, object] | None = None
+) -> str:
+    """The caption of a simulated run, read from its manifest in the ``runs`` table: engine,
+    battles, seed, its ``--set`` and ``--sweep`` values (then ``params``) and the run id.
+
+    The battles are the rows the run wrote (N rounded up to whole cells), else its N.
+    """
+    # fetchall, not fetchone: an unfinished result would block the connection's next query.
+    rows = con.execute(
+        "SELECT engine, coalesce(rows, n), seed, set_json, sweep_json FROM runs WHERE run_id = ?",
+        [run],
+    ).fetchall()
+    if not rows:
+        raise ValueError(f"no run {run!r} in the store")
+    engine, n, seed, set_json, sweep_json = rows[0]
+    settings: dict[str, object] = {**json.loads(set_json or "{}")}
+    settings.update(
+        {f"swept {name}": values for name, values in json.loads(sweep_json or "{}").items()}
+    )
+    settings.update(params or {})
+    return caption(source="simulated", n=n, seed=seed, params=settings, run=run, engine=engine)
+
+
+# --- shared pieces -----------------------------------------------------------------------
+
+
+def _title(question: str, caption_text: str) -> alt.TitleParams:
+    """The question as title, the caption as subtitle (wrapped: Vega never wraps titles)."""
+    lines = textwrap.wrap(caption_text, CAPTION_WIDTH) or [""]
+    return alt.TitleParams(
+        text=question, subtitle=lines, anchor="start", fontSize=16, subtitleFontSize=12,
+        subtitleColor="#555", offset=12,
+    )  # fmt: skip
+
+
+def _clean(value: Any) -> Any:
+    # JSON has no NaN or Infinity (vl-convert rejects them) and no Decimal: null and float.
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _values(rows: pl.DataFrame | Iterable[Mapping[str, Any]]) -> alt.Data:
+    """Rows inline in the spec: a report page must not fetch data from anywhere."""
+    dicts = rows.to_dicts() if isinstance(rows, pl.DataFrame) else rows
+    return alt.Data(values=[{k: _clean(v) for k, v in row.items()} for row in dicts])
+
+
+def _need(frame: pl.DataFrame, columns: Iterable[str], chart: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{chart}: the frame lacks column(s) {', '.join(missing)}")
+
+
+def _one_row_per(frame: pl.DataFrame, keys: list[str], chart: str) -> None:
+    """Several runs (or policy pairs, or parameter values) in one frame would draw on top
+    of each other: refuse, naming the first clash, rather than show a silent overlap."""
+    dup = frame.group_by(keys).len().filter(pl.col("len") > 1)
+    if dup.height:
+        first = dup.sort(keys).row(0, named=True)
+        where = ", ".join(f"{k} {first[k]}" for k in keys)
+        raise ValueError(
+            f"{chart}: {first['len']} rows for {where}; filter the frame to one run, policy "
+            "pair and parameter value first"
+        )
+
+
+def _float_column(frame: pl.DataFrame, name: str) -> str:
+    """The float column of an exact table (``<name>_float``), else ``name`` itself."""
+    return f"{name}_float" if f"{name}_float" in frame.columns else name
+
+
+# --- kit against kit ---------------------------------------------------------------------
+
+
+def win_rate_heatmap(win_rates: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Side A's score (wins + draws / 2) in every kit-against-kit duel, one cell per
+    matchup, with its 95% Wilson interval, battles and mean rounds in the tooltip."""
+    name = "win_rate_heatmap"
+    _need(win_rates, ["side_a", "side_b", "score_a", "score_low", "score_high", "battles"], name)
+    _one_row_per(win_rates, ["side_a", "side_b"], name)
+    # The interval as one readable tooltip line, written here rather than as a Vega
+    # expression so the spec stays plain data.
+    frame = win_rates.with_columns(
+        interval=pl.format(
+            "{}% – {}%",
+            (pl.col("score_low") * 100).round(1),
+            (pl.col("score_high") * 100).round(1),
+        )
+    )
+    kits_a = sorted(frame["side_a"].unique().to_list())
+    kits_b = sorted(frame["side_b"].unique().to_list())
+    tooltip = [
+        alt.Tooltip("side_a:N", title=KIT_A),
+        alt.Tooltip("side_b:N", title=KIT_B),
+        *(
+            alt.Tooltip(f"{c}:N", title=t)
+            for c, t in (("policy_a", "Policy (side A)"), ("policy_b", "Opponent policy"))
+            if c in frame.columns
+        ),
+        alt.Tooltip("score_a:Q", title="Score of side A (draws count half)", format=".1%"),
+        alt.Tooltip("interval:N", title="Wilson 95% interval"),
+        alt.Tooltip("score_low:Q", title="Interval low", format=".3f"),
+        alt.Tooltip("score_high:Q", title="Interval high", format=".3f"),
+        alt.Tooltip("battles:Q", title="Battles", format=","),
+        *(
+            [alt.Tooltip("mean_rounds:Q", title="Mean rounds", format=".2f")]
+            if "mean_rounds" in frame.columns
+            else []
+        ),
+    ]
+    base = alt.Chart(_values(frame)).encode(
+        x=alt.X("side_b:N", title=KIT_B, sort=kits_b, axis=alt.Axis(labelAngle=-30, orient="top")),
+        y=alt.Y("side_a:N", title=KIT_A, sort=kits_a),
+    )
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(
+            "score_a:Q",
+            # Diverging around an even duel, so a balanced matchup reads as neutral.
+            scale=alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5),
+            legend=alt.Legend(title="Score of side A", format=".0%"),
+        ),
+        tooltip=tooltip,
+    )
+    strong = (alt.datum.score_a < 0.2) | (alt.datum.score_a > 0.8)
+    labels = base.mark_text(fontSize=12).encode(
+        text=alt.Text("score_a:Q", format=".0%"),
+        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
+        tooltip=tooltip,
+    )
+    return (cells + labels).properties(
+        title=_title("Which kit wins each duel?", caption),
+        width=alt.Step(52),
+        height=alt.Step(40),
+    )
+
+
+def destroyed_by_round_chart(curves: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Per matchup, the share of battles in which side B had been destroyed by round r or
+    sooner; a dropdown picks the kit on side A, one line per opponent."""
+    name = "destroyed_by_round_chart"
+    _need(curves, ["side_a", "side_b", "round", "share_wiped_b"], name)
+    _one_row_per(curves, ["side_a", "side_b", "round"], name)
+    kits = sorted(curves["side_a"].unique().to_list())
+    if not kits:
+        raise ValueError(f"{name}: the frame has no rows")
+    kit = alt.param(
+        name="kit_a",
+        value=kits[0],
+        bind=alt.binding_select(options=kits, name=f"{KIT_A} "),
+    )
+    tooltip = [
+        alt.Tooltip("side_a:N", title=KIT_A),
+        alt.Tooltip("side_b:N", title=KIT_B),
+        alt.Tooltip("round:Q", title="Round"),
+        alt.Tooltip("share_wiped_b:Q", title="Destroyed by this round or sooner", format=".1%"),
+        *(
+            [alt.Tooltip(f"{c}:Q", title=t, format=",")
+             for c, t in (("wiped_b", "Battles destroyed"), ("battles", "Battles"))
+             if c in curves.columns]
+        ),
+    ]  # fmt: skip
+    last_round = int(curves["round"].max())
+    base = (
+        alt.Chart(_values(curves))
+        .encode(
+            x=alt.X(
+                "round:Q", title="Round", scale=alt.Scale(domain=[1, last_round]),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+            ),
+            # A fixed 0..1 scale, so switching kits compares like with like.
+            y=alt.Y(
+                "share_wiped_b:Q", title="Destroyed by this round or sooner",
+                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"),
+            ),
+            color=alt.Color("side_b:N", title=KIT_B),
+        )
+    )  # fmt: skip
+    lines = base.mark_line()
+    points = base.mark_point(filled=True, size=40).encode(tooltip=tooltip)
+    return (
+        (lines + points)
+        .transform_filter(alt.datum.side_a == kit)  # once, for both layers
+        .add_params(kit)
+        .properties(
+            title=_title("How fast does each kit destroy each opponent?", caption),
+            width=520,
+            height=300,
+        )
+    )
+
+
+# --- exact tables ------------------------------------------------------------------------
+
+
+def damage_by_range_chart(frame: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Per kit, the best expected damage of one Fire action at each range (which weapon
+    gives it in the tooltip); click a kit in the legend to pick it out."""
+    name = "damage_by_range_chart"
+    y = _float_column(frame, "expected_damage")
+    _need(frame, ["kit", "distance", "weapon", y], name)
+    pick = alt.selection_point(name="kit_pick", fields=["kit"], bind="legend")
+    tooltip = [
+        alt.Tooltip("kit:N", title="Kit"),
+        alt.Tooltip("distance:Q", title="Range (hexes)"),
+        alt.Tooltip("weapon:N", title="Weapon"),
+        *([alt.Tooltip("target:N", title="Target kit")] if "target" in frame.columns else []),
+        alt.Tooltip(f"{y}:Q", title="Expected damage per Fire action", format=".3f"),
+        *([alt.Tooltip("expected_damage:N", title="Exact")] if y != "expected_damage" else []),
+    ]
+    base = alt.Chart(_values(frame)).encode(
+        x=alt.X("distance:Q", title="Range (hexes)", axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y(f"{y}:Q", title="Expected damage per Fire action"),
+        color=alt.Color("kit:N", title="Kit"),
+        opacity=alt.when(pick).then(alt.value(1.0)).otherwise(alt.value(0.15)),
+    )
+    lines = base.mark_line(interpolate="linear")
+    points = base.mark_point(filled=True, size=30).encode(tooltip=tooltip)
+    return (
+        (lines + points)
+        .add_params(pick)
+        .properties(
+            title=_title("How much damage does each kit deal at each range?", caption),
+            width=560,
+            height=320,
+        )
+    )
+
+
+def strike_frequency_chart(
+    bands: pl.DataFrame, caption: str, *, order: Sequence[str] = SILHOUETTE,
+    columns: int = 4,
+) -> alt.FacetChart:  # fmt: skip
+    """Per kit (one panel each), the share of hits that strike each part, without cover
+    and behind hard cover side by side, parts in silhouette order."""
+    name = "strike_frequency_chart"
+    p = _float_column(bands, "p_strike")
+    _need(bands, ["kit", "cover", "part", p], name)
+    extra = sorted(set(bands["part"].to_list()) - set(order))
+    parts = [*order, *extra]  # parts of another game keep their place after the known ones
+    names = [PART_NAMES.get(part, part.replace("_", " ").title()) for part in parts]
+    frame = bands.with_columns(
+        location=pl.col("part").replace_strict(dict(zip(parts, names, strict=True))),
+        cover_name=pl.col("cover").replace(COVER_NAMES),
+    )
+    if {"first", "last"} <= set(frame.columns):
+        frame = frame.with_columns(
+            d20=pl.when(pl.col("first") == pl.col("last"))
+            .then(pl.col("first").cast(pl.String))
+            .otherwise(pl.format("{}–{}", "first", "last"))
+        )
+    covers = [COVER_NAMES.get(c, c) for c in ("none", "hard")] + sorted(
+        set(frame["cover_name"].to_list()) - set(COVER_NAMES.values())
+    )
+    tooltip = [
+        alt.Tooltip("kit:N", title="Kit"),
+        alt.Tooltip("cover_name:N", title="Cover"),
+        alt.Tooltip("location:N", title="Hit location"),
+        *([alt.Tooltip("d20:N", title="d20 band")] if "d20" in frame.columns else []),
+        alt.Tooltip(f"{p}:Q", title="Share of hits struck", format=".0%"),
+        *([alt.Tooltip("p_strike:N", title="Exact")] if p != "p_strike" else []),
+    ]
+    present = [n for n in names if n in set(frame["location"].to_list())]
+    bars = (
+        alt.Chart()
+        .mark_bar()
+        .encode(
+            x=alt.X("location:N", title="Hit location (d20 bands)", sort=present,
+                    axis=alt.Axis(labelAngle=-45)),
+            xOffset=alt.XOffset("cover_name:N", sort=covers),
+            y=alt.Y(f"{p}:Q", title="Share of hits struck", axis=alt.Axis(format=".0%")),
+            color=alt.Color("cover_name:N", title="Cover", sort=covers,
+                            scale=alt.Scale(range=["#4c78a8", "#f58518"])),
+            tooltip=tooltip,
+        )
+        .properties(width=200, height=160)
+    )  # fmt: skip
+    return alt.FacetChart(
+        data=_values(frame),
+        spec=bars,
+        facet=alt.Facet("kit:N", title="Kit", sort=sorted(frame["kit"].unique().to_list())),
+        columns=columns,
+        title=_title("Which parts get hit, with and without hard cover?", caption),
+    )
+
+
+# --- a swept parameter -------------------------------------------------------------------
+
+
+def _step(values: list[int]) -> int:
+    """The slider's step: 1 for consecutive margins, else their common difference."""
+    step = 0
+    for a, b in zip(values, values[1:], strict=False):
+        step = math.gcd(step, b - a)
+    return step or 1
+
+
+def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> alt.HConcatChart:
+    """A slider over the swept crit margins: left, each weapon's crit share against the
+    margin (the slider's margin marked); right, each kit's mean rounds to destroy its
+    opponent at the slider's margin.
+
+    ``crit`` comes from :func:`analysis.queries.crit_share`, ``ttk`` from
+    :func:`analysis.queries.time_to_kill`; rows without a margin (NULL) have no place on
+    the slider and are left out.
+    """
+    name = "crit_margin_chart"
+    _need(crit, ["weapon", "crit_margin", "crit_share"], name)
+    _need(ttk, ["side_a", "crit_margin", "mean_rounds_to_kill"], name)
+    crit = crit.filter(pl.col("crit_margin").is_not_null())
+    ttk = ttk.filter(pl.col("crit_margin").is_not_null())
+    _one_row_per(crit, ["weapon", "crit_margin"], name)
+    _one_row_per(ttk, ["side_a", "crit_margin"], name)
+    margins = sorted({int(m) for m in [*crit["crit_margin"], *ttk["crit_margin"]]})
+    if not margins:
+        raise ValueError(f"{name}: no rows with a crit margin to put on the slider")
+    # 4 is the rulebook's margin (F5): start there when it was swept.
+    start = 4 if 4 in margins else margins[0]
+    margin = alt.param(
+        name="margin",
+        value=start,
+        bind=alt.binding_range(
+            min=margins[0], max=margins[-1], step=_step(margins), name="Crit margin "
+        ),
+    )
+    at_margin = alt.datum.crit_margin == margin
+    x_margin = alt.X(
+        "crit_margin:Q", title="Crit margin",
+        scale=alt.Scale(domain=[margins[0], margins[-1]]),
+        axis=alt.Axis(values=margins, format="d"),
+    )  # fmt: skip
+    crit_tooltip = [
+        alt.Tooltip("weapon:N", title="Weapon"),
+        alt.Tooltip("crit_margin:Q", title="Crit margin"),
+        alt.Tooltip("crit_share:Q", title="Share of hits that crit", format=".1%"),
+        *(
+            [alt.Tooltip(f"{c}:Q", title=t, format=f)
+             for c, t, f in (("crit_low", "Wilson 95% low", ".1%"),
+                             ("crit_high", "Wilson 95% high", ".1%"),
+                             ("hits", "Hits", ","), ("crits", "Crits", ","))
+             if c in crit.columns]
+        ),
+    ]  # fmt: skip
+    base = alt.Chart(_values(crit)).encode(
+        x=x_margin,
+        y=alt.Y("crit_share:Q", title="Share of hits that crit", axis=alt.Axis(format=".0%")),
+        color=alt.Color("weapon:N", title="Weapon"),
+    )
+    lines = base.mark_line(strokeWidth=1.5)
+    points = base.mark_point(filled=True).encode(
+        size=alt.when(at_margin).then(alt.value(130)).otherwise(alt.value(25)),
+        opacity=alt.when(at_margin).then(alt.value(1.0)).otherwise(alt.value(0.5)),
+        tooltip=crit_tooltip,
+    )
+    # One inline row of its own, so the rule is drawn once rather than once per datum.
+    rule = (
+        alt.Chart(_values([{"rule": 0}]))
+        .transform_calculate(crit_margin=margin.name)
+        .mark_rule(color="#333", strokeDash=[4, 3])
+        .encode(x=x_margin)
+    )
+    left = (rule + lines + points).properties(
+        title=alt.TitleParams("Crit share per weapon", subtitle="dashed line: the slider's margin"),
+        width=380,
+        height=300,
+    )
+
+    ttk_tooltip = [
+        alt.Tooltip("side_a:N", title=KIT_A),
+        alt.Tooltip("crit_margin:Q", title="Crit margin"),
+        alt.Tooltip("mean_rounds_to_kill:Q", title="Rounds to destroy the opponent",
+                    format=".2f"),
+        *(
+            [alt.Tooltip(f"{c}:Q", title=t, format=f)
+             for c, t, f in (("share_wiped", "Share of battles won by destroying it", ".1%"),
+                             ("wipes", "Battles won by destroying it", ","),
+                             ("battles", "Battles", ","))
+             if c in ttk.columns]
+        ),
+    ]  # fmt: skip
+    # A fixed axis over every margin, so moving the slider moves the bars, not the scale.
+    top = ttk["mean_rounds_to_kill"].max()
+    top = float(top) if isinstance(top, int | float) else 1.0
+    bars_base = (
+        alt.Chart(_values(ttk))
+        .encode(
+            y=alt.Y("side_a:N", title=KIT_A, sort=sorted(ttk["side_a"].unique().to_list())),
+            x=alt.X("mean_rounds_to_kill:Q", title="Rounds to destroy the opponent",
+                    scale=alt.Scale(domain=[0, math.ceil(top)])),
+            tooltip=ttk_tooltip,
+        )
+    )  # fmt: skip
+    bars = bars_base.mark_bar(color="#4c78a8")
+    layers: list[alt.Chart] = [bars]
+    if "share_wiped" in ttk.columns:
+        # The mean counts only battles won by destruction: say how many those are.
+        layers.append(
+            bars_base.mark_text(align="left", dx=4, fontSize=11).encode(
+                text=alt.Text("share_wiped:Q", format=".0%")
+            )
+        )
+    right = (
+        alt.layer(*layers)
+        .transform_filter(at_margin)
+        .properties(
+            title=alt.TitleParams(
+                "Rounds to destroy the opponent at the slider's margin",
+                subtitle="mean over battles side A won by destroying side B (label: their share)",
+            ),
+            width=300,
+            height=alt.Step(22),
+        )
+    )
+    return (
+        alt.hconcat(left, right, spacing=40)
+        .add_params(margin)
+        .resolve_scale(color="independent")
+        .properties(title=_title("What does the crit margin do to crits and time-to-kill?",
+                                 caption))
+    )  # fmt: skip
