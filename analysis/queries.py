@@ -93,8 +93,8 @@ def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl
 
 
 def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
-    """Per weapon and crit margin: hits, crits, crit share (crits / hits) with a 95% Wilson
-    interval, pooling every mount of both sides over all runs of ``view``.
+    """Per run, weapon and crit margin: hits, crits, crit share (crits / hits) with a 95%
+    Wilson interval, pooling every mount of both sides (filter on ``run`` for one run).
 
     The margin is the view's ``crit_margin`` column (swept, else the run's ``--set``
     value); NULL where there is none (the catalog's default margin).
@@ -107,24 +107,25 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.
 
     sql = f"""
     WITH mounts AS (
-        SELECT {margin} AS crit_margin,
+        SELECT run, {margin} AS crit_margin,
                unnest([{mounts("weapon")}]) AS weapon,
                unnest([{mounts("hits")}]) AS hits,
                unnest([{mounts("crits")}]) AS crits
         FROM {ident(view)}
     ),
     pooled AS (
-        SELECT weapon, crit_margin, sum(hits)::BIGINT AS hits, sum(crits)::BIGINT AS crits
+        SELECT run, weapon, crit_margin, sum(hits)::BIGINT AS hits,
+               sum(crits)::BIGINT AS crits
         FROM mounts
         WHERE weapon IS NOT NULL
-        GROUP BY weapon, crit_margin
+        GROUP BY run, weapon, crit_margin
     )
-    SELECT weapon, crit_margin, hits, crits,
+    SELECT run, weapon, crit_margin, hits, crits,
            crits / nullif(hits, 0) AS crit_share,
            wilson_low(crits, hits) AS crit_low,
            wilson_high(crits, hits) AS crit_high
     FROM pooled
-    ORDER BY weapon, crit_margin
+    ORDER BY run, weapon, crit_margin
     """
     return fetch(con, sql)
 
@@ -132,7 +133,7 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.
 def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
     """Per kit (side A) and crit margin: battles, wipes (battles side A won by destroying
     side B: ``decided = 0`` and ``winner = 0``), their share, and the mean rounds those wipes
-    took (NULL where there was none), pooling every opponent, policy and run of ``view``.
+    took (NULL where there was none), per run, pooling every opponent and policy.
 
     The margin is found as in :func:`crit_share`: the view's ``crit_margin`` column (swept,
     else the run's ``--set`` value), NULL where there is none.
@@ -141,17 +142,17 @@ def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> p
     margin = "crit_margin" if has_margin else "NULL::BIGINT"
     sql = f"""
     WITH per_kit AS (
-        SELECT side_a, {margin} AS crit_margin,
+        SELECT run, side_a, {margin} AS crit_margin,
                count(*) AS battles,
                count(*) FILTER (WHERE decided = 0 AND winner = 0) AS wipes,
                avg(rounds) FILTER (WHERE decided = 0 AND winner = 0) AS mean_rounds_to_kill
         FROM {ident(view)}
         GROUP BY ALL
     )
-    SELECT side_a, crit_margin, battles, wipes,
+    SELECT run, side_a, crit_margin, battles, wipes,
            wipes / battles AS share_wiped,
            mean_rounds_to_kill
     FROM per_kit
-    ORDER BY side_a, crit_margin
+    ORDER BY run, side_a, crit_margin
     """
     return fetch(con, sql)

@@ -338,7 +338,8 @@ def test_destroyed_by_round(store: Path) -> None:
 
 def test_crit_share(store: Path) -> None:
     con = connect(store)
-    df = crit_share(con)
+    df = crit_share(con).sort("weapon", "crit_margin")
+    assert df["run"].n_unique() >= 1  # per run; this store has one crit-margin run
     # Margin 2: rifle a0 3/1 + 1/0 -> 4 hits 1 crit; cannon a1 2/1 + 0/0, b0 4/2 + 2/1 -> 8/4;
     # blade b1 1/0 + 3/1 -> 4/1. Margin 3: rifle a0 2/0 + b0 3/1 -> 5/1; cannon a1 5/3.
     assert df.select("weapon", "crit_margin", "hits", "crits").rows() == [
@@ -353,7 +354,7 @@ def test_crit_share(store: Path) -> None:
     # 4 of 8, z = 1.96: center 0.5, half 1.96 * sqrt(0.03125 + 0.0075) / 1.4802 = 0.2848.
     assert (round(df["crit_low"][1], 4), round(df["crit_high"][1], 4)) == (0.2152, 0.7848)
     # In duel no run sweeps crit_margin: r1's --set value 3 is used, r2 has none (NULL).
-    duel = crit_share(con, "duel")
+    duel = crit_share(con, "duel").sort("weapon", "crit_margin", nulls_last=True)
     assert duel.select("weapon", "crit_margin", "hits", "crits", "crit_share").rows() == [
         ("rifle", 3, 2, 1, 0.5), ("rifle", None, 3, 0, 0.0),
     ]  # fmt: skip
