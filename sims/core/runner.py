@@ -53,6 +53,7 @@ class Experiment:
     sweep_required: str | None = None  # a description when a --sweep is mandatory
     check_sweep: Callable[[str], str | None] | None = None  # why a sweep name is refused
     option_names: tuple[str, ...] = ()
+    identity_files: tuple[str, ...] = ()  # catalog files only this experiment reads
 
 
 @dataclass(frozen=True)
@@ -93,14 +94,16 @@ class Task:
 
 # Files of a catalog folder that do not decide rows (DESIGN.md: limits are not part of a
 # run's identity; claims and prose are checks and notes).
-NOT_IN_IDENTITY = {"limits.toml", "claims.toml"}
+NOT_IN_IDENTITY = {"limits.toml", "claims.toml", "parts_full.toml"}
 
 
-def catalog_hash(root: Path, game: str) -> str:
-    """Content hash of the TOML data that decides a game's rows (by name and bytes)."""
+def catalog_hash(root: Path, game: str, extra: Sequence[str] = ()) -> str:
+    """Content hash of the TOML data that decides a game's rows (by name and bytes);
+    ``extra`` names files outside the usual set that an experiment also reads."""
     digest = hashlib.sha256()
     folder = Path(root) / game
-    data = (p for p in folder.rglob("*.toml") if p.name not in NOT_IN_IDENTITY)
+    data = (p for p in folder.rglob("*.toml")
+            if p.name not in NOT_IN_IDENTITY or p.name in extra)  # fmt: skip
     for path in sorted(data):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
@@ -178,8 +181,9 @@ def plan_run(
     versions = g.engines
     engine_version = (versions.vector_version if engine == "vector"
                       else versions.reference_version) if versions else "none"  # fmt: skip
+    content = catalog_hash(catalog_root, game, exp.identity_files)
     identity = {
-        "game": game, "experiment": experiment, "catalog_hash": catalog_hash(catalog_root, game),
+        "game": game, "experiment": experiment, "catalog_hash": content,
         "set": dict(sorted(sets.items())), "sweep": {k: list(v) for k, v in sweeps.items()},
         "options": dict(sorted(options.items())), "seed": seed, "n": n,
         "chunk_size": exp.chunk_size, "engine": engine, "engine_version": engine_version,

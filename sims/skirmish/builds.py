@@ -7,12 +7,15 @@ Its Weight is the sum of the six parts; it may exceed its chassis class cap by a
 and 1 Evasion (B4).
 
 Enumeration is vectorized. The only Python loop is over chassis: for one chassis the
-other five slots form a grid of H x A x A x G x B builds, whose part indices come from
-index arithmetic (``np.unravel_index`` of ``arange``); each stat is then a gather of
-per-slot stat vectors by those indices, and the rules below combine them. The rule
-functions work on Python ints and NumPy arrays alike (like ``battle.py``) and mirror
-``rules.py``; ``tests/test_builds.py`` holds them to ``rules.overload_penalty``,
-``rules.bands`` and ``rules.mech_stats`` on every playable build.
+other five slots are the axes of a grid of H x A x A x G x B builds. Each slot's per-part
+stat vector is laid along its own axis, so the rule functions below, applied to those
+vectors, broadcast to every combination at once; raveling the grid (C order: head
+slowest, back fastest) gives one value per build, and each build's part indices are
+the axes' ``arange`` broadcast the same way. Bands are computed once per distinct
+combination of Sizes and looked up. The rule functions work on Python ints and NumPy
+arrays alike (like ``battle.py``) and mirror ``rules.py``; ``tests/test_builds.py``
+holds them to ``rules.overload_penalty``, ``rules.bands`` and ``rules.mech_stats``, and
+the whole playable enumeration to a brute-force ``itertools.product``.
 
 Two part lists (:func:`load_parts`): ``playable`` (the catalog's ``parts.toml``, 121,000
 builds) and ``full``, the projected five-runner catalog ``parts_full.toml`` (003 K; all
@@ -40,17 +43,30 @@ Rows (:func:`build_rows`, one per build; all builds with the ``legal`` flag unle
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError, apply_overrides, load_toml
 from sims.skirmish import rules
-from sims.skirmish.catalog import CLASSES, GAME, KIT_SLOTS, Part, _load_parts, load_catalog
+from sims.skirmish.catalog import (
+    CLASSES,
+    GAME,
+    KIT_SLOTS,
+    Catalog,
+    Part,
+    _load_parts,
+    load_catalog,
+)
+from sims.skirmish.exact import exact_columns
 
 FULL_FILE = "parts_full.toml"
 WHICH = ("full", "playable")
@@ -338,13 +354,8 @@ def count_legal(parts: Mapping[str, Part], params: rules.Parameters) -> dict[str
     ``overloaded`` (legal but over the cap). Weight only, by broadcasting."""
     ids, vec = slot_ids(parts), _stat_vectors(parts)
     out = {k: {"builds": 0, "legal": 0, "overloaded": 0} for k in (*CLASSES, "all")}
-    axes = len(BUILD_SLOTS) - 1
-    rest = 0
-    for a, slot in enumerate(BUILD_SLOTS[1:]):  # outer sum of the five slots' weights
-        shape = [1] * axes
-        shape[a] = -1
-        rest = rest + vec[CATALOG_SLOT[slot]]["weight"].reshape(shape)
-    rest = np.asarray(rest, np.int16)
+    # the five other slots' Weight over the whole grid, the same for every chassis (B3)
+    rest = np.asarray(sum(_along(s, vec[CATALOG_SLOT[s]]["weight"]) for s in GRID_SLOTS))
     for c, cid in enumerate(ids["chassis"]):
         klass = parts[cid].klass
         over = int(vec["chassis"]["weight"][c]) + rest - rules.class_cap(klass, params)
@@ -387,3 +398,111 @@ def build_rows(
     for i, name in enumerate(BAND_COLUMNS):
         cols[name] = np.ascontiguousarray(rows.bands[:, i])
     return pa.table(cols)
+
+
+# ---- D: pilot synergy over every trio -----------------------------------------------
+
+
+def pilot_trios(catalog: Catalog) -> pl.DataFrame:
+    """Every unordered trio of pilots (003 D): who switches on (another fielded pilot
+    shares Faction or Specialty) and which bonds are present (D4)."""
+    rows = []
+    for trio in itertools.combinations(sorted(catalog.pilots), 3):
+        pilots = [catalog.pilots[p] for p in trio]
+        on = rules.active_pilots(pilots)
+        rows.append({
+            "pilot_1": trio[0], "pilot_2": trio[1], "pilot_3": trio[2],
+            "active": ",".join(sorted(on)), "n_active": len(on),
+            "bonds": ",".join("+".join(pair) for pair in rules.bonded_pairs(pilots)),
+        })  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def activation_shares(trios: pl.DataFrame) -> pl.DataFrame:
+    """Share of trios with 3, 2, 1 and 0 pilots switched on, as exact fractions."""
+    total = trios.height
+    counts = Counter(trios["n_active"].to_list())
+    rows = [{"pilots_on": k, "trios": counts[k], "share": Fraction(counts[k], total)}
+            for k in (3, 2, 1, 0)]  # fmt: skip
+    return exact_columns(rows, ["share"])
+
+
+# ---- B3: fielded kit teams against the Team Cap -------------------------------------
+
+CAPS = range(100, 201)
+
+
+def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFrame:
+    """Legal fielded teams of three distinct kits for every Team Cap, per class mix
+    (Light/Medium/Heavy counts), by a generating function over kit Weights: the product
+    of one polynomial per class, taking each class's kits without repetition (the
+    elementary symmetric polynomials of x^weight). Copy limits and unique pilots are
+    checked on top (B): with distinct kits they hold for this catalog (the claim
+    ``four_kit_rosters_legal``), and :func:`kit_teams_brute_force` lists them to check."""
+    params = catalog.params
+    by_class: dict[str, list[int]] = {c: [] for c in CLASSES}
+    for kit in catalog.kits:
+        mech = catalog.mech(kit)
+        by_class[mech.chassis.klass].append(rules.mech_weight(mech))
+    top = sum(sorted((w for ws in by_class.values() for w in ws), reverse=True)[:3])
+    # e_k(class): coefficient of t^k x^w in prod_kits (1 + t x^w), a polynomial per k
+    elementary = {c: _elementary(ws, top) for c, ws in by_class.items()}
+    rows = []
+    for mix in ((a, b, 3 - a - b) for a in range(4) for b in range(4 - a)):
+        poly = np.zeros(top + 1, dtype=object)
+        poly[0] = 1
+        for c, k in zip(CLASSES, mix, strict=True):
+            poly = np.convolve(poly, elementary[c][k])[: top + 1]
+        cumulative = np.cumsum(poly)
+        for cap in caps:
+            rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
+                         "teams": int(cumulative[min(cap, top)])})  # fmt: skip
+    frame = pl.DataFrame(rows)
+    for trio in itertools.combinations(sorted(catalog.kits), 3):
+        mechs = [catalog.mech(k) for k in trio]
+        broken = rules.copy_problems(mechs, params) + [
+            q for m in mechs for q in rules.mech_problems(m, params)]  # fmt: skip
+        if broken:  # copy limits or pilots would need inclusion-exclusion: refuse to guess
+            raise ValueError(f"kit team {'+'.join(trio)} breaks {broken[0]}: the weight "
+                             "count alone would overcount")  # fmt: skip
+    return frame
+
+
+def _elementary(weights: Sequence[int], top: int) -> list[np.ndarray]:
+    """e_0..e_3 of the terms x^w (each kit at most once), as coefficient arrays."""
+    e = [np.zeros(top + 1, dtype=object) for _ in range(4)]
+    e[0][0] = 1
+    for w in weights:
+        for k in (3, 2, 1):  # descending k: each kit enters a team once
+            shifted = np.zeros(top + 1, dtype=object)
+            shifted[w:] = e[k - 1][: top + 1 - w]
+            e[k] = e[k] + shifted
+    return e
+
+
+def kit_teams_brute_force(catalog: Catalog, cap: int) -> list[tuple[str, list[str]]]:
+    """Every unordered trio of distinct kits, with the rules it breaks at ``cap``."""
+    params = rules_with_cap(catalog.params, cap)
+    out = []
+    for trio in itertools.combinations(sorted(catalog.kits), 3):
+        mechs = [catalog.mech(k) for k in trio]
+        out.append(("+".join(trio), rules.team_problems(mechs, params)))
+    return out
+
+
+def rules_with_cap(params: rules.Parameters, cap: int) -> rules.Parameters:
+    from dataclasses import replace
+
+    return replace(params, team_cap=cap)
+
+
+def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]) -> list[str]:
+    """What a roster of kits (and its fielded three) breaks, each line naming the roster
+    and the rule (B copy limits, unique pilots, B3 Team Cap, B4 overload)."""
+    params = catalog.params
+    name, team = "+".join(roster), "+".join(fielded)
+    in_roster = rules.roster_problems([catalog.mech(k) for k in roster], params)
+    in_team = rules.team_problems([catalog.mech(k) for k in fielded], params)
+    return [f"roster {name}: {p}" for p in in_roster] + [
+        f"fielded team {team}: {p}" for p in in_team
+    ]

@@ -261,6 +261,7 @@ class Catalog:
     policies: dict[str, Policy]
     params: rules.Parameters
     param_provenance: dict[str, str]
+    overrides: tuple[tuple[str, Any], ...] = ()  # designer edits applied (--set/--sweep)
 
     def mech(self, kit_id: str, pilot_id: str | None = None) -> Mech:
         kit = self.kits[kit_id]
@@ -501,5 +502,6 @@ def load_catalog(
     policies = _load_policies(folder / "policies.toml", docs["policies.toml"])
     kits = _load_kits(folder / "kits.toml", parts, pilots, params, docs["kits.toml"])
     return Catalog(
-        folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance
+        folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance,
+        tuple(sorted((overrides or {}).items())),
     )

@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.runner import Experiment
-from sims.skirmish import reference, rules, vector
+from sims.skirmish import builds, reference, rules, vector
 from sims.skirmish.battle import Side, compile_battle
 from sims.skirmish.catalog import Catalog
 
@@ -150,6 +150,32 @@ def _only(name: str, allowed: str) -> Any:
     return check
 
 
+def build_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One cell per chassis of the chosen part list (``--parts full`` by default)."""
+    which = (options.get("parts") or ["full"])[0]
+    if which not in ("full", "playable") or len(options.get("parts") or [which]) != 1:
+        raise CatalogError("--parts", f"expected playable or full, got {options.get('parts')}")
+    parts = _build_parts(catalog, which)
+    return [{"chassis": cid, "parts": which} for cid in builds.slot_ids(parts)["chassis"]]
+
+
+def _build_parts(catalog: Catalog, which: str) -> Mapping[str, Any]:
+    if which == "playable":
+        return catalog.parts
+    # --set part.ID.FIELD reaches the full list too (other names are rules parameters)
+    edits = {k: v for k, v in catalog.overrides if k.startswith("part.")}
+    return builds.load_parts(catalog.root, "full", game_dir=True, overrides=edits)
+
+
+def build_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
+                rng: np.random.Generator, engine: str) -> pa.Table:  # fmt: skip
+    """Every build on one chassis (no randomness: the seed does not enter the rows)."""
+    parts = _build_parts(catalog, cell["parts"])
+    table = builds.build_rows(builds.enumerate_builds(parts, catalog.params, [cell["chassis"]]),
+                              parts)  # fmt: skip
+    return table.append_column("cell", pa.array(np.full(table.num_rows, cell["cell"], np.int32)))
+
+
 EXPERIMENTS = {
     "duel": Experiment(
         name="duel",
@@ -179,6 +205,17 @@ EXPERIMENTS = {
         default_sweep={"crit_margin": [2, 3, 4, 5, 6]},
         check_sweep=_only("crit-margin", r"crit_margin"),
         option_names=("kits", "policy"),
+    ),
+    "builds": Experiment(
+        name="builds",
+        summary="every mech buildable from the part list (--parts full|playable), legal flag",
+        schema=builds.__doc__ or "",
+        chunk_size=1,
+        cells=build_cells,
+        run_chunk=build_chunk,
+        needs_n=False,
+        option_names=("parts",),
+        identity_files=("parts_full.toml",),
     ),
     "bands": Experiment(
         name="bands",

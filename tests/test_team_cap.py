@@ -1,0 +1,82 @@
+"""Team Cap counts, pilot synergy and roster errors (003 B, B3, D) for kits."""
+
+import itertools
+from fractions import Fraction
+
+import polars as pl
+
+from sims.skirmish import builds, rules
+
+
+def test_kit_team_counts_equal_brute_force(skirmish):
+    counts = builds.kit_team_counts(skirmish)
+    assert counts.height == 101 * 10  # caps 100..200 x the ten class mixes of three
+    klass = {k: skirmish.mech(k).chassis.klass for k in skirmish.kits}
+    weight = {k: rules.mech_weight(skirmish.mech(k)) for k in skirmish.kits}
+    for cap in (100, 128, 129, 142, 143, 145, 157, 158, 200):
+        listed: dict[tuple[int, int, int], int] = {}
+        for trio in itertools.combinations(skirmish.kits, 3):
+            if sum(weight[k] for k in trio) <= cap:
+                mix = tuple(sum(klass[k] == c for k in trio) for c in ("light", "medium", "heavy"))
+                listed[mix] = listed.get(mix, 0) + 1
+        at_cap = counts.filter(pl.col("team_cap") == cap)
+        got = {(r["light"], r["medium"], r["heavy"]): r["teams"]
+               for r in at_cap.iter_rows(named=True) if r["teams"]}  # fmt: skip
+        assert got == listed, cap
+
+
+def test_team_cap_examples(skirmish):
+    # 003 B3: 145 fits Courier + Foreman + Reaver (129) and Bastion + a Medium + Courier
+    # (143) but not Bastion + two Mediums (158): so the count of (1 light, 1 medium,
+    # 1 heavy) teams including the bastion grows at 143, and 158 is the first cap with
+    # bastion+foreman+reaver.
+    teams = {t: p for t, p in builds.kit_teams_brute_force(skirmish, 145)}
+    assert teams["courier+foreman+reaver"] == []
+    assert teams["bastion+courier+foreman"] == []
+    assert teams["bastion+foreman+reaver"] == ["fielded Weight 158 exceeds the Team Cap 145 (B3)"]
+    at = {t: p for t, p in builds.kit_teams_brute_force(skirmish, 158)}
+    assert at["bastion+foreman+reaver"] == []
+
+
+def test_pilot_trios(skirmish):
+    trios = builds.pilot_trios(skirmish)
+    n = len(skirmish.pilots)
+    assert trios.height == n * (n - 1) * (n - 2) // 6
+    row = trios.filter((pl.col("pilot_1") == "marrow") & (pl.col("pilot_2") == "ruko")
+                       & (pl.col("pilot_3") == "vex")).row(0, named=True)  # fmt: skip
+    assert (row["active"], row["n_active"], row["bonds"]) == ("marrow,ruko", 2, "marrow+ruko")
+    row = trios.filter((pl.col("pilot_1") == "q") & (pl.col("pilot_2") == "ruko")
+                       & (pl.col("pilot_3") == "vex")).row(0, named=True)  # fmt: skip
+    assert row["n_active"] == 0 and row["active"] == ""
+    shares = builds.activation_shares(trios)
+    assert sum(Fraction(s) for s in shares["share"]) == 1
+    assert shares["trios"].sum() == trios.height
+    # exactly one pilot on is impossible: sharing a Faction or Specialty is mutual
+    assert shares.filter(pl.col("pilots_on") == 1)["trios"].item() == 0
+
+
+def test_roster_errors_name_the_roster_and_the_rule(skirmish):
+    lines = builds.roster_report(skirmish, ["courier", "courier", "foreman", "reaver"],
+                                 ["bastion", "foreman", "reaver"])  # fmt: skip
+    assert "roster courier+courier+foreman+reaver: 3 copies of part 'rifle' (at most 2, B)" in lines
+    assert ("roster courier+courier+foreman+reaver: pilot 'hana' flies 2 mechs "
+            "(each pilot is unique, B)") in lines  # fmt: skip
+    assert ("fielded team bastion+foreman+reaver: fielded Weight 158 exceeds the Team Cap "
+            "145 (B3)") in lines  # fmt: skip
+    assert builds.roster_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
+                                ["courier", "foreman", "reaver"]) == []  # fmt: skip
+
+
+def test_builds_experiment_writes_every_playable_build(tmp_path):
+    from analysis.query import query
+    from sims.core.runner import simulate
+    from tests.conftest import CATALOGS
+
+    out = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
+                   options={"parts": ["playable"]})  # fmt: skip
+    assert out.rows == 121_000  # 8 chassis x 5 heads x 11 x 11 arms x 5 legs x 5 backs
+    legal = query("SELECT count(*) AS n FROM builds WHERE legal", tmp_path)["n"].item()
+    assert legal == 117_022
+    again = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
+                     options={"parts": ["playable"]})  # fmt: skip
+    assert again.ran == 0 and again.plan.run_id == out.plan.run_id
