@@ -93,6 +93,24 @@ def team_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
     ]
 
 
+def legal_kit_teams(catalog: Catalog) -> list[str]:
+    """Every unordered trio of distinct kits that is a legal fielded team (B, B3)."""
+    import itertools
+
+    teams = []
+    for trio in itertools.combinations(sorted(catalog.kits), catalog.params.fielded):
+        if not rules.team_problems([catalog.mech(k) for k in trio], catalog.params):
+            teams.append("+".join(trio))
+    return teams
+
+
+def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The round robin for ratings: every ordered pair of legal kit teams at the Team
+    Cap (or of ``--teams``), mirrors included, under the chosen policies."""
+    teams = options.get("teams") or legal_kit_teams(catalog)
+    return team_cells(catalog, {**options, "teams": teams})
+
+
 def _play(catalog: Catalog, cell: Mapping[str, Any], size: int, rng: np.random.Generator,
           engine: str) -> tuple[dict[str, np.ndarray], Any]:  # fmt: skip
     side_a = Side(tuple(cell["side_a"].split("+")), cell["policy_a"])
@@ -192,6 +210,16 @@ EXPERIMENTS = {
         schema=__doc__ or "",
         chunk_size=TEAM_CHUNK,
         cells=team_cells,
+        run_chunk=battle_rows,
+        option_names=("teams", "policy"),
+    ),
+    "ratings": Experiment(
+        name="ratings",
+        summary="round robin of every legal kit team at the Team Cap, for Bradley-Terry "
+        "ratings (analysis.ratings)",
+        schema=__doc__ or "",
+        chunk_size=TEAM_CHUNK,
+        cells=rating_cells,
         run_chunk=battle_rows,
         option_names=("teams", "policy"),
     ),
