@@ -512,3 +512,26 @@ def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> al
         .properties(title=_title("What does the crit margin do to crits and time-to-kill?",
                                  caption))
     )  # fmt: skip
+
+
+def team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.Chart:
+    """Legal fielded kit teams against the Team Cap, one line per class mix (003 B3);
+    ``counts`` from ``sims.skirmish.builds.kit_team_counts``."""
+    _need(counts, ["team_cap", "light", "medium", "heavy", "teams"], "team_cap_chart")
+    frame = counts.with_columns(
+        mix=pl.format("{}L {}M {}H", "light", "medium", "heavy")
+    ).filter(pl.col("teams").max().over("mix") > 0)  # mixes no cap admits add nothing
+    return (
+        alt.Chart(_values(frame), title=_title("How many teams does the Team Cap admit?",
+                                               caption))  # fmt: skip
+        .mark_line(interpolate="step-after", point=False)
+        .encode(
+            x=alt.X("team_cap:Q", title="Team Cap", scale=alt.Scale(zero=False)),
+            y=alt.Y("teams:Q", title="Legal fielded teams (kits)"),
+            color=alt.Color("mix:N", title="Class mix (Light/Medium/Heavy)"),
+            tooltip=[alt.Tooltip("mix:N", title="Class mix"),
+                     alt.Tooltip("team_cap:Q", title="Team Cap"),
+                     alt.Tooltip("teams:Q", title="Teams")],  # fmt: skip
+        )
+        .properties(width=520, height=280)
+    )

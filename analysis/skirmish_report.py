@@ -15,12 +15,13 @@ from typing import Any
 
 import polars as pl
 
-from analysis import charts, queries
+from analysis import charts, queries, ratings
 from analysis.flags import Flag, crit_share_flags, load_limits, win_rate_flags
 from analysis.html import page, write_page
-from analysis.query import connect
+from analysis.query import connect, views
 from sims.core.claims import ClaimResult
 from sims.core.runner import RunOutcome, simulate
+from sims.skirmish import builds, rules
 
 GAME = "skirmish"
 MARGINS = [2, 3, 4, 5, 6]
@@ -121,6 +122,7 @@ def build_page(
     if damage is not None:
         sections.append(("How much damage at each range?",
                          charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
+    sections += team_cap_sections(catalog, con)
     wvk = frames["weapon_vs_kit"].with_columns(
         pl.col("crit_share_float").round(3), pl.col("p_hit_float").round(3),
         pl.col("expected_damage_float").round(3))  # fmt: skip
@@ -136,3 +138,38 @@ def build_page(
     path = Path(reports_dir) / f"{GAME}.html"
     write_page(path, doc)
     return path, flags
+
+
+def team_cap_sections(catalog: Any, con: Any) -> list[tuple[str, Any]]:
+    """The Team Cap section (003 B, B3, D): legal kit teams per cap and class mix
+    (exact), pilot trios switched on (exact), and team ratings when the store holds a
+    ``ratings`` run (``mechbal simulate skirmish ratings``)."""
+    counts = builds.kit_team_counts(catalog)
+    cap = catalog.params.team_cap
+    at_cap = counts.filter(pl.col("team_cap") == cap)["teams"].sum()
+    trios = builds.pilot_trios(catalog)
+    shares = builds.activation_shares(trios)
+    out: list[tuple[str, Any]] = [
+        ("How many teams does the Team Cap admit?", charts.team_cap_chart(
+            counts, charts.caption(source="exact", params={"kits": len(catalog.kits)})
+            + f" At the Team Cap {cap}: {at_cap} legal teams of three distinct kits.")),
+        ("Which pilot trios switch on?", _table_html(
+            shares, ["pilots_on", "trios", "share", "share_float"])
+         + f"<p class='small'>Exact, over all {trios.height} trios of "
+           f"{len(catalog.pilots)} pilots (003 D).</p>"),
+    ]  # fmt: skip
+    if "ratings" in views(con):
+        games = queries.win_rates(con, "ratings")
+        latest = games["run"].unique().sort()[-1]  # one run at a time: never pool runs
+        games = games.filter(pl.col("run") == latest)
+        fit = ratings.bradley_terry(ratings.pairwise(games))
+        weights = {t: sum(rules.mech_weight(catalog.mech(k)) for k in t.split("+"))
+                   for t in fit["team"]}  # fmt: skip
+        fit = fit.with_columns(pl.col(c).round(0) for c in ("rating", "low", "high"))
+        best = ratings.best_by_cap(fit, weights, range(100, 201, 10))
+        out.append(("Which teams are strongest?", _table_html(
+            fit, ["team", "rating", "low", "high", "battles", "expected_score"], limit=60)
+            + f"<p class='small'>Bradley-Terry ratings (Elo points, 95% interval) from "
+              f"run {html.escape(str(latest))}.</p>"
+            + _table_html(best, ["team_cap", "team", "weight", "rating"])))  # fmt: skip
+    return out

@@ -80,3 +80,18 @@ def test_builds_experiment_writes_every_playable_build(tmp_path):
     again = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
                      options={"parts": ["playable"]})  # fmt: skip
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
+
+
+def test_team_cap_chart(skirmish):
+    import vl_convert
+
+    from analysis import charts
+
+    chart = charts.team_cap_chart(builds.kit_team_counts(skirmish), "Exact.")
+    spec = chart.to_dict()
+    assert spec["title"]["text"] == "How many teams does the Team Cap admit?"
+    assert spec["encoding"]["x"]["title"] == "Team Cap"
+    mixes = {row["mix"] for row in spec["data"]["values"]}
+    assert "1L 1M 1H" in mixes and "0L 0M 3H" not in mixes  # no cap up to 200 fits 3 Heavies
+    svg = vl_convert.vegalite_to_svg(chart.to_json())
+    assert svg.startswith("<svg") and 'class="marks"' in svg
