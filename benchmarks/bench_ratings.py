@@ -37,8 +37,9 @@ def main() -> None:
     fit = ratings.bradley_terry(ratings.pairwise(queries.win_rates(connect(store), "ratings")))
     fitted = time.perf_counter() - start
     size = sum(p.stat().st_size for p in store.rglob("*.parquet"))
-    print(f"teams: {len(teams)} legal kit teams at Team Cap {catalog.params.team_cap}; "
-          f"{cells} ordered matchups x {args.per_cell} battles = {out.rows:,} team battles")  # fmt: skip
+    cap = catalog.params.team_cap
+    print(f"teams: {len(teams)} legal kit teams at Team Cap {cap}; {cells} ordered matchups "
+          f"x {args.per_cell} battles = {out.rows:,} team battles")
     print(f"simulate: {sim:.1f} s with --jobs {args.jobs} ({out.rows / sim:,.0f} battles/s)")
     print(f"query + Bradley-Terry fit: {fitted:.2f} s; store {size / 2**20:.1f} MiB")
     print(fit.head(5))
