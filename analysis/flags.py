@@ -64,6 +64,15 @@ def load_limits(path: Path) -> dict[str, Limit]:
     return out
 
 
+def outside(value: float, limit: Limit) -> tuple[str, float] | None:
+    """("above", max) or ("below", min) when ``value`` leaves the limit, else None."""
+    if value > limit.max:
+        return "above", limit.max
+    if value < limit.min:
+        return "below", limit.min
+    return None
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -76,10 +85,9 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
     )  # fmt: skip
     flags = []
     for weapon, share, kits in per_weapon.iter_rows():
-        side = "above" if share > limit.max else "below" if share < limit.min else None
-        if side is None:
+        if (out := outside(share, limit)) is None:
             continue
-        bound = limit.max if side == "above" else limit.min
+        side, bound = out
         evidence = (
             "exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier dice, "
             f"no cover), averaged over {kits} kits at crit margin {margin}"
@@ -107,10 +115,9 @@ def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[
     )  # fmt: skip
     flags = []
     for kit, score, battles in per_kit.iter_rows():
-        side = "above" if score > limit.max else "below" if score < limit.min else None
-        if side is None:
+        if (out := outside(score, limit)) is None:
             continue
-        bound = limit.max if side == "above" else limit.min
+        side, bound = out
         # a 95% interval by the normal approximation; battles are many
         half = 1.96 * (score * (1 - score) / battles) ** 0.5
         flags.append(Flag(kit, "win_rate", score,

@@ -37,26 +37,14 @@ def bradley_terry(games: pl.DataFrame, iterations: int = 100) -> pl.DataFrame:
     k = len(teams)
     theta = np.zeros(k)
     for _ in range(iterations):
-        p = 1 / (1 + np.exp(theta[b] - theta[a]))
+        p, hess = _information(theta, a, b, n, k)
         grad = np.bincount(a, won - n * p, k) - np.bincount(b, won - n * p, k)
-        w = n * p * (1 - p)
-        hess = np.zeros((k, k))
-        np.add.at(hess, (a, a), w)
-        np.add.at(hess, (b, b), w)
-        np.add.at(hess, (a, b), -w)
-        np.add.at(hess, (b, a), -w)
         step = np.linalg.pinv(hess) @ grad
         theta += step
         theta -= theta.mean()  # the model fixes only differences
         if np.abs(step).max() < 1e-10:
             break
-    p = 1 / (1 + np.exp(theta[b] - theta[a]))
-    w = n * p * (1 - p)
-    hess = np.zeros((k, k))
-    np.add.at(hess, (a, a), w)
-    np.add.at(hess, (b, b), w)
-    np.add.at(hess, (a, b), -w)
-    np.add.at(hess, (b, a), -w)
+    _, hess = _information(theta, a, b, n, k)
     se = np.sqrt(np.clip(np.diag(np.linalg.pinv(hess)), 0, None))
     battles = np.bincount(a, n, k) + np.bincount(b, n, k)
     field = np.array([np.mean(1 / (1 + np.exp(np.delete(theta, i) - theta[i]))) for i in range(k)])
@@ -68,6 +56,20 @@ def bradley_terry(games: pl.DataFrame, iterations: int = 100) -> pl.DataFrame:
         "battles": battles.astype(np.int64),
         "expected_score": field,
     }).sort("rating", descending=True)  # fmt: skip
+
+
+def _information(theta: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray,
+                 k: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """P(a beats b) per row and the observed information (minus the log-likelihood's
+    Hessian) over the ratings: a graph Laplacian weighted by n p (1 - p)."""
+    p = 1 / (1 + np.exp(theta[b] - theta[a]))
+    w = n * p * (1 - p)
+    hess = np.zeros((k, k))
+    np.add.at(hess, (a, a), w)
+    np.add.at(hess, (b, b), w)
+    np.add.at(hess, (a, b), -w)
+    np.add.at(hess, (b, a), -w)
+    return p, hess
 
 
 def best_by_cap(ratings: pl.DataFrame, weights: dict[str, int], caps: range) -> pl.DataFrame:
