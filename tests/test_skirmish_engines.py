@@ -2,13 +2,12 @@
 scenarios, against exact.py shot by shot, and a battle traced by hand with forced dice."""
 
 from dataclasses import replace
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from sims.skirmish import exact, reference, vector
-from sims.skirmish.battle import CORE, DRAW, SIDE_B, Side, compile_battle, metrics
+from sims.skirmish.battle import CORE, SIDE_B, Side, compile_battle, metrics
 
 
 def side(kits: str, policy: str, pilots: str = "") -> Side:
@@ -209,5 +208,3 @@ def test_hand_traced_battle(skirmish):
     assert (result.winner, result.rounds, result.decided) == (SIDE_B, 1, 2)
     assert result.hull == [48 / 52, 1.0]
     assert (result.shots, result.hits, result.crits) == ([0, 2], [0, 1], [0, 0])
-    assert result.winner != DRAW
-    assert Fraction(48, 52) == Fraction(12, 13)
