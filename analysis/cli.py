@@ -138,7 +138,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     sets = _assignments(args.set, "--set")
     sweeps = _assignments(args.sweep, "--sweep")
     options: dict[str, Any] = {}
-    for name in ("kits", "policy", "teams", "parts"):
+    for name in ("kits", "policy", "teams", "parts", "custom"):
         value = getattr(args, name)
         if value:
             options[name] = [v.strip() for v in value.split(",") if v.strip()]
@@ -193,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", help="policies, comma-separated (default gunline)")
     p.add_argument("--teams", help="teams for teamfight: k1+k2+k3,k4+k5+k6")
     p.add_argument("--parts", help="builds: the part list, full (default) or playable")
+    p.add_argument("--custom", help="ratings: add this many strong custom teams")
     p.add_argument("--describe", action="store_true",
                    help="print the experiment's grid and row columns, run nothing")  # fmt: skip
     catalog_flag(p)

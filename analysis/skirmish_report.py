@@ -21,6 +21,7 @@ from analysis.html import page, write_page
 from analysis.query import connect, views
 from sims.core.claims import ClaimResult
 from sims.core.runner import RunOutcome, simulate
+from sims.core.store import read_manifest, run_dir
 from sims.skirmish import builds, rules
 
 GAME = "skirmish"
@@ -122,7 +123,7 @@ def build_page(
     if damage is not None:
         sections.append(("How much damage at each range?",
                          charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
-    sections += team_cap_sections(catalog, con)
+    sections += team_cap_sections(catalog, con, store)
     wvk = frames["weapon_vs_kit"].with_columns(
         pl.col("crit_share_float").round(3), pl.col("p_hit_float").round(3),
         pl.col("expected_damage_float").round(3))  # fmt: skip
@@ -140,7 +141,7 @@ def build_page(
     return path, flags
 
 
-def team_cap_sections(catalog: Any, con: Any) -> list[tuple[str, Any]]:
+def team_cap_sections(catalog: Any, con: Any, store: Path) -> list[tuple[str, Any]]:
     """The Team Cap section (003 B, B3, D): legal kit teams per cap and class mix
     (exact), pilot trios switched on (exact), and team ratings when the store holds a
     ``ratings`` run (``mechbal simulate skirmish ratings``)."""
@@ -163,13 +164,24 @@ def team_cap_sections(catalog: Any, con: Any) -> list[tuple[str, Any]]:
         latest = games["run"].unique().sort()[-1]  # one run at a time: never pool runs
         games = games.filter(pl.col("run") == latest)
         fit = ratings.bradley_terry(ratings.pairwise(games))
-        weights = {t: sum(rules.mech_weight(catalog.mech(k)) for k in t.split("+"))
-                   for t in fit["team"]}  # fmt: skip
+        manifest = read_manifest(run_dir(store, GAME, "ratings", str(latest))) or {}
+        custom = (manifest.get("notes") or {}).get("custom_kits", {})
+
+        def kit_weight(kit: str) -> int:
+            if kit in custom:  # a generated kit: its parts are in the run's manifest
+                return sum(catalog.parts[p].weight for p in custom[kit]["parts"])
+            return rules.mech_weight(catalog.mech(kit))
+
+        weights = {t: sum(kit_weight(k) for k in t.split("+")) for t in fit["team"]}
         fit = fit.with_columns(pl.col(c).round(0) for c in ("rating", "low", "high"))
         best = ratings.best_by_cap(fit, weights, range(100, 201, 10))
         out.append(("Which teams are strongest?", _table_html(
             fit, ["team", "rating", "low", "high", "battles", "expected_score"], limit=60)
             + f"<p class='small'>Bradley-Terry ratings (Elo points, 95% interval) from "
               f"run {html.escape(str(latest))}.</p>"
-            + _table_html(best, ["team_cap", "team", "weight", "rating"])))  # fmt: skip
+            + _table_html(best, ["team_cap", "team", "weight", "rating"])
+            + (_table_html(pl.DataFrame([{"kit": k, "pilot": v["pilot"],
+                                          "parts": ", ".join(v["parts"])}
+                                         for k, v in custom.items()]),
+                           ["kit", "pilot", "parts"]) if custom else "")))  # fmt: skip
     return out

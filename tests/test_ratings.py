@@ -45,3 +45,33 @@ def test_round_robin_end_to_end(tmp_path):
                                      "bastion+courier+reaver": 143}, range(128, 146))  # fmt: skip
     assert best["team_cap"].min() == 129  # nothing fits below the lightest team
     assert best.filter(pl.col("team_cap") == 129)["team"].item() == "courier+foreman+reaver"
+
+
+def test_custom_teams_are_legal_strong_and_deterministic(skirmish):
+    from sims.skirmish import builds, rules
+
+    catalog, teams = builds.with_custom_teams(skirmish, 3)
+    again = builds.with_custom_teams(skirmish, 3)[1]
+    assert teams == again and len(teams) == 3 and len(set(teams)) == 3
+    for team in teams:
+        mechs = [catalog.mech(k) for k in team.split("+")]
+        assert rules.team_problems(mechs, catalog.params) == []  # cap, copies, pilots
+        assert all(k.startswith(builds.CUSTOM_PREFIX) for k in team.split("+"))
+    custom = [k for k in catalog.kits if k.startswith(builds.CUSTOM_PREFIX)]
+    assert all(catalog.kits[k].provenance == "assumed" for k in custom)
+
+
+def test_ratings_with_custom_teams_record_their_kits(tmp_path):
+    import json
+
+    out = simulate("skirmish", "ratings", n=16 * 10, catalog_root=CATALOGS, store_root=tmp_path,
+                   options={"teams": ["courier+foreman+reaver", "bastion+courier+foreman"],
+                            "custom": ["2"]})  # fmt: skip
+    assert len(out.plan.cells) == 16  # (2 kit teams + 2 custom teams) squared
+    manifest = json.loads((out.plan.folder / "manifest.json").read_text())
+    kits = manifest["notes"]["custom_kits"]
+    sides = set(queries.win_rates(connect(tmp_path), "ratings")["side_a"])
+    for team in sides:
+        for kit in team.split("+"):
+            assert kit in kits or not kit.startswith("custom_")
+    assert all(len(v["parts"]) == 6 and v["pilot"] for v in kits.values())

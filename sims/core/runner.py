@@ -54,6 +54,8 @@ class Experiment:
     check_sweep: Callable[[str], str | None] | None = None  # why a sweep name is refused
     option_names: tuple[str, ...] = ()
     identity_files: tuple[str, ...] = ()  # catalog files only this experiment reads
+    # what a run made up and its rows only name (e.g. generated kits), for the manifest
+    run_notes: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -191,8 +193,10 @@ def plan_run(
     }  # fmt: skip
     run_id = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
     run_id = run_id[:16]
+    notes = exp.run_notes(catalog, options) if exp.run_notes else {}
     manifest = {
         **identity, "run_id": run_id, "n_per_cell": per_cell, "chunks": len(chunks),
+        "notes": notes,
         "cells": [{"cell": i, **cell} for i, cell in enumerate(cells)],
         "created": None, "finished": None, "complete": False, "rows": None,
     }  # fmt: skip

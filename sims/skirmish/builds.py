@@ -506,3 +506,92 @@ def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str
     return [f"roster {name}: {p}" for p in in_roster] + [
         f"fielded team {team}: {p}" for p in in_team
     ]
+
+
+# ---- strong custom teams for the ratings (issue 6) ------------------------------------
+
+CUSTOM_PREFIX = "custom_"
+SLOT_FIELDS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
+
+
+def _team_proxy(mechs: Sequence[Any], threat: Mapping[str, float], params: rules.Parameters
+                ) -> float:  # fmt: skip
+    """A crude exact strength: each mech's best weapon (expected damage per Fire action
+    against the standard Medium) times its Hull. The ratings then test it in battle."""
+    total = 0.0
+    for mech in mechs:
+        best = max((threat[w.id] for w in mech.weapons), default=0.0)
+        total += best * rules.mech_stats(mech, params).hull
+    return total
+
+
+def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str]]:
+    """Up to ``count`` strong custom teams: each starts from a legal kit team (strongest
+    by the proxy first) and climbs by single part swaps while the team stays legal (Team
+    Cap, overload, copy limits; pilots unchanged, so unique) and the proxy improves. The
+    copy limits keep the climb from piling the same parts onto every mech. Returns the
+    generated kits (``custom_<n>``, provenance assumed) and the teams. Deterministic."""
+    from dataclasses import replace
+
+    from sims.skirmish import exact
+    from sims.skirmish.catalog import Kit
+
+    params = catalog.params
+    foreman = catalog.mech("foreman")
+    threat = {w.id: float(exact.expected_damage(w, foreman, params)) for w in catalog.weapons()}
+    by_slot = {f: sorted(p.id for p in catalog.parts.values()
+                         if p.slot == ("arm" if f.endswith("_arm") else f)) for f in SLOT_FIELDS}
+    seeds = []
+    for trio in itertools.combinations(sorted(catalog.kits), params.fielded):
+        mechs = [catalog.mech(k) for k in trio]
+        if not rules.team_problems(mechs, params):
+            seeds.append((-_team_proxy(mechs, threat, params), trio, mechs))
+    seeds.sort(key=lambda s: (s[0], s[1]))
+    found: list[list[Any]] = []
+    for _, _, mechs in seeds:
+        if len(found) == count:
+            break
+        best = _team_proxy(mechs, threat, params)
+        while True:
+            move = None
+            for i, mech in enumerate(mechs):
+                for field in SLOT_FIELDS:
+                    for pid in by_slot[field]:
+                        if getattr(mech, field).id == pid:
+                            continue
+                        trial = list(mechs)
+                        trial[i] = replace(mech, **{field: catalog.parts[pid]})
+                        if rules.team_problems(trial, params):
+                            continue
+                        value = _team_proxy(trial, threat, params)
+                        if value > best + 1e-9 and (move is None or value > move[0]):
+                            move = (value, trial)
+            if move is None:
+                break
+            best, mechs = move
+        signature = sorted(tuple(p.id for p in m.parts) for m in mechs)
+        if all(sorted(tuple(p.id for p in m.parts) for m in t) != signature for t in found):
+            found.append(mechs)
+    kits: dict[str, Any] = {}
+    teams = []
+    for mechs in found:
+        names = []
+        for mech in mechs:
+            ids = tuple(p.id for p in mech.parts)  # chassis, head, arms, legs, back
+            ident = next((k for k, v in kits.items()
+                          if (v.part_ids, v.pilot) == (ids, mech.pilot.id)), None)  # fmt: skip
+            if ident is None:
+                ident = f"{CUSTOM_PREFIX}{len(kits) + 1}"
+                kits[ident] = Kit(ident, f"Custom {len(kits) + 1}", *ids, pilot=mech.pilot.id,
+                                  provenance="assumed")  # fmt: skip
+            names.append(ident)
+        teams.append("+".join(names))
+    return kits, teams
+
+
+def with_custom_teams(catalog: Catalog, count: int) -> tuple[Catalog, list[str]]:
+    """The catalog with the kits of :func:`custom_teams` added, and those teams."""
+    from dataclasses import replace
+
+    kits, teams = custom_teams(catalog, count)
+    return replace(catalog, kits={**catalog.kits, **kits}), teams

@@ -106,9 +106,41 @@ def legal_kit_teams(catalog: Catalog) -> list[str]:
 
 def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The round robin for ratings: every ordered pair of legal kit teams at the Team
-    Cap (or of ``--teams``), mirrors included, under the chosen policies."""
-    teams = options.get("teams") or legal_kit_teams(catalog)
-    return team_cells(catalog, {**options, "teams": teams})
+    Cap (or of ``--teams``), plus ``--custom N`` strong custom teams
+    (``builds.custom_teams``), mirrors included, under the chosen policies."""
+    teams = list(options.get("teams") or legal_kit_teams(catalog))
+    raw = (options.get("custom") or ["0"])[0]
+    if not str(raw).isdigit() or len(options.get("custom") or [raw]) != 1:
+        raise CatalogError("--custom", f"expected a number of custom teams, got {raw!r}")
+    count = int(raw)
+    if count:
+        catalog, extra = _with_custom(catalog, count)
+        teams += extra
+    cells = team_cells(catalog, {**options, "teams": teams})
+    return [{**cell, "custom": count} for cell in cells] if count else cells
+
+
+def rating_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The custom kits a ratings run made up (rows name them only by id)."""
+    count = int((options.get("custom") or ["0"])[0])
+    if not count:
+        return {}
+    with_custom, _ = _with_custom(catalog, count)
+    return {"custom_kits": {
+        k: {"parts": list(v.part_ids), "pilot": v.pilot}
+        for k, v in with_custom.kits.items() if k.startswith(builds.CUSTOM_PREFIX)
+    }}  # fmt: skip
+
+
+_CUSTOM_CACHE: dict[tuple, tuple[Catalog, list[str]]] = {}
+
+
+def _with_custom(catalog: Catalog, count: int) -> tuple[Catalog, list[str]]:
+    # Workers rebuild the same custom kits from the catalog (deterministic); once each.
+    key = (str(catalog.root), catalog.overrides, count)
+    if key not in _CUSTOM_CACHE:
+        _CUSTOM_CACHE[key] = builds.with_custom_teams(catalog, count)
+    return _CUSTOM_CACHE[key]
 
 
 def _play(catalog: Catalog, cell: Mapping[str, Any], size: int, rng: np.random.Generator,
@@ -126,6 +158,8 @@ def battle_rows(
     rng: np.random.Generator, engine: str,
 ) -> pa.Table:  # fmt: skip
     """Play ``size`` battles of one cell; one row per battle (module docstring)."""
+    if cell.get("custom"):  # the ratings' custom kits live only in the run
+        catalog = _with_custom(catalog, int(cell["custom"]))[0]
     res, (side_a, side_b) = _play(catalog, cell, size, rng, engine)
     cols: dict[str, Any] = {
         "cell": np.full(size, cell.get("cell", -1), np.int32),
@@ -221,7 +255,8 @@ EXPERIMENTS = {
         chunk_size=TEAM_CHUNK,
         cells=rating_cells,
         run_chunk=battle_rows,
-        option_names=("teams", "policy"),
+        option_names=("teams", "policy", "custom"),
+        run_notes=rating_notes,
     ),
     "crit-margin": Experiment(
         name="crit-margin",
