@@ -203,7 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_query_parser(sub)
 
-    p = sub.add_parser("report", help="write reports/index.html with tables and claims")
+    p = sub.add_parser("report", help="run the default experiments and write the report "
+                                      "(reports/index.html and a page per game)")  # fmt: skip
     p.add_argument("game", nargs="?")
     p.add_argument("--out", default="reports", help="report folder (default reports)")
     p.add_argument("--store", default="data", help="the Parquet store for its runs")
