@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html as html_lib
 import json
-import os
 import uuid
 from collections.abc import Sequence
 from functools import cache
@@ -23,6 +22,8 @@ from typing import Any
 
 import altair as alt
 import vl_convert
+
+from sims.core.store import write_text
 
 __all__ = [
     "STYLE", "javascript_bundle", "page", "write_page", "chart_html", "notebook_renderer",
@@ -124,21 +125,8 @@ def page(
 
 
 def write_page(path: Path | str, html: str) -> Path:
-    """Write ``html`` to ``path`` atomically: a temporary file in the same folder, then
-    ``os.replace``, so a reader never sees half a page."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Our own unique name rather than mkstemp, whose 0600 mode would leave the report
-    # unreadable to anyone else (a web server, a shared folder): open() honours the umask.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8") as out:
-            out.write(html)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+    """Write a page atomically (``sims.core.store.write_text``)."""
+    return write_text(path, html)
 
 
 def chart_html(chart: alt.TopLevelMixin) -> str:

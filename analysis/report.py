@@ -8,7 +8,6 @@ provenance.
 from __future__ import annotations
 
 import html
-import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +19,7 @@ from analysis.tables import write_tables
 from sims.core.claims import ClaimResult, run_claims
 from sims.core.params import describe
 from sims.core.protocol import Game, get_game
+from sims.core.store import write_text
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -144,8 +144,4 @@ def build_report(
         + "\n".join(sections)
         + "</body></html>"
     )
-    index = reports_dir / "index.html"
-    tmp = index.with_name("index.html.tmp")
-    tmp.write_text(page)
-    os.replace(tmp, index)
-    return index
+    return write_text(reports_dir / "index.html", page)

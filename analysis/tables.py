@@ -6,11 +6,12 @@ through temporary names renamed into place, so a failure writes nothing partial.
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
+
+from sims.core.store import write_text
 
 # Tables whose full listing is too long to print get a pivot in Markdown instead:
 # stem -> (section columns, row column, column column, value column).
@@ -75,12 +76,6 @@ def render_markdown(stem: str, frame: pl.DataFrame, doc: str, game_title: str) -
     return "".join(parts)
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def write_tables(
     frames: dict[str, pl.DataFrame], docs: dict[str, str], out_dir: Path, game: str, title: str
 ) -> list[Path]:
@@ -93,6 +88,6 @@ def write_tables(
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in rendered.items():
-        _atomic_write(folder / name, text)
+        write_text(folder / name, text)
         written.append(folder / name)
     return written

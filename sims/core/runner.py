@@ -86,7 +86,6 @@ class Task:
     experiment: str
     catalog_root: str
     overrides: tuple[tuple[str, Any], ...]  # --set plus this cell's swept values
-    catalog_hash: str
     cell: tuple[tuple[str, Any], ...]
     chunk: Chunk
     seed: int
@@ -268,7 +267,7 @@ def execute(
             continue
         overrides = {**sets, **plan.swept[chunk.cell]}
         tasks.append(Task(plan.game, plan.experiment, str(catalog_root),
-                          tuple(sorted(overrides.items())), plan.manifest["catalog_hash"],
+                          tuple(sorted(overrides.items())),
                           tuple({"cell": chunk.cell, **plan.cells[chunk.cell]}.items()),
                           chunk, seed, engine,
                           str(path)))  # fmt: skip
@@ -283,6 +282,8 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
                progress: bool | None, total: int, done: int) -> int:  # fmt: skip
     from joblib import Parallel, delayed, parallel_config
 
+    if not tasks:
+        return 0
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     if show:
@@ -290,8 +291,6 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
 
         bar = tqdm(total=total, initial=done, unit="chunk", file=sys.stderr)
     rows = 0
-    if not tasks:
-        return 0
     client = None
     try:
         if backend == "dask":  # check_execution has vetted backend and scheduler

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,29 @@ def chunk_rows(path: Path) -> int:
     return pq.read_metadata(path).num_rows
 
 
+def write_text(path: Path | str, text: str, suffix: str = ".tmp") -> Path:
+    """Write ``text`` atomically: a temporary file beside ``path`` (ending ``suffix``),
+    then ``os.replace``, so a reader never sees half a file. Every text file mechbal
+    writes (tables, pages, manifests) goes through here."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Our own unique name rather than mkstemp, whose 0600 mode would leave reports
+    # unreadable to anyone else (a web server, a shared folder): open() honours the umask.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}{suffix}")
+    try:
+        with open(tmp, "x", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / ("manifest.json" + PARTIAL)
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str))
-    os.replace(tmp, folder / "manifest.json")
+    # a .partial temporary, so a resumed run's leftover sweep removes a killed write
+    text = json.dumps(manifest, indent=2, sort_keys=True, default=str)
+    write_text(Path(folder) / "manifest.json", text, suffix=PARTIAL)
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

@@ -414,10 +414,6 @@ def hull_percent(dur, max_total):
     return np.maximum(dur, 0).sum(axis=-1) / max_total
 
 
-RESULT_FIELDS = ("winner", "rounds", "decided", "hull", "kills", "crits", "shots", "hits",
-                 "destroyed", "mount_hits", "mount_crits")  # fmt: skip
-
-
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Per-battle numbers both engines are compared on (and designers read):
     side A's score (1 win, 1/2 draw), rounds, crits, parts destroyed (all, and per

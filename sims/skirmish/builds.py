@@ -439,7 +439,6 @@ def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFram
     elementary symmetric polynomials of x^weight). Copy limits and unique pilots are
     checked on top (B): with distinct kits they hold for this catalog (the claim
     ``four_kit_rosters_legal``), and :func:`kit_teams_brute_force` lists them to check."""
-    params = catalog.params
     by_class: dict[str, list[int]] = {c: [] for c in CLASSES}
     for kit in catalog.kits:
         mech = catalog.mech(kit)
@@ -458,12 +457,12 @@ def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFram
             rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
                          "teams": int(cumulative[min(cap, top)])})  # fmt: skip
     frame = pl.DataFrame(rows)
-    for trio in itertools.combinations(sorted(catalog.kits), 3):
-        mechs = [catalog.mech(k) for k in trio]
-        broken = rules.copy_problems(mechs, params) + [
-            q for m in mechs for q in rules.mech_problems(m, params)]  # fmt: skip
-        if broken:  # copy limits or pilots would need inclusion-exclusion: refuse to guess
-            raise ValueError(f"kit team {'+'.join(trio)} breaks {broken[0]}: the weight "
+    # At a cap no trio can exceed, what remains is copy limits, pilots and overload,
+    # which the weight count alone would miss: refuse to guess.
+    no_cap = sum(w for ws in by_class.values() for w in ws)
+    for trio, broken in kit_teams_brute_force(catalog, no_cap):
+        if broken:
+            raise ValueError(f"kit team {trio} breaks {broken[0]}: the weight "
                              "count alone would overcount")  # fmt: skip
     return frame
 
@@ -480,20 +479,24 @@ def _elementary(weights: Sequence[int], top: int) -> list[np.ndarray]:
     return e
 
 
-def kit_teams_brute_force(catalog: Catalog, cap: int) -> list[tuple[str, list[str]]]:
-    """Every unordered trio of distinct kits, with the rules it breaks at ``cap``."""
-    params = rules_with_cap(catalog.params, cap)
+def kit_teams_brute_force(
+    catalog: Catalog, cap: int | None = None
+) -> list[tuple[str, list[str]]]:
+    """Every unordered trio of distinct kits, with the rules it breaks at ``cap`` (the
+    catalog's Team Cap by default)."""
+    from dataclasses import replace
+
+    params = catalog.params if cap is None else replace(catalog.params, team_cap=cap)
     out = []
-    for trio in itertools.combinations(sorted(catalog.kits), 3):
+    for trio in itertools.combinations(sorted(catalog.kits), params.fielded):
         mechs = [catalog.mech(k) for k in trio]
         out.append(("+".join(trio), rules.team_problems(mechs, params)))
     return out
 
 
-def rules_with_cap(params: rules.Parameters, cap: int) -> rules.Parameters:
-    from dataclasses import replace
-
-    return replace(params, team_cap=cap)
+def legal_kit_teams(catalog: Catalog) -> list[str]:
+    """Every unordered trio of distinct kits that is a legal fielded team (B, B3)."""
+    return [team for team, problems in kit_teams_brute_force(catalog) if not problems]
 
 
 def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]) -> list[str]:
@@ -542,10 +545,9 @@ def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str
     by_slot = {f: sorted(p.id for p in catalog.parts.values()
                          if p.slot == ("arm" if f.endswith("_arm") else f)) for f in SLOT_FIELDS}
     seeds = []
-    for trio in itertools.combinations(sorted(catalog.kits), params.fielded):
-        mechs = [catalog.mech(k) for k in trio]
-        if not rules.team_problems(mechs, params):
-            seeds.append((-_team_proxy(mechs, threat, params), trio, mechs))
+    for team in legal_kit_teams(catalog):
+        mechs = [catalog.mech(k) for k in team.split("+")]
+        seeds.append((-_team_proxy(mechs, threat, params), team, mechs))
     seeds.sort(key=lambda s: (s[0], s[1]))
     found: list[list[Any]] = []
     for _, _, mechs in seeds:

@@ -40,6 +40,7 @@ from sims.core.catalog import CatalogError
 from sims.core.runner import Experiment
 from sims.skirmish import builds, reference, rules, vector
 from sims.skirmish.battle import Side, compile_battle
+from sims.skirmish.builds import legal_kit_teams
 from sims.skirmish.catalog import Catalog
 
 PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
@@ -91,17 +92,6 @@ def team_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
         for b in teams
         for pa_, pb in _policies(catalog, options)
     ]
-
-
-def legal_kit_teams(catalog: Catalog) -> list[str]:
-    """Every unordered trio of distinct kits that is a legal fielded team (B, B3)."""
-    import itertools
-
-    teams = []
-    for trio in itertools.combinations(sorted(catalog.kits), catalog.params.fielded):
-        if not rules.team_problems([catalog.mech(k) for k in trio], catalog.params):
-            teams.append("+".join(trio))
-    return teams
 
 
 def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:

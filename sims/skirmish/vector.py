@@ -17,7 +17,7 @@ at a time, and is tested against it. The layout:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -915,8 +915,6 @@ class Engine:
             "mount_hits": s.mount_hits.a.copy(), "mount_crits": s.mount_crits.a.copy(),
         }  # fmt: skip
 
-
-STATE_FIELDS = [f.name for f in fields(State)]
 
 
 def play(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
