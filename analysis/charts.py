@@ -516,7 +516,7 @@ def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> al
 
 def team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.Chart:
     """Legal fielded kit teams against the Team Cap, one line per class mix (003 B3);
-    ``counts`` from ``sims.skirmish.builds.kit_team_counts``."""
+    ``counts`` from ``sims.skirmish.teams.kit_team_counts``."""
     _need(counts, ["team_cap", "light", "medium", "heavy", "teams"], "team_cap_chart")
     frame = counts.with_columns(
         mix=pl.format("{}L {}M {}H", "light", "medium", "heavy")

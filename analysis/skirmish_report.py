@@ -22,7 +22,7 @@ from analysis.query import connect, views
 from sims.core.claims import ClaimResult
 from sims.core.runner import RunOutcome, simulate
 from sims.core.store import read_manifest, run_dir
-from sims.skirmish import builds, rules
+from sims.skirmish import rules, teams
 
 GAME = "skirmish"
 MARGINS = [2, 3, 4, 5, 6]
@@ -145,11 +145,11 @@ def team_cap_sections(catalog: Any, con: Any, store: Path) -> list[tuple[str, An
     """The Team Cap section (003 B, B3, D): legal kit teams per cap and class mix
     (exact), pilot trios switched on (exact), and team ratings when the store holds a
     ``ratings`` run (``mechbal simulate skirmish ratings``)."""
-    counts = builds.kit_team_counts(catalog)
+    counts = teams.kit_team_counts(catalog)
     cap = catalog.params.team_cap
     at_cap = counts.filter(pl.col("team_cap") == cap)["teams"].sum()
-    trios = builds.pilot_trios(catalog)
-    shares = builds.activation_shares(trios)
+    trios = teams.pilot_trios(catalog)
+    shares = teams.activation_shares(trios)
     out: list[tuple[str, Any]] = [
         ("How many teams does the Team Cap admit?", charts.team_cap_chart(
             counts, charts.caption(source="exact", params={"kits": len(catalog.kits)})

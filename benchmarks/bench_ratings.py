@@ -15,7 +15,7 @@ from analysis import queries, ratings
 from analysis.query import connect
 from sims.core.runner import simulate
 from sims.skirmish.catalog import load_catalog
-from sims.skirmish.experiments import legal_kit_teams
+from sims.skirmish.teams import legal_kit_teams
 
 ROOT = Path(__file__).resolve().parents[1]
 

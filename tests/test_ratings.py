@@ -48,16 +48,16 @@ def test_round_robin_end_to_end(tmp_path):
 
 
 def test_custom_teams_are_legal_strong_and_deterministic(skirmish):
-    from sims.skirmish import builds, rules
+    from sims.skirmish import rules, teams
 
-    catalog, teams = builds.with_custom_teams(skirmish, 3)
-    again = builds.with_custom_teams(skirmish, 3)[1]
-    assert teams == again and len(teams) == 3 and len(set(teams)) == 3
-    for team in teams:
+    catalog, found = teams.with_custom_teams(skirmish, 3)
+    again = teams.with_custom_teams(skirmish, 3)[1]
+    assert found == again and len(found) == 3 and len(set(found)) == 3
+    for team in found:
         mechs = [catalog.mech(k) for k in team.split("+")]
         assert rules.team_problems(mechs, catalog.params) == []  # cap, copies, pilots
-        assert all(k.startswith(builds.CUSTOM_PREFIX) for k in team.split("+"))
-    custom = [k for k in catalog.kits if k.startswith(builds.CUSTOM_PREFIX)]
+        assert all(k.startswith(teams.CUSTOM_PREFIX) for k in team.split("+"))
+    custom = [k for k in catalog.kits if k.startswith(teams.CUSTOM_PREFIX)]
     assert all(catalog.kits[k].provenance == "assumed" for k in custom)
 
 

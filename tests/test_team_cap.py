@@ -5,11 +5,11 @@ from fractions import Fraction
 
 import polars as pl
 
-from sims.skirmish import builds, rules
+from sims.skirmish import rules, teams
 
 
 def test_kit_team_counts_equal_brute_force(skirmish):
-    counts = builds.kit_team_counts(skirmish)
+    counts = teams.kit_team_counts(skirmish)
     assert counts.height == 101 * 10  # caps 100..200 x the ten class mixes of three
     klass = {k: skirmish.mech(k).chassis.klass for k in skirmish.kits}
     weight = {k: rules.mech_weight(skirmish.mech(k)) for k in skirmish.kits}
@@ -30,16 +30,16 @@ def test_team_cap_examples(skirmish):
     # (143) but not Bastion + two Mediums (158): so the count of (1 light, 1 medium,
     # 1 heavy) teams including the bastion grows at 143, and 158 is the first cap with
     # bastion+foreman+reaver.
-    teams = {t: p for t, p in builds.kit_teams_brute_force(skirmish, 145)}
-    assert teams["courier+foreman+reaver"] == []
-    assert teams["bastion+courier+foreman"] == []
-    assert teams["bastion+foreman+reaver"] == ["fielded Weight 158 exceeds the Team Cap 145 (B3)"]
-    at = {t: p for t, p in builds.kit_teams_brute_force(skirmish, 158)}
+    at_145 = {t: p for t, p in teams.kit_teams_brute_force(skirmish, 145)}
+    assert at_145["courier+foreman+reaver"] == []
+    assert at_145["bastion+courier+foreman"] == []
+    assert at_145["bastion+foreman+reaver"] == ["fielded Weight 158 exceeds the Team Cap 145 (B3)"]
+    at = {t: p for t, p in teams.kit_teams_brute_force(skirmish, 158)}
     assert at["bastion+foreman+reaver"] == []
 
 
 def test_pilot_trios(skirmish):
-    trios = builds.pilot_trios(skirmish)
+    trios = teams.pilot_trios(skirmish)
     n = len(skirmish.pilots)
     assert trios.height == n * (n - 1) * (n - 2) // 6
     row = trios.filter((pl.col("pilot_1") == "marrow") & (pl.col("pilot_2") == "ruko")
@@ -48,7 +48,7 @@ def test_pilot_trios(skirmish):
     row = trios.filter((pl.col("pilot_1") == "q") & (pl.col("pilot_2") == "ruko")
                        & (pl.col("pilot_3") == "vex")).row(0, named=True)  # fmt: skip
     assert row["n_active"] == 0 and row["active"] == ""
-    shares = builds.activation_shares(trios)
+    shares = teams.activation_shares(trios)
     assert sum(Fraction(s) for s in shares["share"]) == 1
     assert shares["trios"].sum() == trios.height
     # exactly one pilot on is impossible: sharing a Faction or Specialty is mutual
@@ -56,14 +56,14 @@ def test_pilot_trios(skirmish):
 
 
 def test_roster_errors_name_the_roster_and_the_rule(skirmish):
-    lines = builds.roster_report(skirmish, ["courier", "courier", "foreman", "reaver"],
+    lines = teams.roster_report(skirmish, ["courier", "courier", "foreman", "reaver"],
                                  ["bastion", "foreman", "reaver"])  # fmt: skip
     assert "roster courier+courier+foreman+reaver: 3 copies of part 'rifle' (at most 2, B)" in lines
     assert ("roster courier+courier+foreman+reaver: pilot 'hana' flies 2 mechs "
             "(each pilot is unique, B)") in lines  # fmt: skip
     assert ("fielded team bastion+foreman+reaver: fielded Weight 158 exceeds the Team Cap "
             "145 (B3)") in lines  # fmt: skip
-    assert builds.roster_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
+    assert teams.roster_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
                                 ["courier", "foreman", "reaver"]) == []  # fmt: skip
 
 
@@ -87,7 +87,7 @@ def test_team_cap_chart(skirmish):
 
     from analysis import charts
 
-    chart = charts.team_cap_chart(builds.kit_team_counts(skirmish), "Exact.")
+    chart = charts.team_cap_chart(teams.kit_team_counts(skirmish), "Exact.")
     spec = chart.to_dict()
     assert spec["title"]["text"] == "How many teams does the Team Cap admit?"
     assert spec["encoding"]["x"]["title"] == "Team Cap"

@@ -43,16 +43,12 @@ Rows (:func:`build_rows`, one per build; all builds with the ``legal`` flag unle
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError, apply_overrides, load_toml
@@ -61,12 +57,10 @@ from sims.skirmish.catalog import (
     CLASSES,
     GAME,
     KIT_SLOTS,
-    Catalog,
     Part,
     _load_parts,
     load_catalog,
 )
-from sims.skirmish.exact import exact_columns
 
 FULL_FILE = "parts_full.toml"
 WHICH = ("full", "playable")
@@ -398,202 +392,3 @@ def build_rows(
     for i, name in enumerate(BAND_COLUMNS):
         cols[name] = np.ascontiguousarray(rows.bands[:, i])
     return pa.table(cols)
-
-
-# ---- D: pilot synergy over every trio -----------------------------------------------
-
-
-def pilot_trios(catalog: Catalog) -> pl.DataFrame:
-    """Every unordered trio of pilots (003 D): who switches on (another fielded pilot
-    shares Faction or Specialty) and which bonds are present (D4)."""
-    rows = []
-    for trio in itertools.combinations(sorted(catalog.pilots), 3):
-        pilots = [catalog.pilots[p] for p in trio]
-        on = rules.active_pilots(pilots)
-        rows.append({
-            "pilot_1": trio[0], "pilot_2": trio[1], "pilot_3": trio[2],
-            "active": ",".join(sorted(on)), "n_active": len(on),
-            "bonds": ",".join("+".join(pair) for pair in rules.bonded_pairs(pilots)),
-        })  # fmt: skip
-    return pl.DataFrame(rows)
-
-
-def activation_shares(trios: pl.DataFrame) -> pl.DataFrame:
-    """Share of trios with 3, 2, 1 and 0 pilots switched on, as exact fractions."""
-    total = trios.height
-    counts = Counter(trios["n_active"].to_list())
-    rows = [{"pilots_on": k, "trios": counts[k], "share": Fraction(counts[k], total)}
-            for k in (3, 2, 1, 0)]  # fmt: skip
-    return exact_columns(rows, ["share"])
-
-
-# ---- B3: fielded kit teams against the Team Cap -------------------------------------
-
-CAPS = range(100, 201)
-
-
-def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFrame:
-    """Legal fielded teams of three distinct kits for every Team Cap, per class mix
-    (Light/Medium/Heavy counts), by a generating function over kit Weights: the product
-    of one polynomial per class, taking each class's kits without repetition (the
-    elementary symmetric polynomials of x^weight). Copy limits and unique pilots are
-    checked on top (B): with distinct kits they hold for this catalog (the claim
-    ``four_kit_rosters_legal``), and :func:`kit_teams_brute_force` lists them to check."""
-    by_class: dict[str, list[int]] = {c: [] for c in CLASSES}
-    for kit in catalog.kits:
-        mech = catalog.mech(kit)
-        by_class[mech.chassis.klass].append(rules.mech_weight(mech))
-    top = sum(sorted((w for ws in by_class.values() for w in ws), reverse=True)[:3])
-    # e_k(class): coefficient of t^k x^w in prod_kits (1 + t x^w), a polynomial per k
-    elementary = {c: _elementary(ws, top) for c, ws in by_class.items()}
-    rows = []
-    for mix in ((a, b, 3 - a - b) for a in range(4) for b in range(4 - a)):
-        poly = np.zeros(top + 1, dtype=object)
-        poly[0] = 1
-        for c, k in zip(CLASSES, mix, strict=True):
-            poly = np.convolve(poly, elementary[c][k])[: top + 1]
-        cumulative = np.cumsum(poly)
-        for cap in caps:
-            rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
-                         "teams": int(cumulative[min(cap, top)])})  # fmt: skip
-    frame = pl.DataFrame(rows)
-    # At a cap no trio can exceed, what remains is copy limits, pilots and overload,
-    # which the weight count alone would miss: refuse to guess.
-    no_cap = sum(w for ws in by_class.values() for w in ws)
-    for trio, broken in kit_teams_brute_force(catalog, no_cap):
-        if broken:
-            raise ValueError(f"kit team {trio} breaks {broken[0]}: the weight "
-                             "count alone would overcount")  # fmt: skip
-    return frame
-
-
-def _elementary(weights: Sequence[int], top: int) -> list[np.ndarray]:
-    """e_0..e_3 of the terms x^w (each kit at most once), as coefficient arrays."""
-    e = [np.zeros(top + 1, dtype=object) for _ in range(4)]
-    e[0][0] = 1
-    for w in weights:
-        for k in (3, 2, 1):  # descending k: each kit enters a team once
-            shifted = np.zeros(top + 1, dtype=object)
-            shifted[w:] = e[k - 1][: top + 1 - w]
-            e[k] = e[k] + shifted
-    return e
-
-
-def kit_teams_brute_force(
-    catalog: Catalog, cap: int | None = None
-) -> list[tuple[str, list[str]]]:
-    """Every unordered trio of distinct kits, with the rules it breaks at ``cap`` (the
-    catalog's Team Cap by default)."""
-    from dataclasses import replace
-
-    params = catalog.params if cap is None else replace(catalog.params, team_cap=cap)
-    out = []
-    for trio in itertools.combinations(sorted(catalog.kits), params.fielded):
-        mechs = [catalog.mech(k) for k in trio]
-        out.append(("+".join(trio), rules.team_problems(mechs, params)))
-    return out
-
-
-def legal_kit_teams(catalog: Catalog) -> list[str]:
-    """Every unordered trio of distinct kits that is a legal fielded team (B, B3)."""
-    return [team for team, problems in kit_teams_brute_force(catalog) if not problems]
-
-
-def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]) -> list[str]:
-    """What a roster of kits (and its fielded three) breaks, each line naming the roster
-    and the rule (B copy limits, unique pilots, B3 Team Cap, B4 overload)."""
-    params = catalog.params
-    name, team = "+".join(roster), "+".join(fielded)
-    in_roster = rules.roster_problems([catalog.mech(k) for k in roster], params)
-    in_team = rules.team_problems([catalog.mech(k) for k in fielded], params)
-    return [f"roster {name}: {p}" for p in in_roster] + [
-        f"fielded team {team}: {p}" for p in in_team
-    ]
-
-
-# ---- strong custom teams for the ratings (issue 6) ------------------------------------
-
-CUSTOM_PREFIX = "custom_"
-SLOT_FIELDS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
-
-
-def _team_proxy(mechs: Sequence[Any], threat: Mapping[str, float], params: rules.Parameters
-                ) -> float:  # fmt: skip
-    """A crude exact strength: each mech's best weapon (expected damage per Fire action
-    against the standard Medium) times its Hull. The ratings then test it in battle."""
-    total = 0.0
-    for mech in mechs:
-        best = max((threat[w.id] for w in mech.weapons), default=0.0)
-        total += best * rules.mech_stats(mech, params).hull
-    return total
-
-
-def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str]]:
-    """Up to ``count`` strong custom teams: each starts from a legal kit team (strongest
-    by the proxy first) and climbs by single part swaps while the team stays legal (Team
-    Cap, overload, copy limits; pilots unchanged, so unique) and the proxy improves. The
-    copy limits keep the climb from piling the same parts onto every mech. Returns the
-    generated kits (``custom_<n>``, provenance assumed) and the teams. Deterministic."""
-    from dataclasses import replace
-
-    from sims.skirmish import exact
-    from sims.skirmish.catalog import Kit
-
-    params = catalog.params
-    foreman = catalog.mech("foreman")
-    threat = {w.id: float(exact.expected_damage(w, foreman, params)) for w in catalog.weapons()}
-    by_slot = {f: sorted(p.id for p in catalog.parts.values()
-                         if p.slot == ("arm" if f.endswith("_arm") else f)) for f in SLOT_FIELDS}
-    seeds = []
-    for team in legal_kit_teams(catalog):
-        mechs = [catalog.mech(k) for k in team.split("+")]
-        seeds.append((-_team_proxy(mechs, threat, params), team, mechs))
-    seeds.sort(key=lambda s: (s[0], s[1]))
-    found: list[list[Any]] = []
-    for _, _, mechs in seeds:
-        if len(found) == count:
-            break
-        best = _team_proxy(mechs, threat, params)
-        while True:
-            move = None
-            for i, mech in enumerate(mechs):
-                for field in SLOT_FIELDS:
-                    for pid in by_slot[field]:
-                        if getattr(mech, field).id == pid:
-                            continue
-                        trial = list(mechs)
-                        trial[i] = replace(mech, **{field: catalog.parts[pid]})
-                        if rules.team_problems(trial, params):
-                            continue
-                        value = _team_proxy(trial, threat, params)
-                        if value > best + 1e-9 and (move is None or value > move[0]):
-                            move = (value, trial)
-            if move is None:
-                break
-            best, mechs = move
-        signature = sorted(tuple(p.id for p in m.parts) for m in mechs)
-        if all(sorted(tuple(p.id for p in m.parts) for m in t) != signature for t in found):
-            found.append(mechs)
-    kits: dict[str, Any] = {}
-    teams = []
-    for mechs in found:
-        names = []
-        for mech in mechs:
-            ids = tuple(p.id for p in mech.parts)  # chassis, head, arms, legs, back
-            ident = next((k for k, v in kits.items()
-                          if (v.part_ids, v.pilot) == (ids, mech.pilot.id)), None)  # fmt: skip
-            if ident is None:
-                ident = f"{CUSTOM_PREFIX}{len(kits) + 1}"
-                kits[ident] = Kit(ident, f"Custom {len(kits) + 1}", *ids, pilot=mech.pilot.id,
-                                  provenance="assumed")  # fmt: skip
-            names.append(ident)
-        teams.append("+".join(names))
-    return kits, teams
-
-
-def with_custom_teams(catalog: Catalog, count: int) -> tuple[Catalog, list[str]]:
-    """The catalog with the kits of :func:`custom_teams` added, and those teams."""
-    from dataclasses import replace
-
-    kits, teams = custom_teams(catalog, count)
-    return replace(catalog, kits={**catalog.kits, **kits}), teams

@@ -38,10 +38,10 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.runner import Experiment
-from sims.skirmish import builds, reference, rules, vector
+from sims.skirmish import builds, reference, rules, teams, vector
 from sims.skirmish.battle import Side, compile_battle
-from sims.skirmish.builds import legal_kit_teams
 from sims.skirmish.catalog import Catalog
+from sims.skirmish.teams import legal_kit_teams
 
 PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
 DUEL_CHUNK = 50_000
@@ -97,7 +97,7 @@ def team_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
 def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The round robin for ratings: every ordered pair of legal kit teams at the Team
     Cap (or of ``--teams``), plus ``--custom N`` strong custom teams
-    (``builds.custom_teams``), mirrors included, under the chosen policies."""
+    (``teams.custom_teams``), mirrors included, under the chosen policies."""
     teams = list(options.get("teams") or legal_kit_teams(catalog))
     raw = (options.get("custom") or ["0"])[0]
     if not str(raw).isdigit() or len(options.get("custom") or [raw]) != 1:
@@ -118,7 +118,7 @@ def rating_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]
     with_custom, _ = _with_custom(catalog, count)
     return {"custom_kits": {
         k: {"parts": list(v.part_ids), "pilot": v.pilot}
-        for k, v in with_custom.kits.items() if k.startswith(builds.CUSTOM_PREFIX)
+        for k, v in with_custom.kits.items() if k.startswith(teams.CUSTOM_PREFIX)
     }}  # fmt: skip
 
 
@@ -129,7 +129,7 @@ def _with_custom(catalog: Catalog, count: int) -> tuple[Catalog, list[str]]:
     # Workers rebuild the same custom kits from the catalog (deterministic); once each.
     key = (str(catalog.root), catalog.overrides, count)
     if key not in _CUSTOM_CACHE:
-        _CUSTOM_CACHE[key] = builds.with_custom_teams(catalog, count)
+        _CUSTOM_CACHE[key] = teams.with_custom_teams(catalog, count)
     return _CUSTOM_CACHE[key]
 
 
