@@ -34,11 +34,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.runner import Experiment
-from sims.skirmish import builds, reference, rules, teams, vector
+from sims.skirmish import builds, reference, rules, team_counts, teams, vector
 from sims.skirmish.battle import Side, compile_battle
 from sims.skirmish.catalog import Catalog
 from sims.skirmish.teams import legal_kit_teams
@@ -218,6 +219,57 @@ def build_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: int
     return table.append_column("cell", pa.array(np.full(table.num_rows, cell["cell"], np.int32)))
 
 
+TEAM_CAP_SCHEMA = """Rows of ``team-cap`` (exact counts, no randomness; one chunk per cell):
+  of           str    what the rows count: kits (fielded teams of three distinct kits with
+                      their suggested pilots), builds (fielded teams of builds of the --parts
+                      list), kit_rosters (rosters of four distinct kits)
+  parts        str    the part list: full or playable (kits and rosters: playable)
+  team_cap     int16  the Team Cap, 100..200 (003 B3)
+  light, medium, heavy  int8  the class mix of the fielded three (null for rosters)
+  teams        decimal(38,0)  legal fielded teams: unordered, within the cap, at most
+                      copy_limit copies of any part (chassis and both arms included, B)
+  ordered      decimal(38,0)  builds: ordered triples (teams x 6 for kits)
+  piloted      decimal(38,0)  builds: teams with a pilot each, all different (ordered x
+                      P(P-1)(P-2)/6); kits: teams (their suggested pilots)
+  legal_trios  int8   rosters: how many of the roster's four trios fit the cap (4: every
+                      sideboard swap stays legal, I2)
+  rosters      int32  rosters with that many legal trios
+Methods: sims/skirmish/team_counts.py (builds), sims/skirmish/teams.py (kits, rosters).
+"""
+
+TEAM_CAP_COLUMNS = {"of": pa.string(), "parts": pa.string(), "team_cap": pa.int16(),
+                    "light": pa.int8(), "medium": pa.int8(), "heavy": pa.int8(),
+                    "teams": pa.decimal128(38, 0), "ordered": pa.decimal128(38, 0),
+                    "piloted": pa.decimal128(38, 0), "legal_trios": pa.int8(),
+                    "rosters": pa.int32()}  # fmt: skip
+
+
+def team_cap_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Kit teams, teams of builds of the chosen part list, and kit rosters."""
+    which = build_cells(catalog, options)[0]["parts"]
+    return [{"of": "kits", "parts": "playable"}, {"of": "builds", "parts": which},
+            {"of": "kit_rosters", "parts": "playable"}]  # fmt: skip
+
+
+def team_cap_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
+                   rng: np.random.Generator, engine: str) -> pa.Table:  # fmt: skip
+    """One cell's counts for every Team Cap 100..200 (no randomness)."""
+    if cell["of"] == "builds":
+        parts = _build_parts(catalog, cell["parts"])
+        frame = team_counts.build_team_counts(parts, catalog.params, len(catalog.pilots))
+    elif cell["of"] == "kits":
+        frame = teams.kit_team_counts(catalog).with_columns(
+            ordered=pl.col("teams") * 6, piloted=pl.col("teams"))
+    else:
+        frame = teams.kit_roster_counts(catalog)
+    rows = frame.with_columns(of=pl.lit(cell["of"]), parts=pl.lit(cell["parts"])).to_arrow()
+    n = rows.num_rows
+    cols = {name: (rows[name].cast(kind) if name in rows.column_names else pa.nulls(n, kind))
+            for name, kind in TEAM_CAP_COLUMNS.items()}  # fmt: skip
+    cols["cell"] = pa.array(np.full(n, cell["cell"], np.int32))
+    return pa.table(cols)
+
+
 EXPERIMENTS = {
     "duel": Experiment(
         name="duel",
@@ -266,6 +318,18 @@ EXPERIMENTS = {
         chunk_size=1,
         cells=build_cells,
         run_chunk=build_chunk,
+        needs_n=False,
+        option_names=("parts",),
+        identity_files=("parts_full.toml",),
+    ),
+    "team-cap": Experiment(
+        name="team-cap",
+        summary="exact counts of legal fielded teams (kits and builds) and kit rosters for "
+        "every Team Cap 100..200, by class mix",
+        schema=TEAM_CAP_SCHEMA,
+        chunk_size=1,
+        cells=team_cap_cells,
+        run_chunk=team_cap_chunk,
         needs_n=False,
         option_names=("parts",),
         identity_files=("parts_full.toml",),

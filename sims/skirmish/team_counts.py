@@ -68,6 +68,8 @@ from sims.skirmish.teams import CAPS
 
 FRAME_SLOTS = ("chassis", "head", "legs", "back")  # one part per build (003 B)
 NON_CHASSIS = FRAME_SLOTS[1:]
+COUNTS = ("teams", "ordered", "piloted")
+COUNT_TYPE = pl.Decimal(38, 0)  # counts pass 2^63: Parquet decimal128, DuckDB DECIMAL(38,0)
 MIXES = tuple((a, b, 3 - a - b) for a in range(3, -1, -1) for b in range(3 - a, -1, -1))
 
 
@@ -369,7 +371,7 @@ def build_team_counts(parts: Mapping[str, Part], params: rules.Parameters, pilot
                       caps: Iterable[int] = CAPS) -> pl.DataFrame:  # fmt: skip
     """Legal fielded teams of builds for every Team Cap and class mix: ``teams``
     (unordered, pilots aside), ``ordered`` triples and ``piloted`` teams (three different
-    pilots of ``pilots``). Counts are Python integers (they pass 2^63)."""
+    pilots of ``pilots``), as ``COUNT_TYPE`` (they pass 2^63)."""
     caps = list(caps)
     polys = team_polynomials(parts, params, max(caps))
     pilot_sets = pilots * (pilots - 1) * (pilots - 2)
@@ -381,8 +383,9 @@ def build_team_counts(parts: Mapping[str, Part], params: rules.Parameters, pilot
             rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
                          "teams": teams[cap], "ordered": ordered[cap],
                          "piloted": ordered[cap] * pilot_sets // 6})  # fmt: skip
-    return pl.DataFrame(rows, schema_overrides={k: pl.Object for k in ("teams", "ordered",
-                                                                       "piloted")})
+    return pl.DataFrame(rows, schema={"team_cap": pl.Int16, "light": pl.Int8,
+                                      "medium": pl.Int8, "heavy": pl.Int8,
+                                      **dict.fromkeys(COUNTS, COUNT_TYPE)})  # fmt: skip
 
 
 # ---- brute force, for the tests --------------------------------------------------------

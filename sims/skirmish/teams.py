@@ -130,6 +130,49 @@ def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str
     ]
 
 
+def sideboard_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]
+                     ) -> list[str]:  # fmt: skip
+    """The sideboard swaps the rules refuse (003 I2: between games one fielded mech may
+    be swapped for the fourth, and the team must stay legal, B3), one line each naming
+    the roster, the swap and the rule."""
+    bench = list(roster)
+    for kit in fielded:
+        bench.remove(kit)
+    if len(bench) != 1:
+        raise ValueError(f"roster {'+'.join(roster)} minus {'+'.join(fielded)} leaves "
+                         f"{len(bench)} mechs, not one sideboard")  # fmt: skip
+    lines = []
+    for out in dict.fromkeys(fielded):
+        team = [k for k in fielded if k != out] + bench
+        for problem in rules.team_problems([catalog.mech(k) for k in team], catalog.params):
+            lines.append(f"roster {'+'.join(roster)}: the sideboard {bench[0]} may not come "
+                         f"in for {out} (I2): {problem}")  # fmt: skip
+    return lines
+
+
+def kit_roster_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFrame:
+    """Rosters of four distinct kits within copy limits and unique pilots (B), by how
+    many of their four possible fielded trios fit the Team Cap: with all four, any
+    sideboard swap from any fielded team stays legal (I2); with one, the sideboard never
+    comes in. Listed (70 rosters for 8 kits), for every cap."""
+    from dataclasses import replace
+
+    params = catalog.params
+    rosters = [r for r in itertools.combinations(sorted(catalog.kits), params.roster_size)
+               if not rules.roster_problems([catalog.mech(k) for k in r], params)]  # fmt: skip
+    rows = []
+    for cap in caps:
+        capped = replace(params, team_cap=cap)
+        tally = Counter(
+            sum(not rules.team_problems([catalog.mech(k) for k in trio], capped)
+                for trio in itertools.combinations(r, params.fielded))
+            for r in rosters
+        )  # fmt: skip
+        rows += [{"team_cap": cap, "legal_trios": n, "rosters": tally[n]}
+                 for n in range(params.roster_size + 1)]  # fmt: skip
+    return pl.DataFrame(rows)
+
+
 # ---- strong custom teams for the ratings (issue 6) ------------------------------------
 
 CUSTOM_PREFIX = "custom_"
