@@ -437,6 +437,8 @@ BAD_INPUTS = [
     _bad("TINY --backend bogus", "backend bogus (args of a finished run)"),
     _bad("TINY --backend dask --seed 8", "dask without scheduler"),
     _bad("TINY --seed -1", "negative seed"),
+    _bad("skirmish team-cap --parts bogus", "team-cap unknown part list"),
+    _bad("skirmish team-cap --set copy_limit=1", "team-cap copy limit it cannot count"),
 ]  # fmt: skip
 
 

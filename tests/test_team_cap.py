@@ -25,6 +25,19 @@ def test_kit_team_counts_equal_brute_force(skirmish):
         assert got == listed, cap
 
 
+def test_kit_team_counts_take_off_trios_breaking_copy_limits(skirmish):
+    # With copy_limit 1 (a designer's variant) most kit trios share a part: the weight
+    # count alone would overcount; the listed exceptions are taken off at every cap.
+    from dataclasses import replace
+
+    strict = replace(skirmish, params=replace(skirmish.params, copy_limit=1))
+    counts = teams.kit_team_counts(strict)
+    for cap in (129, 145, 200):
+        listed = sum(not p for _, p in teams.kit_teams_brute_force(strict, cap))
+        assert counts.filter(pl.col("team_cap") == cap)["teams"].sum() == listed
+    assert counts.filter(pl.col("team_cap") == 200)["teams"].sum() == 7  # of 56 trios
+
+
 def test_team_cap_examples(skirmish):
     # 003 B3: 145 fits Courier + Foreman + Reaver (129) and Bastion + a Medium + Courier
     # (143) but not Bastion + two Mediums (158): so the count of (1 light, 1 medium,
@@ -65,6 +78,57 @@ def test_roster_errors_name_the_roster_and_the_rule(skirmish):
             "145 (B3)") in lines  # fmt: skip
     assert teams.roster_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
                                 ["courier", "foreman", "reaver"]) == []  # fmt: skip
+
+
+def test_sideboard_swaps_the_cap_refuses_name_roster_swap_and_rule(skirmish):
+    # 003 I2: the bastion may come in for a Medium (143) but not for the courier (158)
+    lines = teams.sideboard_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
+                                   ["courier", "foreman", "reaver"])  # fmt: skip
+    assert lines == ["roster courier+foreman+reaver+bastion: the sideboard bastion may not "
+                     "come in for courier (I2): fielded Weight 158 exceeds the Team Cap 145 "
+                     "(B3)"]  # fmt: skip
+    assert teams.sideboard_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
+                                  ["bastion", "foreman", "courier"]) == [
+        "roster courier+foreman+reaver+bastion: the sideboard reaver may not come in for "
+        "courier (I2): fielded Weight 158 exceeds the Team Cap 145 (B3)"
+    ]  # fmt: skip
+
+
+def test_kit_rosters_by_legal_trios_equal_listing(skirmish):
+    counts = teams.kit_roster_counts(skirmish, [145, 200])
+    weight = {k: rules.mech_weight(skirmish.mech(k)) for k in skirmish.kits}
+    for cap in (145, 200):
+        listed = [0] * 5
+        for roster in itertools.combinations(skirmish.kits, 4):
+            fits = sum(sum(weight[k] for k in trio) <= cap
+                       for trio in itertools.combinations(roster, 3))  # fmt: skip
+            listed[fits] += 1
+        got = counts.filter(pl.col("team_cap") == cap).sort("legal_trios")["rosters"].to_list()
+        assert got == listed
+    assert sum(listed) == 70  # 003 B: any four distinct kits make a legal roster
+    assert listed[4] == 70  # at cap 200 every swap is legal
+
+
+def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
+    from analysis.query import query
+    from sims.core.runner import simulate
+    from sims.skirmish import team_counts
+    from tests.conftest import CATALOGS
+
+    out = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
+                   options={"parts": ["playable"]})  # fmt: skip
+    assert out.rows == 101 * 10 * 2 + 101 * 5  # kits and builds: caps x mixes; rosters
+    rows = query("SELECT of, sum(teams) AS teams, sum(rosters) AS rosters, typeof(sum(teams)) "
+                 "AS kind FROM team_cap WHERE team_cap = 145 GROUP BY of ORDER BY of",
+                 tmp_path)  # fmt: skip
+    got = {r["of"]: r for r in rows.iter_rows(named=True)}
+    assert got["kits"]["teams"] == 36 and got["kit_rosters"]["rosters"] == 70
+    polys = team_counts.team_polynomials(skirmish.parts, skirmish.params, 145)
+    assert got["builds"]["teams"] == sum(sum(p["teams"]) for p in polys.values())
+    assert got["builds"]["kind"].startswith("DECIMAL(38")
+    again = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
+                     options={"parts": ["playable"]})  # fmt: skip
+    assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
 def test_builds_experiment_writes_every_playable_build(tmp_path):

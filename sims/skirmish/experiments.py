@@ -247,6 +247,7 @@ TEAM_CAP_COLUMNS = {"of": pa.string(), "parts": pa.string(), "team_cap": pa.int1
 def team_cap_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Kit teams, teams of builds of the chosen part list, and kit rosters."""
     which = build_cells(catalog, options)[0]["parts"]
+    team_counts.check_supported(catalog.params)
     return [{"of": "kits", "parts": "playable"}, {"of": "builds", "parts": which},
             {"of": "kit_rosters", "parts": "playable"}]  # fmt: skip
 

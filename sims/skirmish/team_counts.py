@@ -341,13 +341,21 @@ def _orderings(ct: Sequence[str]) -> int:
     return {1: 1, 2: 3, 3: 6}[len(set(ct))]
 
 
+def check_supported(params: rules.Parameters) -> None:
+    """The inclusion-exclusion above is derived for the rulebook's copy limit 2 and three
+    fielded mechs (B): refuse other values in one line rather than miscount."""
+    for name, value in (("copy_limit", 2), ("fielded", 3)):
+        if getattr(params, name) != value:
+            raise CatalogError("rules.toml", f"team counting is derived for copy_limit 2 and "
+                               f"3 fielded, got {getattr(params, name)}", entry=name,
+                               field="value")  # fmt: skip
+
+
 def team_polynomials(parts: Mapping[str, Part], params: rules.Parameters, top: int = max(CAPS)
                      ) -> dict[tuple[int, int, int], dict[str, list[int]]]:  # fmt: skip
     """Per class mix (Light, Medium, Heavy counts): ``ordered`` triples, ``doubled``
     ones (b, b, c) and unordered ``teams``, each a list of counts by team Weight 0..top."""
-    if params.copy_limit != 2 or params.fielded != 3:
-        raise CatalogError("rules.toml", "team counting is derived for copy_limit 2 and 3 "
-                           f"fielded, got {params.copy_limit} and {params.fielded}")  # fmt: skip
+    check_supported(params)
     w = weights(parts)
     out = {mix: {k: [0] * (top + 1) for k in ("ordered", "doubled", "teams")} for mix in MIXES}
     for ct, poly in _ordered(w, params, top).items():

@@ -55,35 +55,39 @@ def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFram
     """Legal fielded teams of three distinct kits for every Team Cap, per class mix
     (Light/Medium/Heavy counts), by a generating function over kit Weights: the product
     of one polynomial per class, taking each class's kits without repetition (the
-    elementary symmetric polynomials of x^weight). Copy limits and unique pilots are
-    checked on top (B): with distinct kits they hold for this catalog (the claim
-    ``four_kit_rosters_legal``), and :func:`kit_teams_brute_force` lists them to check."""
+    elementary symmetric polynomials of x^weight). Copy limits, unique pilots and
+    overload (B, B4) are the exceptions: the trios breaking them are listed (at most
+    C(kits, 3)) and taken off at every cap their Weight fits. With the rulebook's kits
+    there are none (the claim ``four_kit_rosters_legal``)."""
     by_class: dict[str, list[int]] = {c: [] for c in CLASSES}
+    klass, weight = {}, {}
     for kit in catalog.kits:
         mech = catalog.mech(kit)
-        by_class[mech.chassis.klass].append(rules.mech_weight(mech))
-    top = sum(sorted((w for ws in by_class.values() for w in ws), reverse=True)[:3])
+        klass[kit], weight[kit] = mech.chassis.klass, rules.mech_weight(mech)
+        by_class[klass[kit]].append(weight[kit])
+    top = sum(sorted(weight.values(), reverse=True)[:3])
     # e_k(class): coefficient of t^k x^w in prod_kits (1 + t x^w), a polynomial per k
     elementary = {c: _elementary(ws, top) for c, ws in by_class.items()}
-    rows = []
+    polys = {}
     for mix in ((a, b, 3 - a - b) for a in range(4) for b in range(4 - a)):
         poly = np.zeros(top + 1, dtype=object)
         poly[0] = 1
         for c, k in zip(CLASSES, mix, strict=True):
             poly = np.convolve(poly, elementary[c][k])[: top + 1]
+        polys[mix] = poly
+    # at a cap no trio exceeds, whatever a trio breaks is not the cap
+    for trio, broken in kit_teams_brute_force(catalog, sum(weight.values())):
+        if broken:
+            kits = trio.split("+")
+            mix = tuple(sum(klass[k] == c for k in kits) for c in CLASSES)
+            polys[mix][sum(weight[k] for k in kits)] -= 1
+    rows = []
+    for mix, poly in polys.items():
         cumulative = np.cumsum(poly)
         for cap in caps:
             rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
                          "teams": int(cumulative[min(cap, top)])})  # fmt: skip
-    frame = pl.DataFrame(rows)
-    # At a cap no trio can exceed, what remains is copy limits, pilots and overload,
-    # which the weight count alone would miss: refuse to guess.
-    no_cap = sum(w for ws in by_class.values() for w in ws)
-    for trio, broken in kit_teams_brute_force(catalog, no_cap):
-        if broken:
-            raise ValueError(f"kit team {trio} breaks {broken[0]}: the weight "
-                             "count alone would overcount")  # fmt: skip
-    return frame
+    return pl.DataFrame(rows)
 
 
 def _elementary(weights: Sequence[int], top: int) -> list[np.ndarray]:
