@@ -125,6 +125,8 @@ def _shifted(poly: np.ndarray, d: int, length: int) -> np.ndarray:
 
 def _pconv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Polynomial products along the last axis, broadcasting the others (int64)."""
+    if a.shape[-1] > b.shape[-1]:
+        a, b = b, a  # loop over the shorter
     la, lb = a.shape[-1], b.shape[-1]
     shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
     out = np.zeros((*shape, la + lb - 1), np.int64)
@@ -221,9 +223,10 @@ def arm_triples(arm: np.ndarray) -> np.ndarray:
         for k1, k2 in itertools.product(range(3), repeat=2):
             term = _pconv(by_copies[k1][:, None], by_copies[k2][None, :])
             first_two[k1 + k2] = first_two.get(k1 + k2, 0) + term
-        for k12, k3 in itertools.product(first_two, range(3)):
-            if k12 + k3 >= 3:
-                out -= arm[alpha] * _pconv(first_two[k12][:, :, None], by_copies[k3][None, None])
+        for k12, pair in first_two.items():
+            third = sum(by_copies[k3] for k3 in range(max(0, 3 - k12), 3))  # copies >= 3
+            if k12 >= 1:
+                out -= arm[alpha] * _pconv(pair[:, :, None], third[None, None])
     for a_w, b_w in itertools.combinations_with_replacement(present, 2):
         # + sum_{a<b} [a and b on three mounts each]: every mount holds a or b
         n = arm[a_w] * arm[b_w] if a_w != b_w else arm[a_w] * (arm[a_w] - 1) // 2
