@@ -26,7 +26,8 @@ import polars as pl
 
 __all__ = [
     "SILHOUETTE", "caption", "run_caption", "win_rate_heatmap", "destroyed_by_round_chart",
-    "damage_by_range_chart", "strike_frequency_chart", "crit_margin_chart",
+    "damage_by_range_chart", "strike_frequency_chart", "crit_margin_chart", "team_cap_chart",
+    "build_team_cap_chart",
 ]  # fmt: skip
 
 # Skirmish hit-location order (F4), with the cover band (H5) last, and the rulebook's names.
@@ -534,4 +535,54 @@ def team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.Chart:
                      alt.Tooltip("teams:Q", title="Teams")],  # fmt: skip
         )
         .properties(width=520, height=280)
+    )
+
+
+def build_team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Legal fielded teams of *builds* against the Team Cap, one line per class mix
+    (003 B, B3), on a log scale: the counts run from a handful to about 10^19.
+
+    ``counts`` from ``sims.skirmish.team_counts.build_team_counts`` (or the ``team_cap``
+    view's ``of = 'builds'`` rows of one run): ``teams`` (and ``piloted``) are exact
+    integers, Decimal(38, 0). They are cast to floats for the line only; the tooltip
+    carries the exact integer as text. A mix is drawn from the first cap that admits one
+    of its teams (a log scale has no zero); mixes no cap admits are left out."""
+    name = "build_team_cap_chart"
+    _need(counts, ["team_cap", "light", "medium", "heavy", "teams"], name)
+    _one_row_per(counts, ["team_cap", "light", "medium", "heavy"], name)
+    exact = [c for c in ("teams", "piloted") if c in counts.columns]
+    frame = (
+        counts.sort(["light", "medium", "heavy", "team_cap"],
+                    descending=[True, True, True, False])  # fmt: skip
+        .filter(pl.col("teams") > 0)
+        .select(
+            "team_cap",
+            mix=pl.format("{}L {}M {}H", "light", "medium", "heavy"),
+            teams_float=pl.col("teams").cast(pl.Float64),
+            **{f"{c}_exact": pl.col(c).cast(pl.String) for c in exact},
+        )
+    )
+    if not frame.height:
+        raise ValueError(f"{name}: no cap admits any team: nothing to draw on a log scale")
+    mixes = frame["mix"].unique(maintain_order=True).to_list()
+    tooltip = [
+        alt.Tooltip("mix:N", title="Class mix"),
+        alt.Tooltip("team_cap:Q", title="Team Cap"),
+        alt.Tooltip("teams_exact:N", title="Legal fielded teams (exact)"),
+        *([alt.Tooltip("piloted_exact:N", title="With three different pilots (exact)")]
+          if "piloted" in exact else []),
+    ]  # fmt: skip
+    base = alt.Chart(_values(frame)).encode(
+        x=alt.X("team_cap:Q", title="Team Cap", scale=alt.Scale(zero=False),
+                axis=alt.Axis(format="d")),
+        y=alt.Y("teams_float:Q", title="Legal fielded teams (builds, log scale)",
+                scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+        color=alt.Color("mix:N", title="Class mix (Light/Medium/Heavy)", sort=mixes),
+    )  # fmt: skip
+    lines = base.mark_line(interpolate="step-after")
+    points = base.mark_point(filled=True, size=14).encode(tooltip=tooltip)  # one per cap
+    return (lines + points).properties(
+        title=_title("How many teams of builds does the Team Cap admit?", caption),
+        width=520,
+        height=300,
     )

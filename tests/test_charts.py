@@ -7,6 +7,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -395,6 +396,49 @@ def test_crit_margin_slider_without_margin_4(con: duckdb.DuckDBPyConnection) -> 
     for rows in inline_values(spec):
         assert all(r.get("crit_margin", 3) is not None for r in rows)
         assert all(r.get("crit_margin", 3) in (3, 5) for r in rows)
+
+
+def test_build_team_cap_chart() -> None:
+    big = 11452184524588380451  # past 2^63 and 2^53: a float would round it
+    rows = [
+        {"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
+         "teams": Decimal(teams), "piloted": Decimal(teams * 165)}
+        for mix, series in (((1, 1, 1), [0, 7, big]), ((0, 0, 3), [0, 0, 0]),
+                            ((3, 0, 0), [4, 5, 6]))
+        for cap, teams in zip((144, 145, 146), series, strict=True)
+    ]  # fmt: skip
+    counts = pl.DataFrame(rows, schema_overrides={"teams": pl.Decimal(38, 0),
+                                                  "piloted": pl.Decimal(38, 0)})  # fmt: skip
+    text = charts.caption(source="exact", params={"parts": "full"}) + " At the Team Cap 145: 12."
+    chart = charts.build_team_cap_chart(counts, text)
+    spec = chart.to_dict()
+    check_title(spec, "How many teams of builds does the Team Cap admit?", text)
+    assert axis_titles(spec) == {"Team Cap", "Legal fielded teams (builds, log scale)"}
+    ys = [d["y"] for d in walk(spec) if isinstance(d.get("y"), dict) and "field" in d["y"]]
+    assert ys and all(y["field"] == "teams_float" for y in ys)
+    assert all(y["scale"]["type"] == "log" for y in ys if "scale" in y)
+    assert any(y.get("scale", {}).get("type") == "log" for y in ys)
+    color = next(d["color"] for d in walk(spec) if isinstance(d.get("color"), dict))
+    assert color["field"] == "mix" and color["sort"] == ["3L 0M 0H", "1L 1M 1H"]
+    tooltips = [d["tooltip"] for d in walk(spec) if isinstance(d.get("tooltip"), list)]
+    assert tooltips
+    for tooltip in tooltips:
+        assert {"mix", "team_cap", "teams_exact", "piloted_exact"} <= {t["field"] for t in tooltip}
+        assert all(t["type"] == "nominal" for t in tooltip if t["field"].endswith("_exact"))
+    (values,) = inline_values(spec)
+    # zeros have no place on a log scale; the mix no cap admits is left out
+    assert sorted((v["mix"], v["team_cap"]) for v in values) == [
+        ("1L 1M 1H", 145), ("1L 1M 1H", 146),
+        ("3L 0M 0H", 144), ("3L 0M 0H", 145), ("3L 0M 0H", 146),
+    ]  # fmt: skip
+    top = next(v for v in values if (v["mix"], v["team_cap"]) == ("1L 1M 1H", 146))
+    assert top["teams_exact"] == str(big) and top["piloted_exact"] == str(big * 165)
+    assert top["teams_float"] == float(big) and int(top["teams_float"]) != big
+    render_svg(chart, "How many teams of builds does the Team Cap admit?", "Team Cap")
+    with pytest.raises(ValueError, match="lacks column.*teams"):
+        charts.build_team_cap_chart(counts.drop("teams"), text)
+    with pytest.raises(ValueError, match="no cap admits any team"):
+        charts.build_team_cap_chart(counts.filter(pl.col("heavy") == 3), text)
 
 
 # --- pages ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ real round robin runs end to end through the store."""
 
 import numpy as np
 import polars as pl
+import pytest
 
 from analysis import queries, ratings
 from analysis.query import connect
@@ -75,3 +76,42 @@ def test_ratings_with_custom_teams_record_their_kits(tmp_path):
         for kit in team.split("+"):
             assert kit in kits or not kit.startswith("custom_")
     assert all(len(v["parts"]) == 6 and v["pilot"] for v in kits.values())
+
+
+def _hand_fit(rows: dict[str, float]) -> pl.DataFrame:
+    """A fit frame as bradley_terry returns it (team, rating, low, high, battles, score)."""
+    return pl.DataFrame({
+        "team": list(rows), "rating": list(rows.values()),
+        "low": [r - 30 for r in rows.values()], "high": [r + 30 for r in rows.values()],
+        "battles": [100] * len(rows), "expected_score": [0.5] * len(rows),
+    }).sort("rating", descending=True)  # fmt: skip
+
+
+def test_by_heavies_groups_the_fit_by_heavy_count():
+    fit = _hand_fit({"a": 100.0, "b": 60.0, "c": 20.0, "g": 5.0, "h": 0.0, "d": -10.0,
+                     "e": -50.0, "f": -125.0})  # fmt: skip
+    heavies = {"a": 0, "c": 0, "f": 0, "b": 1, "g": 1, "d": 1, "e": 2, "h": 2}
+    table = ratings.by_heavies(fit, heavies)
+    assert table.columns == ["heavies", "teams", "best_team", "best_rating", "best_rank",
+                             "mean_rating", "in_top_quarter"]  # fmt: skip
+    # 8 teams: the top quarter is a (0 Heavies) and b (1 Heavy); h is 5th of 8
+    assert table.select(pl.exclude("mean_rating")).rows() == [
+        (0, 3, "a", 100.0, 1, 1),
+        (1, 3, "b", 60.0, 2, 1),
+        (2, 2, "h", 0.0, 5, 0),
+    ]
+    assert table["mean_rating"].to_list() == pytest.approx([-5 / 3, 55 / 3, -25.0])
+    assert table["in_top_quarter"].sum() == 2
+
+
+def test_by_heavies_top_quarter_rounds_up_and_needs_every_team():
+    fit = _hand_fit({"a": 100.0, "b": 60.0, "c": 20.0, "g": 5.0, "h": 0.0, "d": -10.0,
+                     "e": -50.0, "f": -125.0, "i": -200.0})  # fmt: skip
+    heavies = {"a": 0, "c": 0, "f": 0, "i": 0, "b": 1, "g": 1, "d": 1, "e": 2, "h": 2}
+    table = ratings.by_heavies(fit, heavies)
+    # 9 teams: the top quarter is ceil(9 / 4) = 3 teams, a, b and c
+    assert table.select("heavies", "teams", "in_top_quarter").rows() == [
+        (0, 4, 2), (1, 3, 1), (2, 2, 0)
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="no Heavy count for team.* i"):
+        ratings.by_heavies(fit, {k: v for k, v in heavies.items() if k != "i"})

@@ -87,3 +87,23 @@ def test_index_links_the_game_page_and_repeats_its_flags(report):
     assert first < page.index("Which kit wins each duel?")
     for sentence in re.findall(r"<li><strong>(.*?)</strong>", page):
         assert sentence in index
+
+
+def test_team_cap_sections_show_exact_build_counts_and_the_sideboard(report):
+    from sims.skirmish import builds, team_counts
+    from sims.skirmish.catalog import load_catalog
+
+    page = (report / "skirmish.html").read_text()
+    for heading in ("How many teams of builds does the Team Cap admit?",
+                    "Teams of builds at the Team Cap 145",
+                    "Which rosters keep every sideboard swap legal?"):  # fmt: skip
+        assert f"<h2>{heading}</h2>" in page
+    # the exact total at the rulebook cap, as an integer (it passes 2^64: never a float)
+    catalog = load_catalog(CATALOGS)
+    counts = team_counts.build_team_counts(builds.load_parts(CATALOGS, "full"), catalog.params,
+                                           len(catalog.pilots))  # fmt: skip
+    total = sum(int(v) for v in counts.filter(team_cap=145)["teams"])
+    assert total > 2**64
+    assert f"<tr><td>all</td><td>{total}</td>" in page
+    # 003 I2: the Bastion on the sideboard may not come in for the Courier (158 > 145)
+    assert "the sideboard bastion may not come in for courier (I2)" in page
