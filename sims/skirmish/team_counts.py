@@ -208,8 +208,7 @@ def arm_triples(arm: np.ndarray) -> np.ndarray:
     total Weight. Budgets run 0..2*max arm Weight (a larger budget constrains nothing)."""
     width = 2 * (len(arm) - 1) + 1  # budgets and pair Weights 0..2*max
     every = _by_budget(_conv(arm, arm), width)  # [b, w]
-    total = _pconv(_pconv(every[:, None, None], every[None, :, None]), every[None, None, :])
-    out = total.copy()
+    out = _pconv(_pconv(every[:, None, None], every[None, :, None]), every[None, None, :])
     present = np.flatnonzero(arm)
     for alpha in present:  # - sum_a [a on >= 3 mounts], a of Weight alpha
         others = arm.copy()
@@ -224,9 +223,10 @@ def arm_triples(arm: np.ndarray) -> np.ndarray:
             term = _pconv(by_copies[k1][:, None], by_copies[k2][None, :])
             first_two[k1 + k2] = first_two.get(k1 + k2, 0) + term
         for k12, pair in first_two.items():
-            third = sum(by_copies[k3] for k3 in range(max(0, 3 - k12), 3))  # copies >= 3
-            if k12 >= 1:
-                out -= arm[alpha] * _pconv(pair[:, :, None], third[None, None])
+            if k12 == 0:  # the third build alone holds at most two copies
+                continue
+            third = sum(by_copies[k3] for k3 in range(3 - k12, 3) if k3 >= 0)  # copies >= 3
+            out -= arm[alpha] * _pconv(pair[:, :, None], third[None, None])
     for a_w, b_w in itertools.combinations_with_replacement(present, 2):
         # + sum_{a<b} [a and b on three mounts each]: every mount holds a or b
         n = arm[a_w] * arm[b_w] if a_w != b_w else arm[a_w] * (arm[a_w] - 1) // 2
