@@ -52,6 +52,7 @@ reduced part lists (every unordered triple listed and checked with the rules).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -159,34 +160,32 @@ def _frame_width(w: Weights) -> int:
     return top + max(len(v) for v in w.chassis.values())
 
 
-def frame_triples(w: Weights) -> dict[tuple[str, str, str], np.ndarray]:
+def _frame_tuples(w: Weights, keys: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], np.ndarray]:
+    """For each class tuple in ``keys``: int64[F, ..., F], ordered tuples of frames by
+    their frame Weights such that no frame part is held by every frame of the tuple,
+    by the inclusion-exclusion of :func:`_frame_terms` (an outer product per term)."""
+    width = _frame_width(w)
+    out = {key: np.zeros((width,) * len(key), np.int64) for key in keys}
+    for sign, fixed, shared, free in _frame_terms(w):
+        tuples = [key for key in out if fixed is None or set(key) == {fixed}]
+        for d in np.flatnonzero(shared):
+            shift = {c: _shifted(a, int(d), width) for c, a in free.items()}
+            for key in tuples:
+                outer = functools.reduce(np.multiply.outer, (shift[c] for c in key))
+                out[key] += sign * int(shared[d]) * outer
+    return out
+
+
+def frame_triples(w: Weights) -> dict[tuple[str, ...], np.ndarray]:
     """M per sorted class triple: int64[F, F, F], ordered frame triples by the three
     frame Weights with no frame part held by all three (at most 18000^3 < 2^63)."""
-    width = _frame_width(w)
-    out = {ct: np.zeros((width,) * 3, np.int64)
-           for ct in itertools.combinations_with_replacement(CLASSES, 3)}  # fmt: skip
-    for sign, fixed, shared, free in _frame_terms(w):
-        triples = [(fixed,) * 3] if fixed else list(out)
-        for d in np.flatnonzero(shared):
-            shift = {c: _shifted(a, int(d), width) for c, a in free.items()}
-            for c1, c2, c3 in triples:
-                outer = shift[c1][:, None, None] * shift[c2][None, :, None] * shift[c3]
-                out[(c1, c2, c3)] += sign * int(shared[d]) * outer
-    return out
+    return _frame_tuples(w, itertools.combinations_with_replacement(CLASSES, 3))
 
 
-def frame_pairs(w: Weights) -> dict[tuple[str, str], np.ndarray]:
+def frame_pairs(w: Weights) -> dict[tuple[str, ...], np.ndarray]:
     """For the doubled triples (b, b, c): int64[F, F] ordered pairs (frame of b, frame
     of c) by frame Weight whose frames share no part, per (class of b, class of c)."""
-    width = _frame_width(w)
-    out = {(cb, cc): np.zeros((width, width), np.int64) for cb in CLASSES for cc in CLASSES}
-    for sign, fixed, shared, free in _frame_terms(w):
-        pairs = [(fixed, fixed)] if fixed else list(out)
-        for d in np.flatnonzero(shared):
-            shift = {c: _shifted(a, int(d), width) for c, a in free.items()}
-            for cb, cc in pairs:
-                out[(cb, cc)] += sign * int(shared[d]) * np.outer(shift[cb], shift[cc])
-    return out
+    return _frame_tuples(w, itertools.product(CLASSES, repeat=2))
 
 
 # ---- arms: six mounts, copies counted per part -----------------------------------------
@@ -306,32 +305,21 @@ def _contract(m: np.ndarray, f_sum: np.ndarray, av: np.ndarray, top: int) -> lis
     return out
 
 
-def _ordered(w: Weights, params: rules.Parameters, top: int) -> dict[tuple[str, ...], list[int]]:
-    av = arm_triples(w.arm)
+def _with_arms(w: Weights, params: rules.Parameters, top: int,
+               frames: Mapping[tuple[str, ...], np.ndarray], av: np.ndarray,
+               fielded: Sequence[int]) -> dict[tuple[str, ...], list[int]]:  # fmt: skip
+    """Per class tuple: sum over frame cells of frames[cell] z^Weight av[budgets](z),
+    where frame axis i is fielded ``fielded[i]`` times (the doubled b counts twice) and
+    a cell whose frame is over its class cap by itself has no build."""
     arm_width = av.shape[0]
     width = _frame_width(w)
-    f = np.arange(width)
     out = {}
-    for ct, m in frame_triples(w).items():
-        idx, ok = zip(*(_budget_index(w, c, params, width, arm_width) for c in ct), strict=True)
-        cell = (ok[0][:, None, None] & ok[1][None, :, None] & ok[2][None, None, :]) & (m != 0)
-        x = np.nonzero(cell)
-        cells = av[idx[0][x[0]], idx[1][x[1]], idx[2][x[2]]]
-        out[ct] = _contract(m[x], f[x[0]] + f[x[1]] + f[x[2]], cells, top)
-    return out
-
-
-def _doubled(w: Weights, params: rules.Parameters, top: int) -> dict[tuple[str, str], list[int]]:
-    av = arm_doubles(w.arm)
-    arm_width = av.shape[0]
-    width = _frame_width(w)
-    f = np.arange(width)
-    out = {}
-    for (cb, cc), m in frame_pairs(w).items():
-        (ib, okb), (ic, okc) = (_budget_index(w, c, params, width, arm_width) for c in (cb, cc))
-        x = np.nonzero(okb[:, None] & okc[None, :] & (m != 0))
-        cells = av[ib[x[0]], ic[x[1]]]
-        out[(cb, cc)] = _contract(m[x], 2 * f[x[0]] + f[x[1]], cells, top)
+    for key, m in frames.items():
+        idx, ok = zip(*(_budget_index(w, c, params, width, arm_width) for c in key), strict=True)
+        x = np.nonzero(functools.reduce(np.logical_and.outer, ok) & (m != 0))
+        cells = av[tuple(i[xi] for i, xi in zip(idx, x, strict=True))]
+        f_sum = sum(k * xi for k, xi in zip(fielded, x, strict=True))
+        out[key] = _contract(m[x], f_sum, cells, top)
     return out
 
 
@@ -361,11 +349,13 @@ def team_polynomials(parts: Mapping[str, Part], params: rules.Parameters, top: i
     check_supported(params)
     w = weights(parts)
     out = {mix: {k: [0] * (top + 1) for k in ("ordered", "doubled", "teams")} for mix in MIXES}
-    for ct, poly in _ordered(w, params, top).items():
+    ordered = _with_arms(w, params, top, frame_triples(w), arm_triples(w.arm), (1, 1, 1))
+    doubled = _with_arms(w, params, top, frame_pairs(w), arm_doubles(w.arm), (2, 1))
+    for ct, poly in ordered.items():
         row = out[_mix(ct)]["ordered"]
         for i, v in enumerate(poly):
             row[i] += _orderings(ct) * v
-    for (cb, cc), poly in _doubled(w, params, top).items():
+    for (cb, cc), poly in doubled.items():
         row = out[_mix((cb, cb, cc))]["doubled"]
         for i, v in enumerate(poly):
             row[i] += v
