@@ -158,17 +158,19 @@ def kit_roster_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFr
     """Rosters of four distinct kits within copy limits and unique pilots (B), by how
     many of their four possible fielded trios fit the Team Cap: with all four, any
     sideboard swap from any fielded team stays legal (I2); with one, the sideboard never
-    comes in. Listed (70 rosters for 8 kits), for every cap."""
-    from dataclasses import replace
-
+    comes in. Listed (70 rosters for 8 kits): each trio checked once without the cap
+    (:func:`kit_teams_brute_force`), then its Weight compared with every cap."""
     params = catalog.params
     rosters = [r for r in itertools.combinations(sorted(catalog.kits), params.roster_size)
                if not rules.roster_problems([catalog.mech(k) for k in r], params)]  # fmt: skip
+    weight = {k: rules.mech_weight(catalog.mech(k)) for k in catalog.kits}
+    # the lightest Weight at which each trio is legal (None: it breaks more than the cap)
+    fits_from = {trio: None if broken else sum(weight[k] for k in trio.split("+"))
+                 for trio, broken in kit_teams_brute_force(catalog, sum(weight.values()))}
     rows = []
     for cap in caps:
-        capped = replace(params, team_cap=cap)
         tally = Counter(
-            sum(not rules.team_problems([catalog.mech(k) for k in trio], capped)
+            sum(fits_from["+".join(trio)] is not None and fits_from["+".join(trio)] <= cap
                 for trio in itertools.combinations(r, params.fielded))
             for r in rosters
         )  # fmt: skip
