@@ -371,8 +371,7 @@ def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
     rounded = fit.with_columns(pl.col(c).round(0) for c in ("rating", "low", "high"))
     best = ratings.best_by_cap(rounded, weights,
                                sorted({*range(100, 201, 10), catalog.params.team_cap}))
-    by_heavy = ratings.by_heavies(fit, heavies).with_columns(
-        pl.col("best_rating", "mean_rating").round(0))  # fmt: skip
+    by_heavy = ratings.by_heavies(fit, heavies)
     above = (
         f" Above {run_cap} the table can only repeat teams legal at {run_cap}: to rate heavier "
         f"teams, run <code>mechbal simulate skirmish ratings --set team_cap=200</code>."
@@ -389,8 +388,9 @@ def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
           f"compete: {drawn} the Team Cap {run_cap} ({source}).{above}"
           "</p>"
         + "<h3>Are Heavies viable?</h3>"
-        + f"<p>{html.escape(_heavy_sentence(fit, ratings.by_heavies(fit, heavies)))}</p>"
-        + _table_html(by_heavy, by_heavy.columns)
+        + f"<p>{html.escape(_heavy_sentence(fit, by_heavy))}</p>"
+        + _table_html(by_heavy.with_columns(pl.col("best_rating", "mean_rating").round(0)),
+                      by_heavy.columns)
         + f"<p class='small'>Rated teams grouped by the Heavy mechs they field; rank 1 is "
           f"the best of all {fit.height}; the top quarter is the best "
           f"{-(-fit.height // 4)} teams.</p>"
