@@ -22,7 +22,7 @@ import pytest
 
 from analysis.cli import EXIT_USER_ERROR, main
 
-CATALOGS = Path(__file__).resolve().parents[1] / "catalogs"
+CATALOGS = Path(__file__).resolve().parents[2] / "catalogs"
 GAME = "skirmish"
 COMMANDS = ("tables", "claims", "report")
 PREFIX = "mechbal: error: "

@@ -149,7 +149,7 @@ def test_full_catalog_counts_pass_int64(skirmish):
     # The projected full catalog: about 7 million legal builds, so about 5 x 10^19 teams at
     # cap 200, beyond int64: the counts are exact integers all the same (the sum over
     # mixes of unordered teams is at most C(legal + 2, 3)).
-    parts = builds.load_parts(builds.Path(__file__).resolve().parents[1] / "catalogs", "full")
+    parts = builds.load_parts(builds.Path(__file__).resolve().parents[2] / "catalogs", "full")
     polys = team_counts.team_polynomials(parts, skirmish.params)
     total = sum(sum(p["teams"]) for p in polys.values())
     legal = builds.count_legal(parts, skirmish.params)["all"]["legal"]

@@ -19,7 +19,7 @@ from sims.core.catalog import CatalogError
 from sims.skirmish import builds, make_full_catalog, rules
 from sims.skirmish.catalog import CLASSES, RUNNERS, SLOTS, Catalog, Mech, Part, Pilot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "catalogs"
 FULL_PATH = CATALOGS / "skirmish" / builds.FULL_FILE
 NO_PILOT = Pilot(
