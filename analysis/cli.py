@@ -1,5 +1,9 @@
 """The ``mechbal`` command (also ``python -m analysis``).
 
+Every game-specific flag comes from what the game declares (``sims.core.protocol``): the
+options of each experiment (``mechbal simulate GAME EXPERIMENT --help``) and of each
+``explain`` subject (``mechbal explain GAME WHAT --help``). The command knows no game.
+
 User errors (bad catalog, unknown game, bad value) end with one line on stderr naming
 what is wrong and a non-zero exit, never a traceback, and nothing written.
 """
@@ -14,7 +18,7 @@ from typing import Any
 
 from analysis.query import QueryError
 from sims.core.catalog import CatalogError
-from sims.core.protocol import UnknownGame, game_names, get_game
+from sims.core.protocol import Explain, Game, InputError, Option, game_names, get_game
 
 EXIT_USER_ERROR = 2
 EXIT_CLAIM_FAILED = 1
@@ -36,13 +40,51 @@ def _games(name: str | None) -> list[str]:
     return [name]
 
 
+def _catalog_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--catalog", default="catalogs",
+                   help="folder holding one folder per game (default: catalogs)")  # fmt: skip
+
+
+def _add_option(p: argparse.ArgumentParser, option: Option) -> None:
+    """A declared option as an argparse flag; its parser's ValueError becomes argparse's
+    one-line 'argument --flag: ...'."""
+    if option.switch:
+        p.add_argument(option.flag, dest=option.name, action="store_true", help=option.help)
+        return
+
+    def parse(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    # argparse words its own types' errors ("invalid int value: 'ten'")
+    kind = option.parse if option.parse in (int, float, str) else parse
+    p.add_argument(option.flag, dest=option.name, type=kind, metavar=option.metavar,
+                   default=None, help=option.help)  # fmt: skip
+
+
+def _parse_rest(prog: str, options: Sequence[Option], rest: list[str],
+                common: Any = None, description: str = "") -> argparse.Namespace:  # fmt: skip
+    """Parse what follows ``GAME NAME`` with the flags the game declares (and ``common``,
+    a function adding the command's own flags)."""
+    p = _Parser(prog=prog, description=description)
+    if common is not None:
+        common(p)
+    for option in options:
+        _add_option(p, option)
+    return p.parse_args(rest)
+
+
+# ---- tables, claims, report -------------------------------------------------------------
+
+
 def cmd_tables(args: argparse.Namespace) -> int:
     from analysis.tables import write_tables
 
     game = get_game(args.game)
     catalog = game.load_catalog(Path(args.catalog))
-    frames = game.tables(catalog)
-    paths = write_tables(frames, dict(game.table_docs), Path(args.out), game.name, game.title)
+    paths = write_tables(game, game.exact(catalog), Path(args.out))
     print(f"wrote {len(paths)} files to {Path(args.out) / game.name}")
     return 0
 
@@ -55,9 +97,12 @@ def cmd_claims(args: argparse.Namespace) -> int:
         game = get_game(name)
         catalog = game.load_catalog(Path(args.catalog))
         results = run_claims(game.claims_path(Path(args.catalog)), game.checks, catalog)
+        print(f"{game.title} ({name})")
+        if not results:
+            print("no claims\n")
+            continue
         rows = [r.row() for r in results]
         widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in rows[0]}
-        print(f"{game.title} ({name})")
         print("  ".join(c.ljust(widths[c]) for c in widths))
         for r in rows:
             print("  ".join(r[c].ljust(widths[c]) for c in widths))
@@ -79,29 +124,34 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
-    from sims.skirmish.explain import WHATS, ExplainError, explain_shot, to_text
+# ---- explain ----------------------------------------------------------------------------
 
+
+def _subject(game: Game, what: str) -> Explain:
+    if not game.explain:
+        raise UserError(f"explain: nothing to explain for game {game.name!r}")
+    if what not in game.explain:
+        raise UserError(f"explain {game.name}: unknown WHAT {what!r} "
+                        f"(known: {', '.join(game.explain)})")  # fmt: skip
+    return game.explain[what]
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
     game = get_game(args.game)  # an unknown game is UnknownGame, one line
-    if game.name != "skirmish":
-        raise UserError(f"explain: nothing to explain for game {game.name!r} yet (only skirmish)")
-    if args.what not in WHATS:
-        raise UserError(
-            f"explain {game.name}: unknown WHAT {args.what!r} (known: {', '.join(WHATS)})"
-        )
-    missing = [f"--{f}" for f in ("attacker", "weapon", "target") if getattr(args, f) is None]
+    subject = _subject(game, args.what)
+    opts = _parse_rest(f"mechbal explain {game.name} {subject.name}", subject.options,
+                       args.rest, _catalog_flag, subject.help)  # fmt: skip
+    missing = [o.flag for o in subject.options if o.required and getattr(opts, o.name) is None]
     if missing:
-        raise UserError(f"explain {game.name} shot needs {', '.join(missing)}")
-    catalog = game.load_catalog(Path(args.catalog))
-    try:
-        shot = explain_shot(
-            catalog, args.attacker, args.weapon, args.target, distance=args.range,
-            cover=args.cover, modifier=args.modifier, braced=args.braced,
-        )  # fmt: skip
-    except ExplainError as exc:
-        raise UserError(str(exc)) from None
-    print(to_text(shot))
+        raise UserError(f"explain {game.name} {subject.name} needs {', '.join(missing)}")
+    values = {o.name: getattr(opts, o.name) for o in subject.options}
+    values = {k: v for k, v in values.items() if v is not None}
+    catalog = game.load_catalog(Path(opts.catalog))
+    print(subject.run(catalog, **values))
     return 0
+
+
+# ---- simulate ---------------------------------------------------------------------------
 
 
 def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
@@ -120,64 +170,8 @@ def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
     return out
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from sims.core.runner import simulate
-
-    game = get_game(args.game)
-    if args.describe:
-        exp = game.experiments.get(args.experiment)
-        if exp is None:
-            raise UserError(f"unknown experiment {args.experiment!r} for {args.game} "
-                            f"(known: {', '.join(sorted(game.experiments))})")  # fmt: skip
-        print(f"{args.game} {exp.name}: {exp.summary}")
-        print(f"chunk size {exp.chunk_size:,}; options: {', '.join(exp.option_names) or 'none'}")
-        if exp.default_sweep:
-            print(f"default sweep: {dict(exp.default_sweep)}")
-        print(exp.schema)
-        return 0
-    sets = _assignments(args.set, "--set")
-    sweeps = _assignments(args.sweep, "--sweep")
-    options: dict[str, Any] = {}
-    for name in ("kits", "policy", "teams", "parts", "custom"):
-        value = getattr(args, name)
-        if value:
-            options[name] = [v.strip() for v in value.split(",") if v.strip()]
-    outcome = simulate(args.game, args.experiment, n=args.n, seed=args.seed,
-                       catalog_root=args.catalog, store_root=args.out, sets=sets,
-                       sweeps=sweeps, options=options, engine=args.engine, jobs=args.jobs,
-                       backend=args.backend, scheduler=args.scheduler, progress=None)  # fmt: skip
-    plan = outcome.plan
-    rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
-    print(f"run {plan.run_id}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
-          f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip
-    print(f"store: {plan.folder}")
-    if outcome.ran:
-        print(f"{outcome.seconds:.1f} s ({rate:,.0f} rows/s overall)")
-    return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    def catalog_flag(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--catalog", default="catalogs",
-                       help="folder holding one folder per game (default: catalogs)")  # fmt: skip
-
-    p = sub.add_parser("tables", help="write a game's exact rulebook tables (CSV + Markdown)")
-    p.add_argument("game")
-    p.add_argument("--out", default="reports/tables", help="output folder (default reports/tables)")
-    catalog_flag(p)
-    p.set_defaults(func=cmd_tables)
-
-    p = sub.add_parser("claims", help="check every rulebook claim; non-zero exit on a failure")
-    p.add_argument("game", nargs="?")
-    catalog_flag(p)
-    p.set_defaults(func=cmd_claims)
-
-    p = sub.add_parser("simulate", help="run an experiment into the Parquet store (resumable)")
-    p.add_argument("game")
-    p.add_argument("experiment")
+def _run_flags(p: argparse.ArgumentParser) -> None:
+    """The flags every experiment takes (DESIGN.md "Commands")."""
     p.add_argument("--n", type=int, help="total games, split over the grid's cells")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
@@ -189,14 +183,83 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     p.add_argument("--engine", default="vector", help="vector or reference")
     p.add_argument("--out", default="data", help="the store root (default data)")
-    p.add_argument("--kits", help="kit ids for duel grids, comma-separated (default all)")
-    p.add_argument("--policy", help="policies, comma-separated (default gunline)")
-    p.add_argument("--teams", help="teams for teamfight: k1+k2+k3,k4+k5+k6")
-    p.add_argument("--parts", help="builds: the part list, full (default) or playable")
-    p.add_argument("--custom", help="ratings: add this many strong custom teams")
     p.add_argument("--describe", action="store_true",
                    help="print the experiment's grid and row columns, run nothing")  # fmt: skip
-    catalog_flag(p)
+    _catalog_flag(p)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from sims.core.runner import experiment_of, simulate
+
+    game = get_game(args.game)
+    exp = experiment_of(game, args.experiment)
+    opts = _parse_rest(f"mechbal simulate {game.name} {exp.name}", exp.options, args.rest,
+                       _run_flags, exp.summary)  # fmt: skip
+    if opts.describe:
+        print(f"{game.name} {exp.name}: {exp.summary}")
+        flags = ", ".join(o.flag for o in exp.options) or "none"
+        print(f"chunk size {exp.chunk_size:,} rows; options: {flags}")
+        if exp.default_sweep:
+            print(f"default sweep: {dict(exp.default_sweep)}")
+        print(exp.schema)
+        return 0
+    sets = _assignments(opts.set, "--set")
+    sweeps = _assignments(opts.sweep, "--sweep")
+    options = {o.name: getattr(opts, o.name) for o in exp.options
+               if getattr(opts, o.name) not in (None, False)}  # fmt: skip
+    outcome = simulate(game.name, exp.name, n=opts.n, seed=opts.seed,
+                       catalog_root=opts.catalog, store_root=opts.out, sets=sets,
+                       sweeps=sweeps, options=options, engine=opts.engine, jobs=opts.jobs,
+                       backend=opts.backend, scheduler=opts.scheduler, progress=None)  # fmt: skip
+    plan = outcome.plan
+    rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
+    print(f"run {plan.run_id}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
+          f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip
+    print(f"store: {plan.folder}")
+    if outcome.ran:
+        print(f"{outcome.seconds:.1f} s ({rate:,.0f} rows/s overall)")
+    return 0
+
+
+def _listing() -> str:
+    """Every installed game's experiments and explain subjects, for --help."""
+    lines = []
+    for name in game_names():
+        try:
+            game = get_game(name)
+        except Exception as exc:  # a broken plugin must not break --help for the others
+            lines.append(f"  {name}: cannot be loaded ({exc})")
+            continue
+        lines.append(f"  {name} ({game.title}): experiments {', '.join(game.experiments) or '-'};"
+                     f" explain {', '.join(game.explain) or '-'}")  # fmt: skip
+    return "games:\n" + "\n".join(lines)
+
+
+def build_parser(listing: str = "") -> argparse.ArgumentParser:
+    """The parser; ``listing`` (games, experiments, explain subjects) ends the help."""
+    parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.",
+                     epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("tables", help="write a game's exact rulebook tables (CSV + Markdown)")
+    p.add_argument("game")
+    p.add_argument("--out", default="reports/tables", help="output folder (default reports/tables)")
+    _catalog_flag(p)
+    p.set_defaults(func=cmd_tables)
+
+    p = sub.add_parser("claims", help="check every rulebook claim; non-zero exit on a failure")
+    p.add_argument("game", nargs="?")
+    _catalog_flag(p)
+    p.set_defaults(func=cmd_claims)
+
+    p = sub.add_parser(
+        "simulate", help="run an experiment into the Parquet store (resumable)",
+        description="Run GAME's EXPERIMENT into the store. Its flags: mechbal simulate GAME "
+        "EXPERIMENT --help.", epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    p.add_argument("game")
+    p.add_argument("experiment")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="the experiment's flags")
     p.set_defaults(func=cmd_simulate)
 
     from analysis.query import add_query_parser
@@ -209,34 +272,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="reports", help="report folder (default reports)")
     p.add_argument("--store", default="data", help="the Parquet store for its runs")
     p.add_argument("--n", type=int, default=64_000,
-                   help="battles per default experiment (small unless told)")  # fmt: skip
+                   help="games per default experiment (small unless told)")  # fmt: skip
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
-    catalog_flag(p)
+    _catalog_flag(p)
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("explain", help="show the working of one resolution, e.g. one shot")
+    p = sub.add_parser(
+        "explain", help="show the working of one resolution, e.g. one shot",
+        description="Show the working of one resolution. Its flags: mechbal explain GAME "
+        "WHAT --help.", epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     p.add_argument("game")
-    p.add_argument("what", help="what to explain (skirmish: shot)")
-    p.add_argument("--attacker", help="attacking kit id")
-    p.add_argument("--weapon", help="weapon part id mounted on the attacker")
-    p.add_argument("--target", help="target kit id")
-    p.add_argument("--range", type=int,
-                   help="distance in hexes (default: the weapon's Range, 1 for melee)")  # fmt: skip
-    p.add_argument("--cover", default="none", help="target cover: none, soft or hard")
-    p.add_argument("--modifier", type=int, default=0,
-                   help="extra signed modifier dice ([+] positive)")  # fmt: skip
-    p.add_argument("--braced", action="store_true", help="the target is Braced (+Armor)")
-    catalog_flag(p)
+    p.add_argument("what", help="what to explain (see the games below)")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="its flags")
     p.set_defaults(func=cmd_explain)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        # the games are listed only for --help: loading them all costs time
+        listing = _listing() if {"-h", "--help"} & set(words) else ""
+        args = build_parser(listing).parse_args(words)
         return args.func(args)
-    except (CatalogError, UnknownGame, UserError, QueryError) as exc:
+    except (CatalogError, InputError, UserError, QueryError) as exc:
         print(f"mechbal: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
 

@@ -1,19 +1,18 @@
 """Balance flags: what falls outside ``catalogs/<game>/limits.toml``, with the evidence.
 
 A flag is one sentence a designer can act on, with the number behind it and how it
-was computed, listed first in the report ("what is out of balance").
+was computed, listed first in the report ("what is out of balance"). The limits a game
+may set are declared by its analysis plugin (``analysis/<game>/``); the flags
+themselves are computed there, from its tables and runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import polars as pl
-
 from sims.core.catalog import CatalogError, FieldSpec, check_value, load_toml
-
-LIMIT_NAMES = ("crit_share", "win_rate")
 
 
 @dataclass(frozen=True)
@@ -27,20 +26,21 @@ class Limit:
 
 @dataclass(frozen=True)
 class Flag:
-    subject: str  # a weapon or kit id
+    subject: str  # the catalog id the flag is about
     limit: str
     value: float
     sentence: str  # what a designer reads
     evidence: str  # how it was computed
 
 
-def load_limits(path: Path) -> dict[str, Limit]:
-    """Read limits.toml: each limit a table with meaning, min, max and provenance."""
+def load_limits(path: Path, names: Sequence[str]) -> dict[str, Limit]:
+    """Read limits.toml: each limit a table with meaning, min, max and provenance;
+    ``names`` are the limits the game knows."""
     doc = load_toml(path)
     out = {}
     for name, body in doc.items():
-        if name not in LIMIT_NAMES:
-            raise CatalogError(path, f"unknown limit (known: {', '.join(LIMIT_NAMES)})",
+        if name not in names:
+            raise CatalogError(path, f"unknown limit (known: {', '.join(names) or 'none'})",
                                kind="limit", entry=name)  # fmt: skip
         if not isinstance(body, dict):
             raise CatalogError(path, "expected a table", kind="limit", entry=name)
@@ -73,57 +73,6 @@ def outside(value: float, limit: Limit) -> tuple[str, float] | None:
     return None
 
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
+    """A share as a flag sentence writes it: one decimal, per cent."""
     return f"{100 * x:.1f}%"
-
-
-def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> list[Flag]:
-    """Weapons whose exact crit share, averaged over every kit, leaves the limits."""
-    per_weapon = (
-        weapon_vs_kit.group_by("weapon", maintain_order=True)
-        .agg(pl.col("crit_share_float").mean().alias("share"), pl.len().alias("kits"))
-    )  # fmt: skip
-    flags = []
-    for weapon, share, kits in per_weapon.iter_rows():
-        if (out := outside(share, limit)) is None:
-            continue
-        side, bound = out
-        evidence = (
-            "exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier dice, "
-            f"no cover), averaged over {kits} kits at crit margin {margin}"
-        )
-        flags.append(Flag(weapon, "crit_share", share,
-                          f"The {weapon} crits on {_pct(share)} of its hits, {side} the "
-                          f"limit of {_pct(bound)}.", evidence))  # fmt: skip
-    return flags
-
-
-def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
-    """Kits whose duel score against every other kit leaves the limits. Both seats
-    count: a kit's score as side A, and one minus its opponent's as side B."""
-    others = win_rates.filter(pl.col("side_a") != pl.col("side_b"))
-    as_a = others.select(pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"),
-                         pl.col("battles"))  # fmt: skip
-    as_b = others.select(pl.col("side_b").alias("kit"), (1 - pl.col("score_a")).alias("score"),
-                         pl.col("battles"))  # fmt: skip
-    both = pl.concat([as_a, as_b])
-    per_kit = (
-        both.group_by("kit", maintain_order=True)
-        .agg(((pl.col("score") * pl.col("battles")).sum() / pl.col("battles").sum()).alias("score"),
-             pl.col("battles").sum())
-        .sort("score")
-    )  # fmt: skip
-    flags = []
-    for kit, score, battles in per_kit.iter_rows():
-        if (out := outside(score, limit)) is None:
-            continue
-        side, bound = out
-        # a 95% interval by the normal approximation; battles are many
-        half = 1.96 * (score * (1 - score) / battles) ** 0.5
-        flags.append(Flag(kit, "win_rate", score,
-                          f"The {kit} scores {_pct(score)} in its duels "
-                          f"(95% interval {_pct(score - half)} to {_pct(score + half)}), {side} "
-                          f"the limit of {_pct(bound)}.",
-                          f"simulated: {battles:,} duels against every other kit, both "
-                          f"seats; {caption}"))  # fmt: skip
-    return flags

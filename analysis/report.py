@@ -1,8 +1,11 @@
-"""The balance report: ``reports/index.html`` linking each game's tables and claims.
+"""The balance report: ``reports/index.html`` and a page per game.
 
-This first version is plain HTML (no charts yet): per game, the rulebook claims with
-pass/fail, the exact tables as CSV and Markdown, and the rules parameters with their
-provenance.
+Every game gets, on the index, its rulebook claims with pass/fail, its exact tables as
+CSV and Markdown and its rules parameters with their provenance. A game with an analysis
+plugin (:mod:`analysis.plugin`) also gets its own page, ``reports/<game>.html``: what is
+out of balance first (its flags against ``limits.toml``), then the plugin's sections
+(charts and tables over its default runs), then the claims. Everything is loaded,
+checked and computed before anything is written, so a bad catalog writes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from typing import Any
 
 import polars as pl
 
-from analysis.tables import write_tables
+from analysis.flags import Flag, load_limits
+from analysis.html import page, write_page
+from analysis.plugin import Analysis, Page, ReportContext, get_analysis
+from analysis.tables import check_frames, write_tables
 from sims.core.claims import ClaimResult, run_claims
 from sims.core.params import describe
 from sims.core.protocol import Game, get_game
@@ -45,44 +51,74 @@ def _table(rows: list[dict], classes: dict[str, str] | None = None) -> str:
     return "\n".join(out) + "</table>"
 
 
+def frame_table(frame: pl.DataFrame, columns: list[str] | None = None, limit: int = 200) -> str:
+    """An HTML table of a frame's first ``limit`` rows (``columns``, default all)."""
+    columns = columns or frame.columns
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    rows = []
+    for row in frame.select(columns).head(limit).iter_rows():
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def flags_html(flags: list[Flag]) -> str:
+    if not flags:
+        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>"
+    items = "".join(
+        f"<li><strong>{html.escape(f.sentence)}</strong><br>"
+        f"<span class='small'>{html.escape(f.evidence)}</span></li>"
+        for f in flags
+    )
+    return f"<ol class='flags'>{items}</ol>"
+
+
+def verdict(claims: list[ClaimResult]) -> str:
+    failed = [r for r in claims if not r.passed]
+    if not failed:
+        return f"All {len(claims)} rulebook claims hold."
+    return (f"{len(failed)} of {len(claims)} rulebook claims FAIL: "
+            + ", ".join(r.claim.id for r in failed))  # fmt: skip
+
+
 @dataclass(frozen=True)
 class GameResults:
-    """Everything a game's section shows, computed before anything is written."""
+    """Everything a game's sections show, computed before anything is written."""
 
     game: Game
     catalog: Any
     claims: list[ClaimResult]
     frames: dict[str, pl.DataFrame]
+    analysis: Analysis | None
+    limits: dict
 
 
 def compute(name: str, catalog_root: Path) -> GameResults:
     game = get_game(name)
     catalog = game.load_catalog(catalog_root)
     results = run_claims(game.claims_path(catalog_root), game.checks, catalog)
-    return GameResults(game, catalog, results, game.tables(catalog))
+    frames = game.exact(catalog)
+    check_frames(game, frames)
+    analysis = get_analysis(name)
+    path = game.limits_path(catalog_root)
+    limits = load_limits(path, analysis.limits) if analysis and path.is_file() else {}
+    return GameResults(game, catalog, results, frames, analysis, limits)
 
 
-def game_section(res: GameResults) -> str:
+def game_section(res: GameResults, link: str = "") -> str:
+    """The game's part of the index: claims verdict, table files, claims, parameters."""
     game, results, frames, catalog = res.game, res.claims, res.frames, res.catalog
     name = game.name
-    failed = [r for r in results if not r.passed]
     parts = [f"<h2 id='{name}'>{html.escape(game.title)}</h2>"]
-    verdict = (
-        f"All {len(results)} rulebook claims hold."
-        if not failed
-        else f"{len(failed)} of {len(results)} rulebook claims FAIL: "
-        + ", ".join(r.claim.id for r in failed)
-    )
-    parts.append(f"<p><strong>{html.escape(verdict)}</strong> "
+    parts.append(f"<p><strong>{html.escape(verdict(results))}</strong>{link} "
                  f"<span class='small'>rules version {game.rules_version}; "
                  f"rulebook {html.escape(game.rulebook)}</span></p>")  # fmt: skip
     parts.append("<h3>Exact tables</h3><ul>")
-    for stem in frames:
-        rel = f"tables/{name}/{stem}"
-        doc = html.escape(game.table_docs.get(stem, ""))
+    for table in game.tables:
+        rel = f"tables/{name}/{table.stem}"
         parts.append(
-            f"<li><a href='{rel}.csv'>{stem}.csv</a> · <a href='{rel}.md'>{stem}.md</a>"
-            f" ({frames[stem].height} rows)<br><span class='small'>{doc}</span></li>"
+            f"<li><a href='{rel}.csv'>{table.stem}.csv</a> · <a href='{rel}.md'>{table.stem}.md"
+            f"</a> ({frames[table.stem].height} rows)<br><span class='small'>"
+            f"{html.escape(table.doc)}</span></li>"
         )
     parts.append("</ul><h3>Rulebook claims</h3>")
     rows = [
@@ -93,6 +129,28 @@ def game_section(res: GameResults) -> str:
     parts.append("<h3>Rules parameters</h3>")
     parts.append(_table(describe(catalog.params, catalog.param_provenance)))
     return "\n".join(parts)
+
+
+def write_game_page(ctx: ReportContext, content: Page) -> Path:
+    """``reports/<game>.html``: flags first, the plugin's sections, the claims last."""
+    game, flags = ctx.game, content.flags
+    intro = (
+        f"<p>{len(flags)} balance flag{'s' if len(flags) != 1 else ''} against "
+        f"<code>catalogs/{html.escape(game.name)}/limits.toml</code>. "
+        f"{html.escape(verdict(ctx.claims))}</p>"
+    )
+    claims = pl.DataFrame([r.row() for r in ctx.claims]) if ctx.claims else None
+    sections = [
+        ("What is out of balance", flags_html(flags)),
+        *content.sections,
+        ("Rulebook claims", frame_table(claims, ["claim", "section", "expected", "actual",
+                                                 "result"], limit=500)
+         if claims is not None else "<p>(none)</p>"),
+    ]  # fmt: skip
+    doc = page(f"{game.title} balance report", sections, intro_html=intro)
+    path = Path(ctx.reports_dir) / f"{game.name}.html"
+    write_page(path, doc)
+    return path
 
 
 def build_report(
@@ -108,20 +166,21 @@ def build_report(
     """Write tables, each game's page and ``index.html``; returns the index path.
 
     Every game is loaded, checked and computed first, so a bad catalog writes nothing;
-    then the default experiments run into the store (resumable) and the pages follow."""
+    then each game's default experiments run into the store (resumable) and the pages
+    follow."""
     computed = [compute(g, catalog_root) for g in games]
     reports_dir.mkdir(parents=True, exist_ok=True)
-    pages: dict[str, tuple[Path, list]] = {}
+    pages: dict[str, tuple[Path, list[Flag]]] = {}
     for res in computed:
         g = res.game
-        write_tables(res.frames, dict(g.table_docs), reports_dir / "tables", g.name, g.title)
-        if g.name == "skirmish":
-            from analysis import skirmish_report
-
-            runs = skirmish_report.run_default_experiments(catalog_root, store, n, seed, jobs)
-            pages[g.name] = skirmish_report.build_page(
-                res.catalog, catalog_root, res.claims, res.frames, runs, store, reports_dir
-            )
+        write_tables(g, res.frames, reports_dir / "tables")
+        if res.analysis is None:
+            continue
+        ctx = ReportContext(g, res.catalog, Path(catalog_root), res.claims, res.frames,
+                            res.limits, Path(store), Path(reports_dir), n, seed, jobs)  # fmt: skip
+        runs = res.analysis.default_runs(ctx)
+        content = res.analysis.page(ctx, runs)
+        pages[g.name] = (write_game_page(ctx, content), content.flags)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     sections = []
     for res in computed:
@@ -132,9 +191,8 @@ def build_report(
             link = (f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
                     f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
                     f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>")  # fmt: skip
-        sections.append(game_section(res).replace("</strong>", "</strong>" + link, 1)
-                        if link else game_section(res))  # fmt: skip
-    page = (
+        sections.append(game_section(res, link))
+    doc = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<title>mechbal balance report</title>"
         f"<style>{STYLE}</style></head><body>"
@@ -144,4 +202,4 @@ def build_report(
         + "\n".join(sections)
         + "</body></html>"
     )
-    return write_text(reports_dir / "index.html", page)
+    return write_text(reports_dir / "index.html", doc)

@@ -1,7 +1,10 @@
-"""Rulebook tables on disk: CSV (the contract) plus Markdown fit to print.
+"""Exact tables on disk: CSV (the contract) plus Markdown fit to print.
 
-Files land in ``DIR/GAME/``. Everything is rendered in memory first and written
-through temporary names renamed into place, so a failure writes nothing partial.
+A game declares its tables (``sims.core.protocol.Table``: contract columns with their
+kinds, documentation, an optional display pivot); this module writes what the game
+computed accordingly, into ``DIR/GAME/``. Everything is checked and rendered in memory
+first and written through temporary names renamed into place, so a failure writes
+nothing partial.
 """
 
 from __future__ import annotations
@@ -11,14 +14,8 @@ from pathlib import Path
 
 import polars as pl
 
+from sims.core.protocol import Game, Pivot, Table
 from sims.core.store import write_text
-
-# Tables whose full listing is too long to print get a pivot in Markdown instead:
-# stem -> (section columns, row column, column column, value column).
-PIVOTS = {
-    "hit": (["modifier"], "bonus", "evasion", "p_hit"),
-    "penetration": (["margin", "variant"], "pen", "armor", None),
-}
 
 
 def percent(value: str) -> str:
@@ -26,65 +23,89 @@ def percent(value: str) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def markdown_table(frame: pl.DataFrame) -> str:
-    """A GitHub-style Markdown table; fraction columns shown as 'a/b (pp.p%)'."""
+def exact_text(value: str, kind: str) -> str:
+    """An exact cell for reading: a probability with its percentage, an expected value
+    with its decimal value (``39/20 (1.950)``)."""
+    if kind == "probability":
+        return f"{value} ({percent(value)})"
+    return f"{value} ({float(Fraction(value)):.3f})"
+
+
+def markdown_table(frame: pl.DataFrame, table: Table | None = None) -> str:
+    """A GitHub-style Markdown table: the table's columns without their floats, exact
+    columns shown as ``a/b (pp.p%)`` (probabilities) or ``a/b (x.xxx)`` (expectations)."""
+    kinds = {c.name: c.kind for c in table.columns} if table else {}
     cols = [c for c in frame.columns if not c.endswith("_float")]
-    fraction_cols = {c for c in cols if f"{c}_float" in frame.columns}
+    for c in cols:  # an undeclared fraction column is read as a probability
+        if f"{c}_float" in frame.columns:
+            kinds.setdefault(c, "probability")
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in frame.select(cols).iter_rows(named=True):
         cells = [
-            f"{row[c]} ({percent(row[c])})" if c in fraction_cols else str(row[c]) for c in cols
-        ]
+            exact_text(row[c], kinds[c]) if kinds.get(c) in ("probability", "expectation")
+            else str(row[c])
+            for c in cols
+        ]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def _pivot_section(frame: pl.DataFrame, row_col: str, col_col: str, value_col: str | None) -> str:
-    cols = sorted(frame[col_col].unique().to_list())
-    rows = sorted(frame[row_col].unique().to_list())
-    lines = [f"| {row_col} \\ {col_col} | " + " | ".join(map(str, cols)) + " |"]
+def _pivot_section(frame: pl.DataFrame, pivot: Pivot) -> str:
+    cols = sorted(frame[pivot.columns].unique().to_list())
+    rows = sorted(frame[pivot.rows].unique().to_list())
+    lines = [f"| {pivot.rows} \\ {pivot.columns} | " + " | ".join(map(str, cols)) + " |"]
     lines.append("|" + "---|" * (len(cols) + 1))
-    index = {(r[row_col], r[col_col]): r for r in frame.iter_rows(named=True)}
+    index = {(r[pivot.rows], r[pivot.columns]): r for r in frame.iter_rows(named=True)}
     for r in rows:
-        cells = []
-        for c in cols:
-            rec = index[(r, c)]
-            if value_col is not None:
-                cells.append(percent(rec[value_col]))
-            else:  # penetration: full-or-better / crit
-                good = Fraction(rec["full"]) + Fraction(rec["crit"])
-                cells.append(f"{float(good) * 100:.0f} / {float(Fraction(rec['crit'])) * 100:.0f}")
+        cells = [pivot.cell(index[(r, c)]) for c in cols]
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def render_markdown(stem: str, frame: pl.DataFrame, doc: str, game_title: str) -> str:
-    head = f"# {game_title}: {stem}\n\n{doc}\n\nExact fractions are in `{stem}.csv`.\n"
-    if stem not in PIVOTS:
-        return head + "\n" + markdown_table(frame) + "\n"
-    sections, row_col, col_col, value_col = PIVOTS[stem]
-    if value_col is None:
-        head += "\nEach cell: % full-or-better / % crit.\n"
+def render_markdown(table: Table, frame: pl.DataFrame, game_title: str) -> str:
+    stem, pivot = table.stem, table.pivot
+    head = f"# {game_title}: {stem}\n\n{table.doc}\n\nExact fractions are in `{stem}.csv`.\n"
+    if pivot is None:
+        return head + "\n" + markdown_table(frame, table) + "\n"
+    if pivot.note:
+        head += f"\n{pivot.note}\n"
     parts = [head]
-    keys = frame.select(sections).unique(maintain_order=True).iter_rows()
+    if not pivot.sections:
+        return head + "\n" + _pivot_section(frame, pivot) + "\n"
+    keys = frame.select(pivot.sections).unique(maintain_order=True).iter_rows()
     for key in keys:
         sub = frame.filter(
-            pl.all_horizontal(pl.col(c) == v for c, v in zip(sections, key, strict=True))
+            pl.all_horizontal(pl.col(c) == v for c, v in zip(pivot.sections, key, strict=True))
         )
-        title = ", ".join(f"{c} {v}" for c, v in zip(sections, key, strict=True))
-        parts.append(f"\n## {title}\n\n" + _pivot_section(sub, row_col, col_col, value_col) + "\n")
+        title = ", ".join(f"{c} {v}" for c, v in zip(pivot.sections, key, strict=True))
+        parts.append(f"\n## {title}\n\n" + _pivot_section(sub, pivot) + "\n")
     return "".join(parts)
 
 
-def write_tables(
-    frames: dict[str, pl.DataFrame], docs: dict[str, str], out_dir: Path, game: str, title: str
-) -> list[Path]:
-    """Write every table as CSV + Markdown under ``out_dir/game``; returns the paths."""
+def check_frames(game: Game, frames: dict[str, pl.DataFrame]) -> None:
+    """The computed frames are exactly the declared tables, with the declared columns in
+    order (each exact column followed by its float): a game that breaks its own
+    declaration is a bug, reported before anything is written."""
+    declared = [t.stem for t in game.tables]
+    if sorted(frames) != sorted(declared):
+        raise ValueError(f"{game.name}: tables computed {sorted(frames)} but declared "
+                         f"{sorted(declared)}")  # fmt: skip
+    for table in game.tables:
+        got, want = frames[table.stem].columns, table.file_columns()
+        if got != want:
+            raise ValueError(f"{game.name} table {table.stem}: columns {got}, declared {want}")
+
+
+def write_tables(game: Game, frames: dict[str, pl.DataFrame], out_dir: Path) -> list[Path]:
+    """Write every table of ``game`` as CSV + Markdown under ``out_dir/<game>``; returns
+    the paths."""
+    check_frames(game, frames)
     rendered = {}
-    for stem, frame in frames.items():
-        rendered[f"{stem}.csv"] = frame.write_csv()
-        rendered[f"{stem}.md"] = render_markdown(stem, frame, docs.get(stem, ""), title)
-    folder = Path(out_dir) / game
+    for table in game.tables:
+        frame = frames[table.stem]
+        rendered[f"{table.stem}.csv"] = frame.write_csv()
+        rendered[f"{table.stem}.md"] = render_markdown(table, frame, game.title)
+    folder = Path(out_dir) / game.name
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in rendered.items():

@@ -11,8 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis import queries, ratings
+from analysis import ratings
 from analysis.query import connect
+from analysis.skirmish import queries
 from sims.core.runner import simulate
 from sims.skirmish.catalog import load_catalog
 from sims.skirmish.teams import legal_kit_teams

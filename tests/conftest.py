@@ -3,9 +3,14 @@ from pathlib import Path
 import pytest
 
 from sims.skirmish.catalog import Catalog, load_catalog
+from tests.core.toy import register_toy
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "catalogs"
+
+# Coin Duel, the toy game of tests/core, is known to every test (and to the worker
+# processes they start, which import it by its registered path).
+register_toy()
 
 
 @pytest.fixture(scope="session")

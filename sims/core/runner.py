@@ -5,9 +5,12 @@ A run is identified by everything that decides its rows (DESIGN.md "Store"): gam
 experiment, catalog content, ``--set`` values, sweeps, experiment options, seed, N,
 chunk size, engine and engine version. The run id is a hash of those; the same id
 resumes (finished chunks kept, leftovers removed, the rest redone), anything else is a
-new run. Chunk ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``, so rows do not
-depend on the number of workers or the backend. Memory is bounded by the chunk size:
-a worker holds one chunk, and the parent holds only paths and counts.
+new run. A run's rows (N split evenly over the grid's cells) are cut into chunks of the
+experiment's ``chunk_size`` rows over the cells of one catalog variant, so one chunk is
+one engine call however many matchups it holds (:class:`Chunk`). Chunk ``i`` draws from
+``SeedSequence(seed, spawn_key=(i,))``, so rows do not depend on the number of workers
+or the backend. Memory is bounded by the chunk size: a worker holds one chunk, and the
+parent holds only paths and counts.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -30,40 +33,33 @@ import pyarrow as pa
 
 from sims.core import store
 from sims.core.catalog import CatalogError
-from sims.core.protocol import get_game
+from sims.core.protocol import Batch, Experiment, Game, get_game, load_target, registry
 
 
 @dataclass(frozen=True)
-class Experiment:
-    """One kind of run a game offers to ``mechbal simulate``.
+class Segment:
+    """Rows ``start .. start + size - 1`` of one cell, inside a chunk."""
 
-    ``cells(catalog, options)`` lists the grid's cells before sweeps (e.g. every
-    matchup) as dicts of column values; ``run_chunk(catalog, cell, start, size, rng,
-    engine)`` plays ``size`` games of one cell and returns their rows. ``schema``
-    documents the row columns (shown by ``mechbal simulate GAME EXPERIMENT --help``)."""
-
-    name: str
-    summary: str
-    schema: str
-    chunk_size: int
-    cells: Callable[[Any, Mapping[str, Any]], list[dict[str, Any]]]
-    run_chunk: Callable[..., pa.Table]
-    needs_n: bool = True
-    default_sweep: Mapping[str, Sequence[Any]] = field(default_factory=dict)
-    sweep_required: str | None = None  # a description when a --sweep is mandatory
-    check_sweep: Callable[[str], str | None] | None = None  # why a sweep name is refused
-    option_names: tuple[str, ...] = ()
-    identity_files: tuple[str, ...] = ()  # catalog files only this experiment reads
-    # what a run made up and its rows only name (e.g. generated kits), for the manifest
-    run_notes: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
+    cell: int  # index into the run's cells
+    start: int  # first game of the cell in this chunk
+    size: int
 
 
 @dataclass(frozen=True)
 class Chunk:
+    """A chunk of rows: one engine call, one file, one random stream.
+
+    Chunks are cut by rows (the experiment's ``chunk_size``) over the cells of one
+    catalog variant (``group``: one combination of swept values) taken in cell order,
+    so a chunk may hold many cells; they are numbered in the order of their first row."""
+
     index: int  # global chunk number: its random stream and file name
-    cell: int  # index into the run's cells
-    start: int  # first game of the cell in this chunk
-    size: int
+    group: int  # index into the run's sweep groups
+    segments: tuple[Segment, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(s.size for s in self.segments)
 
 
 @dataclass(frozen=True)
@@ -73,7 +69,7 @@ class RunPlan:
     run_id: str
     folder: Path
     cells: list[dict[str, Any]]  # cell columns plus swept values
-    swept: list[dict[str, Any]]  # the swept values of each cell (hive folders)
+    groups: list[dict[str, Any]]  # the swept values of each catalog variant (hive folders)
     chunks: list[Chunk]
     manifest: dict[str, Any]
 
@@ -82,29 +78,31 @@ class RunPlan:
 class Task:
     """Everything a worker needs for one chunk; small and picklable (joblib, Dask)."""
 
-    game: str
+    target: str  # the game's "module:attribute" (a game registered at run time too)
     experiment: str
     catalog_root: str
-    overrides: tuple[tuple[str, Any], ...]  # --set plus this cell's swept values
-    cell: tuple[tuple[str, Any], ...]
+    overrides: tuple[tuple[str, Any], ...]  # --set plus the chunk's swept values
+    cells: tuple[tuple[tuple[str, Any], ...], ...]  # each segment's cell, "cell" included
     chunk: Chunk
     seed: int
     engine: str
     path: str
 
 
-# Files of a catalog folder that do not decide rows (DESIGN.md: limits are not part of a
-# run's identity; claims and prose are checks and notes).
-NOT_IN_IDENTITY = {"limits.toml", "claims.toml", "parts_full.toml"}
+# Files of a game's catalog folder that never decide rows (DESIGN.md: limits are not
+# part of a run's identity; claims are checks). A game adds its own (Game.identity_exclude).
+NOT_IN_IDENTITY = ("limits.toml", "claims.toml")
+# How runs are cut into chunks; part of every run's identity, so a run planned another
+# way is never resumed into this one. 2: chunks by rows over many cells.
+CHUNKING = 2
 
 
-def catalog_hash(root: Path, game: str, extra: Sequence[str] = ()) -> str:
-    """Content hash of the TOML data that decides a game's rows (by name and bytes);
-    ``extra`` names files outside the usual set that an experiment also reads."""
+def catalog_hash(root: Path, game: str, exclude: Sequence[str] = NOT_IN_IDENTITY) -> str:
+    """Content hash of the TOML data that decides a game's rows (by name and bytes),
+    leaving out the files named in ``exclude``."""
     digest = hashlib.sha256()
     folder = Path(root) / game
-    data = (p for p in folder.rglob("*.toml")
-            if p.name not in NOT_IN_IDENTITY or p.name in extra)  # fmt: skip
+    data = (p for p in folder.rglob("*.toml") if p.name not in exclude)
     for path in sorted(data):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
@@ -123,6 +121,36 @@ def check_execution(seed: int, jobs: int, backend: str, scheduler: str | None) -
         raise CatalogError("--scheduler", "--backend dask needs --scheduler ADDR")
 
 
+def experiment_of(game: Game, experiment: str) -> Experiment:
+    exps = game.experiments
+    if experiment not in exps:
+        known = ", ".join(sorted(exps)) or "none"
+        raise CatalogError("mechbal simulate", f"unknown experiment {experiment!r} for "
+                                               f"{game.name} (known: {known})")  # fmt: skip
+    return exps[experiment]
+
+
+def chunk_rows(cells: Sequence[int], per_cell: int, chunk_size: int) -> list[list[Segment]]:
+    """The cells' rows (``per_cell`` each, in the order given) cut into chunks of
+    ``chunk_size`` rows; a chunk may span cells and a cell may span chunks."""
+    chunks: list[list[Segment]] = []
+    current: list[Segment] = []
+    filled = 0
+    for cell in cells:
+        start = 0
+        while start < per_cell:
+            take = min(per_cell - start, chunk_size - filled)
+            current.append(Segment(cell, start, take))
+            start += take
+            filled += take
+            if filled == chunk_size:
+                chunks.append(current)
+                current, filled = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
 def plan_run(
     game: str,
     experiment: str,
@@ -135,22 +163,29 @@ def plan_run(
     options: Mapping[str, Any],
     engine: str,
     store_root: Path,
+    chunk_size: int | None = None,
 ) -> RunPlan:
-    """Validate everything and lay out the run; nothing is written here."""
+    """Validate everything and lay out the run; nothing is written here.
+
+    ``chunk_size`` overrides the experiment's rows per chunk (tests: many chunks from a
+    small N); it enters the run's identity like the experiment's own."""
     g = get_game(game)
-    exps = g.experiments
-    if experiment not in exps:
-        raise CatalogError("mechbal simulate", f"unknown experiment {experiment!r} for {game} "
-                                               f"(known: {', '.join(sorted(exps))})")  # fmt: skip
-    exp = exps[experiment]
+    exp = experiment_of(g, experiment)
     if engine not in ("vector", "reference"):
         raise CatalogError("--engine", f"unknown engine {engine!r} (vector or reference)")
-    unknown = sorted(set(options) - set(exp.option_names))
+    declared = {o.name for o in exp.options}
+    unknown = sorted(set(options) - declared)
     if unknown:
-        raise CatalogError("mechbal simulate", f"option --{unknown[0]} does not apply to "
+        flag = "--" + unknown[0].replace("_", "-")
+        raise CatalogError("mechbal simulate", f"option {flag} does not apply to "
                                                f"{experiment}")  # fmt: skip
+    options = {o.name: options.get(o.name, o.default) for o in exp.options
+               if options.get(o.name, o.default) is not None}  # fmt: skip
     if exp.needs_n and (n is None or n < 1):
         raise CatalogError("--n", f"{experiment} needs --n, the total number of games (>= 1)")
+    size = chunk_size or exp.chunk_size
+    if size < 1:
+        raise CatalogError("chunk_size", f"chunks hold at least one row, got {size}")
     sweeps = dict(sweeps) or dict(exp.default_sweep)
     if exp.sweep_required and not sweeps:
         raise CatalogError("--sweep", f"{experiment} needs {exp.sweep_required}")
@@ -166,57 +201,63 @@ def plan_run(
         for value in values:
             g.load_catalog(catalog_root, overrides={**sets, name: value})
     base_cells = exp.cells(catalog, options)
-    sweep_grid = [dict(zip(sweeps, combo, strict=True))
-                  for combo in itertools.product(*sweeps.values())] or [{}]  # fmt: skip
-    cells, swept = [], []
+    groups = [dict(zip(sweeps, combo, strict=True))
+              for combo in itertools.product(*sweeps.values())] or [{}]  # fmt: skip
+    cells, group_of = [], []
     for base in base_cells:
-        for sw in sweep_grid:
-            cells.append({**base, **{store.column_name(k): v for k, v in sw.items()}})
-            swept.append(sw)
-    per_cell = math.ceil(n / len(cells)) if exp.needs_n else 0
-    chunks: list[Chunk] = []
-    for c in range(len(cells)):
-        size = per_cell if exp.needs_n else 1
-        for start in range(0, size, exp.chunk_size):
-            chunks.append(Chunk(len(chunks), c, start, min(exp.chunk_size, size - start)))
-    versions = g.engines
-    engine_version = (versions.vector_version if engine == "vector"
-                      else versions.reference_version) if versions else "none"  # fmt: skip
-    content = catalog_hash(catalog_root, game, exp.identity_files)
+        for k, sw in enumerate(groups):
+            cells.append({**base, **{store.column_name(name): v for name, v in sw.items()}})
+            group_of.append(k)
+    per_cell = math.ceil(n / len(cells)) if exp.needs_n else 1
+    pieces = [(k, segments)
+              for k in range(len(groups))
+              for segments in chunk_rows([c for c in range(len(cells)) if group_of[c] == k],
+                                         per_cell, size)]  # fmt: skip
+    pieces.sort(key=lambda p: (p[1][0].cell, p[1][0].start))
+    chunks = [Chunk(i, k, tuple(segments)) for i, (k, segments) in enumerate(pieces)]
+    engine_version = g.engines.version(engine) if g.engines else "none"
+    exclude = [f for f in (*NOT_IN_IDENTITY, *g.identity_exclude) if f not in exp.identity_files]
     identity = {
-        "game": game, "experiment": experiment, "catalog_hash": content,
+        "game": game, "experiment": experiment,
+        "catalog_hash": catalog_hash(catalog_root, game, exclude),
         "set": dict(sorted(sets.items())), "sweep": {k: list(v) for k, v in sweeps.items()},
         "options": dict(sorted(options.items())), "seed": seed, "n": n,
-        "chunk_size": exp.chunk_size, "engine": engine, "engine_version": engine_version,
-        "rules_version": g.rules_version,
+        "chunk_size": size, "chunking": CHUNKING, "engine": engine,
+        "engine_version": engine_version, "rules_version": g.rules_version,
     }  # fmt: skip
     run_id = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
     run_id = run_id[:16]
     notes = exp.run_notes(catalog, options) if exp.run_notes else {}
     manifest = {
-        **identity, "run_id": run_id, "n_per_cell": per_cell, "chunks": len(chunks),
-        "notes": notes,
+        **identity, "run_id": run_id, "n_per_cell": per_cell if exp.needs_n else 0,
+        "chunks": len(chunks), "notes": notes,
         "cells": [{"cell": i, **cell} for i, cell in enumerate(cells)],
         "created": None, "finished": None, "complete": False, "rows": None,
     }  # fmt: skip
     folder = store.run_dir(store_root, game, experiment, run_id)
-    return RunPlan(game, experiment, run_id, folder, cells, swept, chunks, manifest)
+    return RunPlan(game, experiment, run_id, folder, cells, groups, chunks, manifest)
 
 
 @cache
-def _catalog(game: str, root: str, overrides: tuple[tuple[str, Any], ...]) -> Any:
-    # A worker runs many chunks of few cells: load each variant of the catalog once.
-    return get_game(game).load_catalog(Path(root), overrides=dict(overrides))
+def _catalog(target: str, root: str, overrides: tuple[tuple[str, Any], ...]) -> Any:
+    # A worker runs many chunks of few catalog variants: load each variant once.
+    return load_target(target).load_catalog(Path(root), overrides=dict(overrides))
 
 
 def run_task(task: Task) -> tuple[int, int]:
     """Play one chunk and write it; returns (chunk index, rows). Runs in a worker."""
-    exp = get_game(task.game).experiments[task.experiment]
-    catalog = _catalog(task.game, task.catalog_root, task.overrides)
+    exp = load_target(task.target).experiments[task.experiment]
+    catalog = _catalog(task.target, task.catalog_root, task.overrides)
+    segments = task.chunk.segments
+    sizes = [s.size for s in segments]
+    batch = Batch(
+        cells=tuple(dict(cell) for cell in task.cells),
+        cell=np.repeat(np.arange(len(segments), dtype=np.int32), sizes),
+        index=np.concatenate([np.arange(s.start, s.start + s.size, dtype=np.int64)
+                              for s in segments]),
+    )  # fmt: skip
     seq = np.random.SeedSequence(task.seed, spawn_key=(task.chunk.index,))
-    rng = np.random.default_rng(seq)
-    table = exp.run_chunk(catalog, dict(task.cell), task.chunk.start, task.chunk.size, rng,
-                          task.engine)  # fmt: skip
+    table = exp.run_chunk(catalog, batch, np.random.default_rng(seq), task.engine)
     n = table.num_rows
     cols = {"seed": pa.array(np.full(n, task.seed, np.int64)),
             "chunk": pa.array(np.full(n, task.chunk.index, np.int32))}  # fmt: skip
@@ -259,18 +300,19 @@ def execute(
     store.write_manifest(folder, manifest)
     store.remove_leftovers(folder)
     tasks, kept_rows, kept = [], 0, 0
+    target = registry()[plan.game]
     for chunk in plan.chunks:
-        path = store.chunk_path(folder, plan.swept[chunk.cell], chunk.index)
+        swept = plan.groups[chunk.group]
+        path = store.chunk_path(folder, swept, chunk.index)
         if path.is_file():
             kept += 1
             kept_rows += store.chunk_rows(path)
             continue
-        overrides = {**sets, **plan.swept[chunk.cell]}
-        tasks.append(Task(plan.game, plan.experiment, str(catalog_root),
-                          tuple(sorted(overrides.items())),
-                          tuple({"cell": chunk.cell, **plan.cells[chunk.cell]}.items()),
-                          chunk, seed, engine,
-                          str(path)))  # fmt: skip
+        cells = tuple(tuple({"cell": s.cell, **plan.cells[s.cell]}.items())
+                      for s in chunk.segments)  # fmt: skip
+        tasks.append(Task(target, plan.experiment, str(catalog_root),
+                          tuple(sorted({**sets, **swept}.items())), cells, chunk, seed,
+                          engine, str(path)))  # fmt: skip
     rows = kept_rows + _run_tasks(tasks, jobs, backend, scheduler, progress, len(plan.chunks),
                                   kept)  # fmt: skip
     manifest.update(complete=True, rows=rows, finished=datetime.now(UTC).isoformat())
@@ -332,6 +374,7 @@ def simulate(
     backend: str = "local",
     scheduler: str | None = None,
     progress: bool | None = False,
+    chunk_size: int | None = None,
 ) -> RunOutcome:
     """``mechbal simulate`` from Python (notebooks, the report): check, plan, run or
     resume; returns what was run and where it is stored."""
@@ -339,6 +382,6 @@ def simulate(
     check_execution(seed, jobs, backend, scheduler)
     plan = plan_run(game, experiment, n=n, seed=seed, catalog_root=Path(catalog_root),
                     sets=sets, sweeps=sweeps, options=options, engine=engine,
-                    store_root=Path(store_root))  # fmt: skip
+                    store_root=Path(store_root), chunk_size=chunk_size)  # fmt: skip
     return execute(plan, catalog_root=Path(catalog_root), sets=sets, seed=seed, engine=engine,
                    jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)  # fmt: skip

@@ -7,13 +7,15 @@ table contract: fractions as strings ``a/b`` with a ``<column>_float`` beside ea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import polars as pl
 
 from sims.core.dist import fraction_str
+from sims.core.protocol import Pivot, Table, columns
 from sims.skirmish import rules
 from sims.skirmish.catalog import Catalog, Mech, Part
 
@@ -26,6 +28,42 @@ MARGIN_RANGE = range(2, 7)
 VARIANTS = ("plain", "nat20", "brace")
 # weapon_vs_kit's attacker (DESIGN table contract): Gunnery 2, or Piloting 2 for melee.
 REFERENCE_SKILL = 2
+
+# How each table is computed (its Markdown header and the report say so).
+DOC_HIT = (
+    "P(hit) of one shot: d20 + bonus (Gunnery + weapon Acc + Head Acc) +/- the "
+    "modifier dice result >= Evasion; a natural 20 always hits, a natural 1 always "
+    "misses (003 F Hit). modifier is the net count of modifier dice after cancelling, "
+    "[+] positive: the highest of |modifier| d6 is added or subtracted (003 F3)."
+)
+DOC_PENETRATION = (
+    "One hit's penetration: d6 + Pen against the struck part's Armor (003 F5). Below "
+    "Armor a glance, at least Armor + margin a crit, otherwise full. Variant nat20 "
+    "adds +1 Pen (a natural-20 hit), brace adds +1 Armor (the target Braced)."
+)
+DOC_BANDS = (
+    "Hit location: the six parts' Sizes scaled to 20 bands by largest remainder, ties "
+    "to the larger Size then the earlier part (003 F4). Under hard cover the Legs "
+    "band hits the cover (003 H5). p_strike = bands / 20, given a hit."
+)
+DOC_WEAPON_VS_KIT = (
+    "Each weapon against each kit: attacker Gunnery 2 (Piloting 2 for melee) + weapon "
+    "Acc, no Head Acc, no modifier dice, optimal range, no cover, not moved; target "
+    "undamaged with its kit's suggested pilot. crit_share = P(crit | hit); "
+    "expected_damage = Shots x P(hit) x expected damage dice per hit (glance per the "
+    "glance_damage rule), crit-table effects excluded."
+)
+DOC_DAMAGE_BY_RANGE = (
+    "Each kit's best expected damage per Fire action at each range against the "
+    "standard Medium (the Foreman): the kit's own pilot and Head, long range 1[-] and "
+    "Engaged 1[-] for ranged weapons, no cover, target undamaged; the weapon giving "
+    "it."
+)
+DOC_STRIKES = (
+    "Given one hit by the weapon (attacker as in weapon_vs_kit), the probability of "
+    "each (part struck, penetration outcome), the natural-20 bonus weighted by "
+    "P(natural 20 | hit)."
+)
 
 
 def exact_columns(rows: Iterable[dict], fraction_cols: Iterable[str]) -> pl.DataFrame:
@@ -254,3 +292,57 @@ def damage_by_range_table(catalog: Catalog, target: str = "foreman") -> pl.DataF
                 rows.append({"kit": kit, "target": target, "distance": d, "weapon": best[0],
                              "expected_damage": best[1]})  # fmt: skip
     return exact_columns(rows, ["expected_damage"])
+
+
+# ---- the table declarations (DESIGN.md "Tables"; the contract columns and their kinds) ----
+
+
+def _percent(value: str, digits: int = 1) -> str:
+    return f"{float(Fraction(value)) * 100:.{digits}f}%"
+
+
+def _full_or_better_and_crit(row: Mapping[str, Any]) -> str:
+    good = Fraction(row["full"]) + Fraction(row["crit"])
+    return f"{float(good) * 100:.0f} / {float(Fraction(row['crit'])) * 100:.0f}"
+
+
+TABLES = (
+    Table(
+        "hit",
+        DOC_HIT,
+        columns(("bonus", "id"), ("evasion", "id"), ("modifier", "id"), ("p_hit", "probability")),
+        Pivot(("modifier",), "bonus", "evasion", lambda row: _percent(row["p_hit"])),
+    ),
+    Table(
+        "penetration",
+        DOC_PENETRATION,
+        columns(("pen", "id"), ("armor", "id"), ("margin", "id"), ("variant", "id"),
+                ("glance", "probability"), ("full", "probability"), ("crit", "probability")),
+        Pivot(("margin", "variant"), "pen", "armor", _full_or_better_and_crit,
+              note="Each cell: % full-or-better / % crit."),
+    ),
+    Table(
+        "bands",
+        DOC_BANDS,
+        columns(("kit", "id"), ("cover", "id"), ("part", "id"), ("first", "id"), ("last", "id"),
+                ("p_strike", "probability")),
+    ),
+    Table(
+        "weapon_vs_kit",
+        DOC_WEAPON_VS_KIT,
+        columns(("weapon", "id"), ("kit", "id"), ("p_hit", "probability"),
+                ("crit_share", "probability"), ("expected_damage", "expectation")),
+    ),
+    Table(
+        "strikes",
+        DOC_STRIKES,
+        columns(("weapon", "id"), ("kit", "id"), ("part", "id"), ("outcome", "id"),
+                ("p", "probability")),
+    ),
+    Table(
+        "damage_by_range",
+        DOC_DAMAGE_BY_RANGE,
+        columns(("kit", "id"), ("target", "id"), ("distance", "id"), ("weapon", "id"),
+                ("expected_damage", "expectation")),
+    ),
+)  # fmt: skip

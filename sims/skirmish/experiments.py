@@ -24,7 +24,8 @@ parameters come from its manifest; see ``mechbal query``):
   weapon_<side>_<k> str   weapon id (null where the mount holds none)
   hits_<side>_<k>, crits_<side>_<k>  int16  hits and crits that weapon's Fire landed
   seed            int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk           int32   the chunk the row came from
+  chunk           int32   the chunk the row came from (a chunk holds many cells: one
+                          engine call plays every matchup of the chunk)
 """
 
 from __future__ import annotations
@@ -38,13 +39,14 @@ import polars as pl
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError
-from sims.core.runner import Experiment
+from sims.core.protocol import Batch, Experiment, Option, comma_list, whole_number
 from sims.skirmish import builds, reference, rules, team_counts, teams, vector
-from sims.skirmish.battle import Side, compile_battle
+from sims.skirmish.battle import Battle, Side, compile_battle
 from sims.skirmish.catalog import Catalog
 from sims.skirmish.teams import legal_kit_teams
 
 PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
+PART_LISTS = ("full", "playable")
 DUEL_CHUNK = 50_000
 TEAM_CHUNK = 20_000
 RULEBOOK_TEAMS = ("courier+foreman+reaver", "bastion+foreman+courier", "bastion+reaver+courier")
@@ -100,10 +102,9 @@ def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str,
     Cap (or of ``--teams``), plus ``--custom N`` strong custom teams
     (``teams.custom_teams``), mirrors included, under the chosen policies."""
     teams = list(options.get("teams") or legal_kit_teams(catalog))
-    raw = (options.get("custom") or ["0"])[0]
-    if not str(raw).isdigit() or len(options.get("custom") or [raw]) != 1:
-        raise CatalogError("--custom", f"expected a number of custom teams, got {raw!r}")
-    count = int(raw)
+    count = options.get("custom") or 0
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise CatalogError("--custom", f"expected a number of custom teams, got {count!r}")
     if count:
         catalog, extra = _with_custom(catalog, count)
         teams += extra
@@ -113,7 +114,7 @@ def rating_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str,
 
 def rating_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
     """The custom kits a ratings run made up (rows name them only by id)."""
-    count = int((options.get("custom") or ["0"])[0])
+    count = options.get("custom") or 0
     if not count:
         return {}
     with_custom, _ = _with_custom(catalog, count)
@@ -134,31 +135,41 @@ def _with_custom(catalog: Catalog, count: int) -> tuple[Catalog, list[str]]:
     return _CUSTOM_CACHE[key]
 
 
-def _play(catalog: Catalog, cell: Mapping[str, Any], size: int, rng: np.random.Generator,
-          engine: str) -> tuple[dict[str, np.ndarray], Any]:  # fmt: skip
-    side_a = Side(tuple(cell["side_a"].split("+")), cell["policy_a"])
-    side_b = Side(tuple(cell["side_b"].split("+")), cell["policy_b"])
-    battle = compile_battle(catalog, side_a, side_b)
-    if engine == "reference":
-        return reference.play_many(battle, size, rng), (side_a, side_b)
-    return vector.play(battle, size, rng), (side_a, side_b)
+_BATTLES: dict[tuple, Battle] = {}
 
 
-def battle_rows(
-    catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
-    rng: np.random.Generator, engine: str,
-) -> pa.Table:  # fmt: skip
-    """Play ``size`` battles of one cell; one row per battle (module docstring)."""
-    if cell.get("custom"):  # the ratings' custom kits live only in the run
-        catalog = _with_custom(catalog, int(cell["custom"]))[0]
-    res, (side_a, side_b) = _play(catalog, cell, size, rng, engine)
+def _battle(catalog: Catalog, cell: Mapping[str, Any]) -> Battle:
+    """The compiled matchup of a cell; a worker compiles each matchup of a catalog
+    variant once, however many chunks hold it."""
+    key = (str(catalog.root), catalog.overrides, cell.get("custom", 0), cell["side_a"],
+           cell["side_b"], cell["policy_a"], cell["policy_b"])  # fmt: skip
+    if key not in _BATTLES:
+        if len(_BATTLES) > 20_000:  # a bound on a long-lived worker's memory
+            _BATTLES.clear()
+        side_a = Side(tuple(cell["side_a"].split("+")), cell["policy_a"])
+        side_b = Side(tuple(cell["side_b"].split("+")), cell["policy_b"])
+        _BATTLES[key] = compile_battle(catalog, side_a, side_b)
+    return _BATTLES[key]
+
+
+def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
+                engine: str) -> pa.Table:  # fmt: skip
+    """Play a chunk's battles, every matchup of it in one engine call (each battle
+    gathers its matchup by scenario id); one row per battle (module docstring)."""
+    custom = batch.cells[0].get("custom")
+    if custom:  # the ratings' custom kits live only in the run
+        catalog = _with_custom(catalog, int(custom))[0]
+    battles = [_battle(catalog, cell) for cell in batch.cells]
+    play = reference.play if engine == "reference" else vector.play
+    res = play(battles, batch.cell, rng)
+    cell_numbers = np.array([c.get("cell", -1) for c in batch.cells], np.int32)
     cols: dict[str, Any] = {
-        "cell": np.full(size, cell.get("cell", -1), np.int32),
-        "side_a": pa.array([cell["side_a"]] * size).dictionary_encode(),
-        "side_b": pa.array([cell["side_b"]] * size).dictionary_encode(),
-        "policy_a": pa.array([cell["policy_a"]] * size).dictionary_encode(),
-        "policy_b": pa.array([cell["policy_b"]] * size).dictionary_encode(),
-        "battle": np.arange(start, start + size, dtype=np.int64),
+        "cell": cell_numbers[batch.cell],
+        "side_a": batch.column("side_a"),
+        "side_b": batch.column("side_b"),
+        "policy_a": batch.column("policy_a"),
+        "policy_b": batch.column("policy_b"),
+        "battle": batch.index,
         "winner": res["winner"].astype(np.int8),
         "rounds": res["rounds"].astype(np.int8),
         "decided": res["decided"].astype(np.int8),
@@ -172,16 +183,21 @@ def battle_rows(
     for s, side in enumerate("ab"):
         for i, part in enumerate(PARTS):
             cols[f"destroyed_{side}_{part}"] = res["destroyed"][:, s, i].astype(np.int16)
-    if len(side_a.kits) == 1 and len(side_b.kits) == 1:
-        for s, (side, kit) in enumerate((("a", side_a.kits[0]), ("b", side_b.kits[0]))):
-            mech = catalog.mech(kit)
-            for k, part in enumerate((mech.right_arm, mech.left_arm, mech.back)):
-                weapon = part.id if part.is_weapon else None
-                names = pa.array([weapon] * size, pa.string())
-                cols[f"weapon_{side}_{k}"] = names.dictionary_encode()
+    if all(b.mechs == 2 for b in battles):  # duels: hits and crits per weapon mount
+        for s, side in enumerate("ab"):
+            for k in range(3):
+                names = [_mounted(catalog, cell[f"side_{side}"], k) for cell in batch.cells]
+                cols[f"weapon_{side}_{k}"] = batch.column_of(names, pa.string())
                 cols[f"hits_{side}_{k}"] = res["mount_hits"][:, s, k].astype(np.int16)
                 cols[f"crits_{side}_{k}"] = res["mount_crits"][:, s, k].astype(np.int16)
     return pa.table(cols)
+
+
+def _mounted(catalog: Catalog, kit: str, mount: int) -> str | None:
+    """The weapon id on a kit's mount (0 right arm, 1 left arm, 2 back), else None."""
+    mech = catalog.mech(kit)
+    part = (mech.right_arm, mech.left_arm, mech.back)[mount]
+    return part.id if part.is_weapon else None
 
 
 def _only(name: str, allowed: str) -> Any:
@@ -195,9 +211,9 @@ def _only(name: str, allowed: str) -> Any:
 
 def build_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One cell per chassis of the chosen part list (``--parts full`` by default)."""
-    which = (options.get("parts") or ["full"])[0]
-    if which not in ("full", "playable") or len(options.get("parts") or [which]) != 1:
-        raise CatalogError("--parts", f"expected playable or full, got {options.get('parts')}")
+    which = options.get("parts") or "full"
+    if which not in PART_LISTS:
+        raise CatalogError("--parts", f"expected playable or full, got {which!r}")
     parts = _build_parts(catalog, which)
     return [{"chassis": cid, "parts": which} for cid in builds.slot_ids(parts)["chassis"]]
 
@@ -210,9 +226,10 @@ def _build_parts(catalog: Catalog, which: str) -> Mapping[str, Any]:
     return builds.load_parts(catalog.root, "full", game_dir=True, overrides=edits)
 
 
-def build_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
-                rng: np.random.Generator, engine: str) -> pa.Table:  # fmt: skip
+def build_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator,
+                engine: str) -> pa.Table:  # fmt: skip
     """Every build on one chassis (no randomness: the seed does not enter the rows)."""
+    (cell,) = batch.cells  # an enumeration: one cell per chunk
     parts = _build_parts(catalog, cell["parts"])
     table = builds.build_rows(builds.enumerate_builds(parts, catalog.params, [cell["chassis"]]),
                               parts)  # fmt: skip
@@ -252,9 +269,10 @@ def team_cap_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[st
             {"of": "kit_rosters", "parts": "playable"}]  # fmt: skip
 
 
-def team_cap_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: int,
-                   rng: np.random.Generator, engine: str) -> pa.Table:  # fmt: skip
+def team_cap_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator,
+                   engine: str) -> pa.Table:  # fmt: skip
     """One cell's counts for every Team Cap 100..200 (no randomness)."""
+    (cell,) = batch.cells  # an enumeration: one cell per chunk
     if cell["of"] == "builds":
         parts = _build_parts(catalog, cell["parts"])
         frame = team_counts.build_team_counts(parts, catalog.params, len(catalog.pilots))
@@ -271,6 +289,24 @@ def team_cap_chunk(catalog: Catalog, cell: Mapping[str, Any], start: int, size: 
     return pa.table(cols)
 
 
+def _part_list(text: str) -> str:
+    if text not in PART_LISTS:
+        raise ValueError(f"expected playable or full, got {text!r}")
+    return text
+
+
+KITS = Option("kits", "kit ids, comma-separated (default: every kit)", comma_list,
+              metavar="K1,K2,...")
+POLICY = Option("policy", "policies of catalogs/skirmish/policies.toml, comma-separated "
+                "(default gunline)", comma_list, metavar="P1,P2,...")
+TEAMS = Option("teams", "fielded teams, comma-separated, each its kits joined by +: "
+               "k1+k2+k3,k4+k5+k6", comma_list, metavar="TEAM,...")
+PARTS_OPTION = Option("parts", "the part list: full (parts_full.toml, default) or playable",
+                      _part_list, default="full", metavar="LIST")
+CUSTOM = Option("custom", "add this many strong custom teams (teams.custom_teams)",
+                whole_number, metavar="K")
+
+
 EXPERIMENTS = {
     "duel": Experiment(
         name="duel",
@@ -279,7 +315,7 @@ EXPERIMENTS = {
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
-        option_names=("kits", "policy"),
+        options=(KITS, POLICY),
     ),
     "teamfight": Experiment(
         name="teamfight",
@@ -288,7 +324,7 @@ EXPERIMENTS = {
         chunk_size=TEAM_CHUNK,
         cells=team_cells,
         run_chunk=battle_rows,
-        option_names=("teams", "policy"),
+        options=(TEAMS, POLICY),
     ),
     "ratings": Experiment(
         name="ratings",
@@ -298,7 +334,7 @@ EXPERIMENTS = {
         chunk_size=TEAM_CHUNK,
         cells=rating_cells,
         run_chunk=battle_rows,
-        option_names=("teams", "policy", "custom"),
+        options=(TEAMS, POLICY, CUSTOM),
         run_notes=rating_notes,
     ),
     "crit-margin": Experiment(
@@ -310,7 +346,7 @@ EXPERIMENTS = {
         run_chunk=battle_rows,
         default_sweep={"crit_margin": [2, 3, 4, 5, 6]},
         check_sweep=_only("crit-margin", r"crit_margin"),
-        option_names=("kits", "policy"),
+        options=(KITS, POLICY),
     ),
     "builds": Experiment(
         name="builds",
@@ -320,7 +356,7 @@ EXPERIMENTS = {
         cells=build_cells,
         run_chunk=build_chunk,
         needs_n=False,
-        option_names=("parts",),
+        options=(PARTS_OPTION,),
         identity_files=("parts_full.toml",),
     ),
     "team-cap": Experiment(
@@ -332,7 +368,7 @@ EXPERIMENTS = {
         cells=team_cap_cells,
         run_chunk=team_cap_chunk,
         needs_n=False,
-        option_names=("parts",),
+        options=(PARTS_OPTION,),
         identity_files=("parts_full.toml",),
     ),
     "bands": Experiment(
@@ -344,6 +380,6 @@ EXPERIMENTS = {
         run_chunk=battle_rows,
         sweep_required="--sweep part.ID.size=V1,V2,... (one part's Size)",
         check_sweep=_only("bands", r"part\.[a-z0-9_]+\.size"),
-        option_names=("kits", "policy"),
+        options=(KITS, POLICY),
     ),
 }

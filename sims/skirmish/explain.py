@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sims.core.dist import Dist, fraction_str
+from sims.core.protocol import Explain, InputError, Option
 from sims.skirmish import exact, rules
 from sims.skirmish.catalog import Catalog
 
-WHATS = ("shot",)  # what `mechbal explain skirmish WHAT` can explain
 
-
-class ExplainError(ValueError):
+class ExplainError(InputError):
     """A shot that cannot be explained as asked: one line saying why."""
 
 
@@ -346,3 +345,33 @@ def to_text(e: ShotExplanation) -> str:
     if e.notes:
         out += ["", "Notes", *(f"  - {n}" for n in e.notes)]
     return "\n".join(line.rstrip() for line in out)
+
+
+def shot_text(catalog: Catalog, attacker: str, weapon: str, target: str, *,
+              range: int | None = None, cover: str = "none", modifier: int = 0,
+              braced: bool = False) -> str:  # fmt: skip
+    """``mechbal explain skirmish shot``: :func:`explain_shot` as text."""
+    return to_text(explain_shot(catalog, attacker, weapon, target, distance=range,
+                                cover=cover, modifier=modifier, braced=braced))  # fmt: skip
+
+
+# What `mechbal explain skirmish WHAT` can explain, with its options.
+EXPLAIN = {
+    "shot": Explain(
+        "shot",
+        "one Fire action: every modifier die, threshold and band, as exact fractions",
+        (
+            Option("attacker", "attacking kit id", required=True, metavar="KIT"),
+            Option("weapon", "weapon part id mounted on the attacker", required=True,
+                   metavar="WEAPON"),
+            Option("target", "target kit id", required=True, metavar="KIT"),
+            Option("range", "distance in hexes (default: the weapon's Range, 1 for melee)",
+                   int, metavar="HEXES"),
+            Option("cover", "target cover: none, soft or hard", default="none"),
+            Option("modifier", "extra signed modifier dice ([+] positive)", int, default=0,
+                   metavar="DICE"),
+            Option("braced", "the target is Braced (+Armor)", switch=True, default=False),
+        ),
+        shot_text,
+    ),
+}  # fmt: skip

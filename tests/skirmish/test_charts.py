@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 import vl_convert
 
-from analysis import charts
+from analysis import charts as core_charts
 from analysis.html import (
     chart_html,
     javascript_bundle,
@@ -26,8 +26,9 @@ from analysis.html import (
     use_offline_notebook,
     write_page,
 )
-from analysis.queries import crit_share, destroyed_by_round, time_to_kill, win_rates
 from analysis.query import connect
+from analysis.skirmish import charts
+from analysis.skirmish.queries import crit_share, destroyed_by_round, time_to_kill, win_rates
 from sims.skirmish.catalog import Catalog
 from sims.skirmish.exact import bands_table, damage_by_range_table
 
@@ -220,39 +221,39 @@ def test_time_to_kill(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_caption() -> None:
-    text = charts.caption(
+    text = core_charts.caption(
         source="simulated", n=20000, seed=1, params={"crit_margin": 4}, run="1a2b3c",
         engine="vector",
     )  # fmt: skip
     assert text == "Simulated (vector engine): 20,000 battles, seed 1, crit_margin 4, run 1a2b3c."
-    assert charts.caption(source="exact") == "Exact: from the catalog, no simulation."
+    assert core_charts.caption(source="exact") == "Exact: from the catalog, no simulation."
     assert (
-        charts.caption(source="Exact", params={"target": "foreman"})
+        core_charts.caption(source="Exact", params={"target": "foreman"})
         == "Exact: from the catalog, no simulation, target foreman."
     )
-    swept = charts.caption(source="simulated", n=500, params={"crit_margin": [2, 3, 4, 5, 6]})
+    swept = core_charts.caption(source="simulated", n=500, params={"crit_margin": [2, 3, 4, 5, 6]})
     assert swept == "Simulated: 500 battles, crit_margin 2–6."
-    assert charts.caption(source="simulated", params={"m": [2, 4]}) == "Simulated: m 2/4."
+    assert core_charts.caption(source="simulated", params={"m": [2, 4]}) == "Simulated: m 2/4."
     with pytest.raises(ValueError, match="'simulated' or 'exact'"):
-        charts.caption(source="guessed")
+        core_charts.caption(source="guessed")
 
 
 def test_run_caption(con: duckdb.DuckDBPyConnection) -> None:
-    assert charts.run_caption(con, "cm") == (
+    assert core_charts.run_caption(con, "cm") == (
         "Simulated (vector engine): 9 battles, seed 7, swept crit_margin 3–5, run cm."
     )
-    assert charts.run_caption(con, "cs", {"policy": "gunline"}) == (
+    assert core_charts.run_caption(con, "cs", {"policy": "gunline"}) == (
         "Simulated (vector engine): 1 battle, seed 7, crit_margin 6, policy gunline, run cs."
     )
     with pytest.raises(ValueError, match="no run 'nope'"):
-        charts.run_caption(con, "nope")
+        core_charts.run_caption(con, "nope")
 
 
 # --- charts --------------------------------------------------------------------------------
 
 
 def test_win_rate_heatmap(con: duckdb.DuckDBPyConnection) -> None:
-    text = charts.caption(source="simulated", n=12, seed=7, run="d1", engine="vector")
+    text = core_charts.caption(source="simulated", n=12, seed=7, run="d1", engine="vector")
     chart = charts.win_rate_heatmap(win_rates(con), text)
     spec = chart.to_dict()
     check_title(spec, "Which kit wins each duel?", text)
@@ -290,7 +291,7 @@ def test_heatmap_refuses_overlapping_runs(con: duckdb.DuckDBPyConnection) -> Non
 
 
 def test_destroyed_by_round_chart(con: duckdb.DuckDBPyConnection) -> None:
-    text = charts.run_caption(con, "d1")
+    text = core_charts.run_caption(con, "d1")
     chart = charts.destroyed_by_round_chart(destroyed_by_round(con), text)
     spec = chart.to_dict()
     check_title(spec, "How fast does each kit destroy each opponent?", text)
@@ -313,7 +314,7 @@ def test_destroyed_by_round_chart(con: duckdb.DuckDBPyConnection) -> None:
 
 def test_damage_by_range_chart(skirmish: Catalog) -> None:
     frame = damage_by_range_table(skirmish, target="foreman")
-    text = charts.caption(source="exact", params={"target": "foreman"})
+    text = core_charts.caption(source="exact", params={"target": "foreman"})
     chart = charts.damage_by_range_chart(frame, text)
     spec = chart.to_dict()
     check_title(spec, "How much damage does each kit deal at each range?", text)
@@ -327,7 +328,7 @@ def test_damage_by_range_chart(skirmish: Catalog) -> None:
 
 def test_strike_frequency_chart(skirmish: Catalog) -> None:
     bands = bands_table(skirmish)
-    text = charts.caption(source="exact")
+    text = core_charts.caption(source="exact")
     chart = charts.strike_frequency_chart(bands, text)
     spec = chart.to_dict()
     check_title(spec, "Which parts get hit, with and without hard cover?", text)
@@ -355,7 +356,7 @@ def test_strike_frequency_chart(skirmish: Catalog) -> None:
 
 
 def test_crit_margin_chart(con: duckdb.DuckDBPyConnection) -> None:
-    text = charts.run_caption(con, "cm")
+    text = core_charts.run_caption(con, "cm")
     chart = charts.crit_margin_chart(crit_share(con), time_to_kill(con), text)
     spec = chart.to_dict()
     check_title(spec, "What does the crit margin do to crits and time-to-kill?", text)
@@ -409,7 +410,8 @@ def test_build_team_cap_chart() -> None:
     ]  # fmt: skip
     counts = pl.DataFrame(rows, schema_overrides={"teams": pl.Decimal(38, 0),
                                                   "piloted": pl.Decimal(38, 0)})  # fmt: skip
-    text = charts.caption(source="exact", params={"parts": "full"}) + " At the Team Cap 145: 12."
+    text = core_charts.caption(source="exact", params={"parts": "full"})
+    text += " At the Team Cap 145: 12."
     chart = charts.build_team_cap_chart(counts, text)
     spec = chart.to_dict()
     check_title(spec, "How many teams of builds does the Team Cap admit?", text)
@@ -451,7 +453,7 @@ def small_chart(text: str) -> alt.Chart:
 
 
 def test_page(con: duckdb.DuckDBPyConnection) -> None:
-    heat = charts.win_rate_heatmap(win_rates(con), charts.run_caption(con, "d1"))
+    heat = charts.win_rate_heatmap(win_rates(con), core_charts.run_caption(con, "d1"))
     # A caption that tries to close the script element must stay inside the JSON.
     sneaky = small_chart("</script><script>alert(1)</script> & <!--")
     doc = page(

@@ -5,8 +5,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import queries, ratings
+from analysis import ratings
 from analysis.query import connect
+from analysis.skirmish import queries
+from analysis.skirmish.ratings import best_by_cap, by_heavies
 from sims.core.runner import simulate
 from tests.conftest import CATALOGS
 
@@ -42,7 +44,7 @@ def test_round_robin_end_to_end(tmp_path):
     fit = ratings.bradley_terry(ratings.pairwise(queries.win_rates(connect(tmp_path), "ratings")))
     assert sorted(fit["team"].to_list()) == sorted(teams)
     assert fit["battles"].to_list() == [800, 800, 800]  # 2 seats x 2 opponents x 200
-    best = ratings.best_by_cap(fit, {"courier+foreman+reaver": 129, "bastion+courier+foreman": 143,
+    best = best_by_cap(fit, {"courier+foreman+reaver": 129, "bastion+courier+foreman": 143,
                                      "bastion+courier+reaver": 143}, range(128, 146))  # fmt: skip
     assert best["team_cap"].min() == 129  # nothing fits below the lightest team
     assert best.filter(pl.col("team_cap") == 129)["team"].item() == "courier+foreman+reaver"
@@ -91,7 +93,7 @@ def test_by_heavies_groups_the_fit_by_heavy_count():
     fit = _hand_fit({"a": 100.0, "b": 60.0, "c": 20.0, "g": 5.0, "h": 0.0, "d": -10.0,
                      "e": -50.0, "f": -125.0})  # fmt: skip
     heavies = {"a": 0, "c": 0, "f": 0, "b": 1, "g": 1, "d": 1, "e": 2, "h": 2}
-    table = ratings.by_heavies(fit, heavies)
+    table = by_heavies(fit, heavies)
     assert table.columns == ["heavies", "teams", "best_team", "best_rating", "best_rank",
                              "mean_rating", "in_top_quarter"]  # fmt: skip
     # 8 teams: the top quarter is a (0 Heavies) and b (1 Heavy); h is 5th of 8
@@ -108,10 +110,10 @@ def test_by_heavies_top_quarter_rounds_up_and_needs_every_team():
     fit = _hand_fit({"a": 100.0, "b": 60.0, "c": 20.0, "g": 5.0, "h": 0.0, "d": -10.0,
                      "e": -50.0, "f": -125.0, "i": -200.0})  # fmt: skip
     heavies = {"a": 0, "c": 0, "f": 0, "i": 0, "b": 1, "g": 1, "d": 1, "e": 2, "h": 2}
-    table = ratings.by_heavies(fit, heavies)
+    table = by_heavies(fit, heavies)
     # 9 teams: the top quarter is ceil(9 / 4) = 3 teams, a, b and c
     assert table.select("heavies", "teams", "in_top_quarter").rows() == [
         (0, 4, 2), (1, 3, 1), (2, 2, 0)
     ]  # fmt: skip
     with pytest.raises(ValueError, match="no Heavy count for team.* i"):
-        ratings.by_heavies(fit, {k: v for k, v in heavies.items() if k != "i"})
+        by_heavies(fit, {k: v for k, v in heavies.items() if k != "i"})

@@ -149,7 +149,7 @@ def test_builds_experiment_writes_every_playable_build(tmp_path):
 def test_team_cap_chart(skirmish):
     import vl_convert
 
-    from analysis import charts
+    from analysis.skirmish import charts
 
     chart = charts.team_cap_chart(teams.kit_team_counts(skirmish), "Exact.")
     spec = chart.to_dict()

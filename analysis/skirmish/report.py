@@ -1,26 +1,29 @@
-"""The Mecha Skirmish report page, ``reports/skirmish.html``.
+"""The Mecha Skirmish report page, ``reports/skirmish.html`` (its analysis plugin's
+``default_runs`` and ``page``; the generic report adds the flags first and the claims).
 
 It runs the default experiments into the store (resumable: a second report reuses
-them), reads them back through DuckDB, and lays out, first, what is out of balance
-(one sentence per flag, with the number and how it was computed), then the charts, the
-key exact tables and the rulebook claims. Everything on the page works offline.
+them), reads them back through DuckDB, and lays out the flags (one sentence each, with
+the number and how it was computed), the charts, the Team Cap counts and ratings, and
+the key exact tables. Everything on the page works offline.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from analysis import charts, queries, ratings
-from analysis.flags import Flag, crit_share_flags, load_limits, win_rate_flags
-from analysis.html import page, write_page
+from analysis import ratings
+from analysis.charts import caption
+from analysis.plugin import Page, ReportContext
 from analysis.query import connect, views
-from sims.core.claims import ClaimResult
+from analysis.report import frame_table as _table_html
+from analysis.skirmish import charts, queries
+from analysis.skirmish.flags import crit_share_flags, win_rate_flags
+from analysis.skirmish.ratings import best_by_cap, by_heavies
 from sims.core.runner import RunOutcome, simulate
 from sims.core.store import read_manifest, run_dir
 from sims.skirmish import builds, rules, teams
@@ -33,25 +36,18 @@ RULEBOOK_ROSTER = ("courier", "foreman", "reaver", "bastion")  # B3's example ki
 RULEBOOK_FIELDED = ("courier", "foreman", "reaver")  # 129: the Bastion is the sideboard
 
 
-@dataclass(frozen=True)
-class Runs:
-    duel: RunOutcome
-    crit_margin: RunOutcome
-    team_cap: RunOutcome | None = None  # None: the latest team-cap run in the store, if any
-
-
-def run_default_experiments(catalog_root: Path, store: Path, n: int, seed: int,
-                            jobs: int) -> Runs:  # fmt: skip
+def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
     """The duel grid and the crit-margin sweep, every kit, gunline, and the exact
     team-cap counts over the full part list (all resumable)."""
-    common = dict(seed=seed, catalog_root=catalog_root, store_root=store, jobs=jobs)
-    duel = simulate(GAME, "duel", n=n, **common)
-    crit = simulate(GAME, "crit-margin", n=n, sweeps={"crit_margin": MARGINS}, **common)
+    common = dict(seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
+                  jobs=ctx.jobs)  # fmt: skip
+    duel = simulate(GAME, "duel", n=ctx.n, **common)
+    crit = simulate(GAME, "crit-margin", n=ctx.n, sweeps={"crit_margin": MARGINS}, **common)
     # Exact counts (no --n, no randomness): the default seed, so every report's seed
     # reuses the one run (about 5 s the first time).
-    team_cap = simulate(GAME, "team-cap", catalog_root=catalog_root, store_root=store,
-                        jobs=jobs, options={"parts": [BUILD_PARTS]})  # fmt: skip
-    return Runs(duel, crit, team_cap)
+    team_cap = simulate(GAME, "team-cap", catalog_root=ctx.catalog_root, store_root=ctx.store,
+                        jobs=ctx.jobs, options={"parts": BUILD_PARTS})  # fmt: skip
+    return {"duel": duel, "crit_margin": crit, "team_cap": team_cap}
 
 
 def _of_run(frame: pl.DataFrame, run: RunOutcome) -> pl.DataFrame:
@@ -63,93 +59,52 @@ def _caption(run: RunOutcome, what: str) -> str:
     params: dict[str, Any] = dict(m.get("set") or {})
     if m.get("sweep"):
         params.update({k: f"{v[0]}..{v[-1]}" for k, v in m["sweep"].items()})
-    return charts.caption(source="simulated", n=int(m.get("rows") or run.rows),
+    return caption(source="simulated", n=int(m.get("rows") or run.rows),
                           seed=m["seed"], params=params or None, run=run.plan.run_id,
                           engine=m["engine"]) + f" {what}"  # fmt: skip
 
 
-def _table_html(frame: pl.DataFrame, columns: list[str], limit: int = 200) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    rows = []
-    for row in frame.select(columns).head(limit).iter_rows():
-        rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
-def _flags_html(flags: list[Flag]) -> str:
-    if not flags:
-        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>"
-    items = "".join(
-        f"<li><strong>{html.escape(f.sentence)}</strong><br>"
-        f"<span class='small'>{html.escape(f.evidence)}</span></li>"
-        for f in flags
-    )
-    return f"<ol class='flags'>{items}</ol>"
-
-
-def build_page(
-    catalog: Any,
-    catalog_root: Path,
-    claims: list[ClaimResult],
-    frames: dict[str, pl.DataFrame],
-    runs: Runs,
-    store: Path,
-    reports_dir: Path,
-) -> tuple[Path, list[Flag]]:
-    """Write ``reports/skirmish.html``; returns its path and the flags shown."""
+def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
+    """The page's sections (charts over the default runs, Team Cap counts, ratings, the
+    weapon table) and its flags."""
+    catalog, frames, store = ctx.catalog, ctx.frames, ctx.store
+    duel, crit_run = runs["duel"], runs["crit_margin"]
     con = connect(store)
-    win = _of_run(queries.win_rates(con, "duel"), runs.duel)
-    curves = _of_run(queries.destroyed_by_round(con, "duel"), runs.duel)
-    crit = _of_run(queries.crit_share(con, "crit_margin"), runs.crit_margin)
-    ttk = _of_run(queries.time_to_kill(con, "crit_margin"), runs.crit_margin)
-    limits = load_limits(Path(catalog_root) / GAME / "limits.toml")
+    win = _of_run(queries.win_rates(con, "duel"), duel)
+    curves = _of_run(queries.destroyed_by_round(con, "duel"), duel)
+    crit = _of_run(queries.crit_share(con, "crit_margin"), crit_run)
+    ttk = _of_run(queries.time_to_kill(con, "crit_margin"), crit_run)
+    limits = ctx.limits
     margin = catalog.params.crit_margin
     flags = []
     if "crit_share" in limits:
         flags += crit_share_flags(frames["weapon_vs_kit"], limits["crit_share"], margin)
     if "win_rate" in limits:
-        m = runs.duel.plan.manifest
+        m = duel.plan.manifest
         flags += win_rate_flags(win, limits["win_rate"],
                                 f"seed {m['seed']}, run {m['run_id']}, policy gunline")  # fmt: skip
-    exact_caption = charts.caption(source="exact", params={"crit_margin": margin})
+    exact_caption = caption(source="exact", params={"crit_margin": margin})
     damage = frames.get("damage_by_range")
-    failed = [r for r in claims if not r.passed]
-    verdict = (f"All {len(claims)} rulebook claims hold." if not failed else
-               f"{len(failed)} of {len(claims)} rulebook claims FAIL: "
-               + ", ".join(r.claim.id for r in failed))  # fmt: skip
-    intro = (
-        f"<p>{len(flags)} balance flag{'s' if len(flags) != 1 else ''} against "
-        f"<code>catalogs/skirmish/limits.toml</code>. {html.escape(verdict)}</p>"
-    )
     sections: list[tuple[str, Any]] = [
-        ("What is out of balance", _flags_html(flags)),
         ("Which kit wins each duel?", charts.win_rate_heatmap(
-            win, _caption(runs.duel, "Policy gunline, mirrors included."))),
+            win, _caption(duel, "Policy gunline, mirrors included."))),
         ("How fast does each kit destroy each opponent?", charts.destroyed_by_round_chart(
-            curves, _caption(runs.duel, "Policy gunline."))),
+            curves, _caption(duel, "Policy gunline."))),
         ("What does the crit margin do?", charts.crit_margin_chart(
-            crit, ttk, _caption(runs.crit_margin, "Policy gunline."))),
+            crit, ttk, _caption(crit_run, "Policy gunline."))),
         ("Which parts get hit?", charts.strike_frequency_chart(frames["bands"], exact_caption)),
     ]  # fmt: skip
     if damage is not None:
         sections.append(("How much damage at each range?",
                          charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
-    sections += team_cap_sections(catalog, con, store, runs.team_cap)
+    sections += team_cap_sections(catalog, con, store, runs.get("team_cap"))
     wvk = frames["weapon_vs_kit"].with_columns(
         pl.col("crit_share_float").round(3), pl.col("p_hit_float").round(3),
         pl.col("expected_damage_float").round(3))  # fmt: skip
-    sections += [
-        ("Each weapon against each kit (exact)", _table_html(
-            wvk, ["weapon", "kit", "p_hit", "p_hit_float", "crit_share", "crit_share_float",
-                  "expected_damage", "expected_damage_float"])),
-        ("Rulebook claims", _table_html(
-            pl.DataFrame([r.row() for r in claims]),
-            ["claim", "section", "expected", "actual", "result"], limit=500)),
-    ]  # fmt: skip
-    doc = page("Mecha Skirmish balance report", sections, intro_html=intro)
-    path = Path(reports_dir) / f"{GAME}.html"
-    write_page(path, doc)
-    return path, flags
+    sections.append(("Each weapon against each kit (exact)", _table_html(
+        wvk, ["weapon", "kit", "p_hit", "p_hit_float", "crit_share", "crit_share_float",
+              "expected_damage", "expected_damage_float"])))  # fmt: skip
+    return Page(sections, flags)
 
 
 def team_cap_sections(catalog: Any, con: Any, store: Path,
@@ -166,7 +121,7 @@ def team_cap_sections(catalog: Any, con: Any, store: Path,
     shares = teams.activation_shares(trios)
     out: list[tuple[str, Any]] = [
         ("How many teams does the Team Cap admit?", charts.team_cap_chart(
-            counts, charts.caption(source="exact", params={"kits": len(catalog.kits)})
+            counts, caption(source="exact", params={"kits": len(catalog.kits)})
             + f" At the Team Cap {cap}: {at_cap} legal teams of three distinct kits.")),
     ]  # fmt: skip
     out += _build_team_sections(catalog, con, team_cap_run)
@@ -282,7 +237,7 @@ def _build_team_sections(catalog: Any, con: Any, run: RunOutcome | None
     cap = catalog.params.team_cap
     total = sum(int(v) for v in built.filter(pl.col("team_cap") == cap)["teams"])
     text = (
-        charts.caption(source="exact", params={"parts": f"{which} ({n_parts} parts, {file})"})
+        caption(source="exact", params={"parts": f"{which} ({n_parts} parts, {file})"})
         + f" Counted by generating functions (sims/skirmish/team_counts.py), run {run_id}:"
         f" unordered teams of three legal builds (class cap + overload), at most "
         f"{catalog.params.copy_limit} copies of any part. At the Team Cap {cap}: {total} "
@@ -369,9 +324,9 @@ def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
              else "every legal kit team") + (" and custom teams" if custom else "")
     drawn += ", each legal at"
     rounded = fit.with_columns(pl.col(c).round(0) for c in ("rating", "low", "high"))
-    best = ratings.best_by_cap(rounded, weights,
+    best = best_by_cap(rounded, weights,
                                sorted({*range(100, 201, 10), catalog.params.team_cap}))
-    by_heavy = ratings.by_heavies(fit, heavies)
+    by_heavy = by_heavies(fit, heavies)
     above = (
         f" Above {run_cap} the table can only repeat teams legal at {run_cap}: to rate heavier "
         f"teams, run <code>mechbal simulate skirmish ratings --set team_cap=200</code>."

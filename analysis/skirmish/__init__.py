@@ -1,0 +1,13 @@
+"""Mecha Skirmish's analysis plugin (``analysis.plugin``): its report page, charts,
+queries, flags and rating readings. Installed as the ``mechbal.analysis`` entry point
+``skirmish`` (pyproject.toml)."""
+
+from analysis.plugin import Analysis
+from analysis.skirmish import flags, report
+
+ANALYSIS = Analysis(
+    game="skirmish",
+    default_runs=report.run_default_experiments,
+    page=report.build_page,
+    limits=flags.LIMITS,
+)

@@ -1,0 +1,63 @@
+"""Mecha Skirmish balance flags (limits in ``catalogs/skirmish/limits.toml``): weapons
+whose exact crit share, and kits whose simulated duel score, leave their limits."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.flags import Flag, Limit, outside
+from analysis.flags import pct as _pct
+
+LIMITS = ("crit_share", "win_rate")
+
+
+def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> list[Flag]:
+    """Weapons whose exact crit share, averaged over every kit, leaves the limits."""
+    per_weapon = (
+        weapon_vs_kit.group_by("weapon", maintain_order=True)
+        .agg(pl.col("crit_share_float").mean().alias("share"), pl.len().alias("kits"))
+    )  # fmt: skip
+    flags = []
+    for weapon, share, kits in per_weapon.iter_rows():
+        if (out := outside(share, limit)) is None:
+            continue
+        side, bound = out
+        evidence = (
+            "exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier dice, "
+            f"no cover), averaged over {kits} kits at crit margin {margin}"
+        )
+        flags.append(Flag(weapon, "crit_share", share,
+                          f"The {weapon} crits on {_pct(share)} of its hits, {side} the "
+                          f"limit of {_pct(bound)}.", evidence))  # fmt: skip
+    return flags
+
+
+def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
+    """Kits whose duel score against every other kit leaves the limits. Both seats
+    count: a kit's score as side A, and one minus its opponent's as side B."""
+    others = win_rates.filter(pl.col("side_a") != pl.col("side_b"))
+    as_a = others.select(pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"),
+                         pl.col("battles"))  # fmt: skip
+    as_b = others.select(pl.col("side_b").alias("kit"), (1 - pl.col("score_a")).alias("score"),
+                         pl.col("battles"))  # fmt: skip
+    both = pl.concat([as_a, as_b])
+    per_kit = (
+        both.group_by("kit", maintain_order=True)
+        .agg(((pl.col("score") * pl.col("battles")).sum() / pl.col("battles").sum()).alias("score"),
+             pl.col("battles").sum())
+        .sort("score")
+    )  # fmt: skip
+    flags = []
+    for kit, score, battles in per_kit.iter_rows():
+        if (out := outside(score, limit)) is None:
+            continue
+        side, bound = out
+        # a 95% interval by the normal approximation; battles are many
+        half = 1.96 * (score * (1 - score) / battles) ** 0.5
+        flags.append(Flag(kit, "win_rate", score,
+                          f"The {kit} scores {_pct(score)} in its duels "
+                          f"(95% interval {_pct(score - half)} to {_pct(score + half)}), {side} "
+                          f"the limit of {_pct(bound)}.",
+                          f"simulated: {battles:,} duels against every other kit, both "
+                          f"seats; {caption}"))  # fmt: skip
+    return flags

@@ -1,0 +1,210 @@
+"""One conformance test over every registered game (DESIGN.md "One protocol, four games";
+STYLE.md 2, 13): the installed games and Coin Duel, the toy game of tests/core.
+
+Each game: its catalog meets the Catalog protocol and every rules parameter is declared
+with a tuning range holding its rules.toml value; its claims hold; its exact tables are
+written with exactly the declared columns, every exact column with a float beside it;
+every experiment writes the columns its ``--describe`` documents, and the same rows
+whatever ``--jobs``; both engines give the same results for the same seed, with the
+same keys, dtypes and shapes; and the reference and vector engines agree within 4
+standard errors on every sample scenario, played alone and mixed in one vector call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.tables import write_tables
+from sims.core.claims import run_claims
+from sims.core.params import specs
+from sims.core.protocol import EXACT_KINDS, Catalog, Game, game_names, get_game
+from sims.core.runner import simulate
+from tests.conftest import CATALOGS
+
+TOY_CATALOGS = CATALOGS.parent / "tests" / "core" / "toy" / "catalogs"
+SMALL_CHUNK = 64  # rows per chunk in these runs: several chunks from a small N
+
+
+def catalogs_of(game: Game):
+    return TOY_CATALOGS if game.name == "toy" else CATALOGS
+
+
+@pytest.fixture(scope="module", params=game_names())
+def game(request) -> Game:
+    return get_game(request.param)
+
+
+@pytest.fixture(scope="module")
+def catalog(game):
+    return game.load_catalog(catalogs_of(game))
+
+
+def test_game_declares_the_protocol(game, catalog):
+    assert game.rules_version and game.title and game.tables and game.experiments
+    assert game.engines is not None, "every game brings a reference and a vector engine"
+    assert isinstance(catalog, Catalog)
+    assert catalog.root == catalogs_of(game) / game.name
+    assert game.vocabulary and game.name in game.vocabulary
+
+
+def test_every_parameter_has_a_range_holding_its_value(catalog):
+    for name, spec in specs(type(catalog.params)).items():
+        value = getattr(catalog.params, name)
+        if spec.choices:
+            assert value in spec.choices, name
+        elif spec.dice_list:
+            assert value, name
+        else:
+            assert spec.low is not None and spec.high is not None, f"{name}: no tuning range"
+            assert spec.low <= value <= spec.high, name
+        assert catalog.param_provenance[name] in ("rulebook", "assumed"), name
+
+
+def test_claims_hold(game, catalog):
+    results = run_claims(game.claims_path(catalogs_of(game)), game.checks, catalog)
+    assert results and all(r.passed for r in results), [r.row() for r in results if not r.passed]
+
+
+def test_tables_are_written_with_their_declared_columns(game, catalog, tmp_path):
+    write_tables(game, game.exact(catalog), tmp_path)
+    written = sorted(p.name for p in (tmp_path / game.name).iterdir())
+    assert written == sorted(f"{t.stem}.{ext}" for t in game.tables for ext in ("csv", "md"))
+    for table in game.tables:
+        frame = pl.read_csv(tmp_path / game.name / f"{table.stem}.csv", infer_schema_length=0)
+        assert frame.columns == table.file_columns(), table.stem
+        assert table.doc and table.doc in (tmp_path / game.name / f"{table.stem}.md").read_text()
+        for col in table.columns:
+            if col.kind in EXACT_KINDS:
+                for text, value in zip(frame[col.name], frame[f"{col.name}_float"], strict=True):
+                    assert re.fullmatch(r"-?\d+(/\d+)?", text), (table.stem, col.name, text)
+                    assert float(Fraction(text)) == pytest.approx(float(value))
+                    if col.kind == "probability":
+                        assert 0 <= Fraction(text) <= 1
+            elif col.kind == "id" and frame[col.name].str.contains(r"[A-Z]").any():
+                pytest.fail(f"{table.stem}.{col.name}: ids are lower-case")
+
+
+def _run(game, experiment, store, **kw):
+    n = kw.pop("n", 3 * SMALL_CHUNK)
+    return simulate(game.name, experiment, n=n, seed=11, catalog_root=catalogs_of(game),
+                    store_root=store, chunk_size=SMALL_CHUNK, **kw)  # fmt: skip
+
+
+def _rows(outcome) -> pl.DataFrame:
+    df = pl.read_parquet(str(outcome.plan.folder / "**" / "*.parquet"), hive_partitioning=True)
+    return df.with_columns(pl.col(pl.Categorical).cast(pl.String))
+
+
+def played(game: Game) -> list[str]:
+    """Experiments that play games from a seed (enumerations are each game's own tests)."""
+    return [name for name, e in game.experiments.items() if e.needs_n and not e.sweep_required]
+
+
+def test_experiments_write_the_columns_they_document(game, tmp_path):
+    for name in played(game):
+        exp = game.experiments[name]
+        rows = _rows(_run(game, name, tmp_path, n=1))
+        words = set(re.findall(r"[a-z0-9_]+", exp.schema))
+        undocumented = [c for c in rows.columns if c not in words
+                        and re.sub(r"_(a|b|\d)$", "", c) not in words]  # fmt: skip
+        assert not undocumented, f"{name}: columns missing from --describe: {undocumented}"
+        assert rows.height >= 1 and {"cell", "seed", "chunk"} <= set(rows.columns)
+
+
+def test_rows_do_not_depend_on_jobs(game, tmp_path):
+    name = played(game)[0]
+    one = _run(game, name, tmp_path / "one", jobs=1)
+    two = _run(game, name, tmp_path / "two", jobs=2)
+    assert one.plan.run_id == two.plan.run_id and len(one.plan.chunks) >= 3
+    key = [c for c in ("cell", "battle", "game") if c in _rows(one).columns]
+    a, b = _rows(one).sort(key), _rows(two).sort(key)
+    assert a.height == 3 * SMALL_CHUNK or a.height >= len(one.plan.cells)
+    assert a.equals(b)
+
+
+def test_same_seed_same_results(game, catalog):
+    eng = game.engines
+    scenarios = [s for _, s in eng.scenarios(catalog)]
+    ids = np.zeros(40, np.int32)
+    for play in (eng.vector, eng.reference):
+        one = play(scenarios[:1], ids, np.random.default_rng(3))
+        two = play(scenarios[:1], ids, np.random.default_rng(3))
+        assert one.keys() == two.keys()
+        for key in one:
+            np.testing.assert_array_equal(one[key], two[key])
+
+
+def test_engines_return_the_same_keys_dtypes_and_shapes(game, catalog):
+    eng = game.engines
+    for _, scenario in eng.scenarios(catalog):
+        ids = np.zeros(5, np.int32)
+        ref = eng.reference([scenario], ids, np.random.default_rng(1))
+        vec = eng.vector([scenario], ids, np.random.default_rng(1))
+        assert ref.keys() == vec.keys()
+        for key in ref:
+            assert ref[key].shape == vec[key].shape, key
+            assert ref[key].dtype.kind == vec[key].dtype.kind, key
+
+
+def _agree(ref: dict, vec: dict, label: str) -> None:
+    for key in ref:
+        r, v = ref[key], vec[key]
+        pooled = np.concatenate([r - r.mean(), v - v.mean()]).var()
+        se = np.sqrt(pooled * (1 / len(r) + 1 / len(v)))
+        assert abs(r.mean() - v.mean()) <= 4 * se + 1e-12, f"{label} {key}"
+
+
+def _select(results: dict, rows: np.ndarray) -> dict:
+    return {k: v[rows] for k, v in results.items()}
+
+
+def test_reference_and_vector_agree_alone_and_mixed(game, catalog):
+    """Each sample scenario: the reference engine's metrics against the vector engine's
+    playing it alone, and against the vector engine playing it inside one mixed call with
+    the other scenarios of its batch key (interleaved ids)."""
+    eng = game.engines
+    named = eng.scenarios(catalog)
+    groups: dict = defaultdict(list)
+    for i, (_, scenario) in enumerate(named):
+        groups[eng.batch_key(scenario)].append(i)
+    n_ref, n_vec = 300, 6_000
+    for members in groups.values():
+        scenarios = [named[i][1] for i in members]
+        mixed_ids = np.random.default_rng(9).permutation(
+            np.repeat(np.arange(len(members), dtype=np.int32), n_vec))
+        mixed = eng.vector(scenarios, mixed_ids, np.random.default_rng(6))
+        for k, i in enumerate(members):
+            label = named[i][0]
+            ref = eng.metrics(eng.reference([scenarios[k]], np.zeros(n_ref, np.int32),
+                                            np.random.default_rng(5)))  # fmt: skip
+            alone = eng.metrics(eng.vector([scenarios[k]], np.zeros(n_vec, np.int32),
+                                           np.random.default_rng(7)))  # fmt: skip
+            _agree(ref, alone, f"{label} (alone)")
+            _agree(ref, eng.metrics(_select(mixed, np.flatnonzero(mixed_ids == k))),
+                   f"{label} (mixed)")  # fmt: skip
+
+
+def test_engines_refuse_scenarios_of_different_batch_keys(game, catalog):
+    eng = game.engines
+    _, scenario = eng.scenarios(catalog)[0]
+    params = scenario.params
+    changed = None
+    for f in dataclasses.fields(params):  # another value of the first integer parameter
+        value = getattr(params, f.name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            spec = specs(type(params))[f.name]
+            other = spec.low if value != spec.low else spec.high
+            changed = dataclasses.replace(scenario, params=dataclasses.replace(params,
+                                                                               **{f.name: other}))
+            break
+    assert changed is not None and eng.batch_key(changed) != eng.batch_key(scenario)
+    for play in (eng.vector, eng.reference):
+        with pytest.raises(ValueError):
+            play([scenario, changed], np.array([0, 1], np.int32), np.random.default_rng(1))
