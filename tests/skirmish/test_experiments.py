@@ -1,22 +1,18 @@
-"""`mechbal simulate`: the batch runner and the Parquet store (DESIGN.md "Store").
+"""`mechbal simulate skirmish ...`: the Skirmish experiments through the runner.
 
-Rows must not depend on the parallelism (sequential, loky processes, a Dask cluster), a
-killed run resumes to the same rows, a complete run is not redone, the run id follows
-everything that decides the rows, and a user error writes nothing.
+The runner itself (parallelism, kill and resume, run ids, chunking) is tested on the toy
+game in tests/core/test_runner.py; here: Skirmish's sweeps, its bad inputs, the rows'
+columns as its --describe documents them, and every matchup of a chunk played in one
+engine call with each row carrying its own matchup's numbers.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -28,14 +24,7 @@ from polars.testing import assert_frame_equal
 from analysis.cli import main
 from tests.conftest import CATALOGS, ROOT
 
-DUEL_CHUNK = 50_000
-# Two kits: 4 cells (mirrors included); ceil(203_998 / 4) = 51_000 battles per cell, so
-# each cell is two chunks (50_000 + 1_000) and the run is 8 chunks, 204_000 rows.
 KITS = "foreman,reaver"
-N_BIG = 203_998
-CELLS_BIG = 4
-ROWS_BIG = CELLS_BIG * math.ceil(N_BIG / CELLS_BIG)
-CHUNKS_BIG = CELLS_BIG * math.ceil(math.ceil(N_BIG / CELLS_BIG) / DUEL_CHUNK)
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -44,10 +33,6 @@ CHUNKS_BIG = CELLS_BIG * math.ceil(math.ceil(N_BIG / CELLS_BIG) / DUEL_CHUNK)
 def simulate(words: str, *extra: str | Path) -> list[str]:
     """argv for ``mechbal simulate``: the words of a command line plus extra arguments."""
     return ["simulate", *words.split(), *(str(a) for a in extra)]
-
-
-def big_duel(out: Path, n: int = N_BIG) -> list[str]:
-    return simulate(f"skirmish duel --kits {KITS} --n {n}", "--out", out, "--catalog", CATALOGS)
 
 
 def tiny_duel(out: Path, *extra: str | Path, catalog: Path = CATALOGS) -> list[str]:
@@ -112,230 +97,6 @@ def snapshot(root: Path) -> dict[str, tuple]:
     return snap
 
 
-# ---- 1. same rows whatever the parallelism -----------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def dask_cluster():
-    from distributed import LocalCluster
-
-    cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    )
-    try:
-        yield cluster
-    finally:
-        cluster.close()
-
-
-@pytest.fixture(scope="module")
-def parallel_stores(tmp_path_factory, dask_cluster):
-    """The same duel run sequentially, on 2 loky processes and on a Dask cluster."""
-    base = tmp_path_factory.mktemp("parallel")
-    stores: dict[str, Path] = {}
-    for name, extra in (
-        ("jobs1", ["--jobs", "1"]),
-        ("jobs2", ["--jobs", "2"]),
-        ("dask", ["--backend", "dask", "--scheduler", dask_cluster.scheduler_address]),
-    ):
-        stores[name] = base / name
-        rc = main(big_duel(stores[name]) + extra)
-        assert rc == 0
-    return stores
-
-
-def test_rows_identical_whatever_the_parallelism(parallel_stores):
-    frames = {
-        name: read_rows(store / "skirmish" / "duel" / "run=*" / "part-*.parquet")
-        for name, store in parallel_stores.items()
-    }
-    ref = frames["jobs1"]
-    assert ref.height == ROWS_BIG
-    # every cell really spans several chunks
-    per_cell = ref.group_by("cell").agg(pl.col("chunk").n_unique().alias("chunks"))
-    assert per_cell.height == CELLS_BIG
-    assert (per_cell["chunks"] == 2).all()
-    assert ref.select(pl.struct("cell", "battle").is_unique().all()).item()
-    for name in ("jobs2", "dask"):
-        assert_frame_equal(frames[name], ref)
-
-
-def test_manifests_complete_and_run_ids_equal(parallel_stores):
-    folders = {name: only_run(store) for name, store in parallel_stores.items()}
-    ids = {f.name for f in folders.values()}
-    assert len(ids) == 1
-    for folder in folders.values():
-        m = manifest(folder)
-        assert m["complete"] is True
-        assert m["rows"] == ROWS_BIG
-        assert m["n"] == N_BIG
-        assert m["n_per_cell"] == math.ceil(N_BIG / CELLS_BIG)
-        assert m["chunks"] == CHUNKS_BIG
-        assert "run=" + m["run_id"] == folder.name
-        assert len(list(folder.glob("part-*.parquet"))) == CHUNKS_BIG
-        assert not list(folder.rglob("*.partial"))
-        # chunk files are named by their global chunk number
-        names = sorted(p.name for p in folder.glob("part-*.parquet"))
-        assert names == [f"part-{i:05d}.parquet" for i in range(CHUNKS_BIG)]
-
-
-# ---- 2. kill and resume ----------------------------------------------------------------
-
-
-def _group_alive(pgid: int) -> list[int]:
-    import psutil
-
-    alive = []
-    for p in psutil.process_iter(["pid", "status"]):
-        try:
-            if os.getpgid(p.pid) == pgid and p.info["status"] != psutil.STATUS_ZOMBIE:
-                alive.append(p.pid)
-        except (ProcessLookupError, psutil.Error):
-            continue
-    return alive
-
-
-def _start_and_kill(argv: list[str], store: Path) -> tuple[bool, str]:
-    """Start the command in its own process group, SIGKILL it once a chunk is written
-    and the manifest is not complete. Returns (killed mid-run, stderr)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "analysis", *argv],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    pgid = os.getpgid(proc.pid)
-    killed = False
-    deadline = time.monotonic() + 120
-    try:
-        while proc.poll() is None and time.monotonic() < deadline:
-            parts = list(store.glob("skirmish/duel/run=*/part-*.parquet"))
-            if parts:
-                try:
-                    complete = manifest(parts[0].parent).get("complete")
-                except (OSError, ValueError):
-                    complete = None
-                if complete is False:
-                    os.killpg(pgid, signal.SIGKILL)
-                    killed = True
-                    break
-            time.sleep(0.01)
-    finally:
-        if proc.poll() is None and not killed:
-            os.killpg(pgid, signal.SIGKILL)
-        _, err = proc.communicate(timeout=60)
-    # no worker of the killed run survives to write more chunks
-    end = time.monotonic() + 15
-    while _group_alive(pgid) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert _group_alive(pgid) == []
-    return killed and proc.returncode == -signal.SIGKILL, err.decode()
-
-
-def test_kill_and_resume(tmp_path, parallel_stores, capsys):
-    n = N_BIG
-    for attempt in range(4):
-        store = tmp_path / f"killed-{attempt}"
-        argv = big_duel(store, n) + ["--jobs", "2"]
-        killed, err = _start_and_kill(argv, store)
-        assert "Traceback" not in err, err
-        if killed:
-            folder = only_run(store)
-            m = manifest(folder)
-            finished = sorted(folder.glob("part-*.parquet"))
-            if m["complete"] is False and 0 < len(finished) < m["chunks"]:
-                break  # a real kill in the middle of the run
-        n *= 2  # finished (or nearly) before the kill: more work, try again
-    else:
-        pytest.fail("could not kill the run in the middle in 4 attempts")
-
-    planned = m["chunks"]
-    kept_before = {p.name: p.stat().st_mtime_ns for p in finished}
-    leftover = folder / "part-99999.parquet.partial"
-    leftover.write_bytes(b"half a chunk")
-
-    out = run_ok(argv, capsys)
-    ran, kept = counts_of(out)
-    assert kept == len(kept_before) >= 1
-    assert ran == planned - kept >= 1
-    assert run_id_of(out) == m["run_id"]
-    assert not leftover.exists()
-    assert not list(store.rglob("*.partial"))
-    m2 = manifest(folder)
-    assert m2["complete"] is True
-    assert m2["rows"] == CELLS_BIG * math.ceil(n / CELLS_BIG)
-    assert len(list(folder.glob("part-*.parquet"))) == planned
-    # finished chunks were kept, not rewritten
-    for name, mtime in kept_before.items():
-        assert (folder / name).stat().st_mtime_ns == mtime
-
-    if n == N_BIG:
-        ref_store = parallel_stores["jobs1"]
-    else:
-        ref_store = tmp_path / "uninterrupted"
-        run_ok(big_duel(ref_store, n) + ["--jobs", "2"], capsys)
-    assert only_run(ref_store).name == folder.name
-    resumed = read_rows(folder / "part-*.parquet")
-    whole = read_rows(only_run(ref_store) / "part-*.parquet")
-    assert resumed.height == m2["rows"]
-    assert_frame_equal(resumed, whole)
-
-
-# ---- 3. a complete run is not redone ---------------------------------------------------
-
-
-def test_resume_of_complete_run_does_nothing(parallel_stores, capsys):
-    store = parallel_stores["jobs1"]
-    before = snapshot(store)
-    out = run_ok(big_duel(store) + ["--jobs", "2"], capsys)
-    assert "0 run now" in out
-    assert counts_of(out) == (0, CHUNKS_BIG)
-    assert f"{ROWS_BIG:,} rows" in out
-    assert snapshot(store) == before
-
-
-# ---- 4. the run id -----------------------------------------------------------------------
-
-
-def test_run_id_follows_what_decides_the_rows(tmp_path, capsys):
-    store = tmp_path / "store"
-    base = run_id_of(run_ok(tiny_duel(store), capsys))
-    again = run_ok(tiny_duel(store), capsys)
-    assert run_id_of(again) == base
-    assert counts_of(again) == (0, 1)
-
-    ids = {"base": base}
-    for name, extra in (
-        ("seed", ["--seed", "2"]),
-        ("set", ["--set", "crit_margin=3"]),
-        ("set field", ["--set", "part.cannon.pen=5"]),
-        ("n", ["--n", "21"]),
-    ):
-        ids[name] = run_id_of(run_ok(tiny_duel(store, *extra), capsys))
-    assert len(set(ids.values())) == len(ids), ids
-    assert {f.name for f in run_dirs(store)} == {f"run={i}" for i in ids.values()}
-    for folder in run_dirs(store):
-        assert manifest(folder)["complete"] is True
-
-    # the catalog's content decides, not where it lives
-    copy = tmp_path / "catalogs"
-    shutil.copytree(CATALOGS, copy)
-    assert run_id_of(run_ok(tiny_duel(store, catalog=copy), capsys)) == base
-    kits = copy / "skirmish" / "kits.toml"
-    kits.write_text(kits.read_text() + "\n# a designer's note\n")
-    assert run_id_of(run_ok(tiny_duel(store, catalog=copy), capsys)) != base
-
-
-def test_limits_do_not_enter_the_run_id(tmp_path, capsys):
-    store = tmp_path / "store"
-    base = run_id_of(run_ok(tiny_duel(store), capsys))
-    copy = tmp_path / "catalogs"
-    shutil.copytree(CATALOGS, copy)
-    (copy / "skirmish" / "limits.toml").write_text("[win_rate]\nmax = 0.6\n")
-    assert run_id_of(run_ok(tiny_duel(store, catalog=copy), capsys)) == base
-
-
 # ---- 5. sweeps -------------------------------------------------------------------------
 
 
@@ -369,17 +130,17 @@ def test_crit_margin_sweep(tmp_path, capsys):
     }
     assert crits[3] > crits[4] * 1.1, crits  # a wider margin crits less often
 
-    # duel with --set crit_margin=3: its cell 0 (foreman mirror, chunk 0) is the swept
-    # grid's cell 0 (foreman mirror at margin 3, chunk 0): same random stream, same rows.
-    # (Other cells have other chunk numbers, hence other streams.)
+    # duel with --set crit_margin=3 is one chunk (chunk 0) of its 4 cells in order; the
+    # swept grid's margin-3 cells (0, 2, 4, 6: the same 4 matchups in the same order) are
+    # one chunk too, numbered 0 by its first cell: the same random stream, the same rows.
     duel_store = tmp_path / "duel"
     run_ok(simulate(f"skirmish duel --kits {KITS} --set crit_margin=3 --n {4 * per_cell}",
                     "--out", duel_store, "--catalog", CATALOGS), capsys)  # fmt: skip
     duel = read_rows(only_run(duel_store) / "part-*.parquet")
-    swept0 = rows.filter(pl.col("cell") == 0).drop("run", "crit_margin")
-    duel0 = duel.filter(pl.col("cell") == 0).drop("run")
-    assert swept0.height == per_cell
-    assert_frame_equal(swept0, duel0)
+    swept3 = (rows.filter(pl.col("crit_margin") == 3).drop("run", "crit_margin")
+              .with_columns(pl.col("cell") // 2))  # fmt: skip
+    assert swept3.height == 4 * per_cell and (swept3["chunk"] == 0).all()
+    assert_frame_equal(swept3, duel.drop("run"))
 
 
 def test_bands_sweep_writes_hive_folders(tmp_path, capsys):
@@ -429,6 +190,7 @@ BAD_INPUTS = [
     _bad("skirmish duel --kits foreman", "missing n"),
     _bad("skirmish duel --kits foreman --n 0", "n zero"),
     _bad("skirmish teamfight --kits foreman --n 20", "option not for the experiment"),
+    _bad("skirmish ratings --custom many --n 20", "custom not a number"),
     _bad("TINY --engine bogus", "engine bogus"),
     _bad("TINY --jobs 0", "jobs 0"),
     _bad("skirmish teamfight --n 20 --teams bastion+foreman+reaver,courier+foreman+reaver",
@@ -602,10 +364,33 @@ def test_teamfight_rows_have_no_per_weapon_columns(tmp_path, capsys):
     store = tmp_path / "store"
     words = "skirmish teamfight --teams courier+foreman+reaver,bastion+foreman+courier --n 8"
     out = run_ok(simulate(words, "--out", store, "--catalog", CATALOGS), capsys)
-    assert counts_of(out) == (4, 0)
+    assert counts_of(out) == (1, 0)  # 4 matchups, 8 battles: one chunk, one engine call
     folder = only_run(store, "teamfight")
     for part in folder.glob("part-*.parquet"):
         _check_schema(pq.read_schema(part), COMMON)
     rows = read_rows(folder / "part-*.parquet")
     assert rows.height == 8
     assert set(rows["side_a"]) == {"courier+foreman+reaver", "bastion+foreman+courier"}
+
+
+def test_a_chunk_of_many_matchups_keeps_each_rows_numbers(tmp_path, capsys):
+    """Every matchup of the duel grid in one chunk (one vector call): each row names its
+    own matchup and the weapons of its own kits, which alone score hits."""
+    from sims.skirmish.catalog import load_catalog
+
+    catalog = load_catalog(CATALOGS)
+    store = tmp_path / "store"
+    kits = list(catalog.kits)
+    out = run_ok(simulate(f"skirmish duel --n {len(kits) ** 2 * 40}", "--out", store,
+                          "--catalog", CATALOGS), capsys)  # fmt: skip
+    assert counts_of(out) == (1, 0)
+    rows = read_rows(only_run(store) / "part-*.parquet")
+    assert rows.group_by("side_a", "side_b").len()["len"].to_list() == [40] * len(kits) ** 2
+    for side in "ab":
+        for k in range(3):
+            for (kit, weapon), group in rows.group_by(f"side_{side}", f"weapon_{side}_{k}"):
+                mech = catalog.mech(kit)
+                part = (mech.right_arm, mech.left_arm, mech.back)[k]
+                assert weapon == (part.id if part.is_weapon else None), (kit, k)
+                if weapon is None:
+                    assert group[f"hits_{side}_{k}"].sum() == 0, (kit, k)
