@@ -4,7 +4,9 @@
 the same compiled :class:`Battle` (static per-mech numbers, built once from the catalog
 by :func:`compile_battle`) and call the same formulas below, which are written so that
 they work on Python ints and on NumPy arrays alike. What differs between the engines
-is only control flow: ``if`` in the reference, masks in the vector engine.
+is only control flow: ``if`` in the reference, masks in the vector engine. Both take a
+batch of battles each carrying its own matchup (``play(battles, scenario, rng)``: battle
+i plays ``battles[scenario[i]]``); matchups of one call share a :func:`batch_key`.
 
 The battle model (the engines' docstrings refer here):
 
@@ -61,8 +63,9 @@ a draw (half a win).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -107,7 +110,13 @@ class Battle:
     """Static numbers of one matchup, per mech (index m) and weapon mount (w = 0..2).
 
     Every field is a NumPy array; shapes say what indexes it. Both engines read these
-    and never the catalog, so a rule is only ever looked up here."""
+    and never the catalog, so a rule is only ever looked up here. Two kinds of field:
+    per-mech ones (first axis M) differ between matchups; the rules ``params`` and the
+    catalog-level tables named in :data:`SHARED` are the same for every matchup of one
+    catalog variant, and :func:`batch_key` says which matchups may share an engine call.
+    The vector engine stacks the per-mech fields of S matchups into S * M rows (row
+    ``scenario * M + m``); a shared formula below reads ``b.field[m]`` with either kind
+    of index."""
 
     params: rules.Parameters
     side: np.ndarray  # int8[M]  0 or 1
@@ -203,12 +212,60 @@ class Battle:
         return len(self.side)
 
 
-def _weapon_rank(weapon: Part, catalog: Catalog, params: rules.Parameters) -> float:
+# Fields of a Battle that are not per mech: the rules parameters and the catalog-level
+# tables and magnitudes (strikes, crit and stress tables, fx_*, overcharge, the walls).
+# Every other field is per mech (first axis M) and may differ between matchups.
+SHARED = (
+    "params", "s_pen", "s_dice", "s_sides", "s_bonus", "crit_code", "crit_value",
+    "stress_code", "stress_value", "fx_sensors", "fx_speed", "fx_attack", "fx_coolant",
+    "fx_armor", "flicker_dice", "overcharge", "wall_low", "wall_high",
+)  # fmt: skip
+PER_MECH = tuple(f.name for f in fields(Battle) if f.name not in SHARED)
+
+
+def batch_key(b: Battle) -> Hashable:
+    """Battles with equal keys may share one engine call: the same number of mechs on
+    each side (so the same ``side`` and ``start``), the same rules parameters and the
+    same catalog-level tables (:data:`SHARED`), which the engines keep scalar."""
+    shared = tuple(
+        tuple(v.tolist()) if isinstance(v, np.ndarray) else v
+        for v in (getattr(b, name) for name in SHARED)
+    )
+    return (tuple(np.bincount(b.side, minlength=2).tolist()), shared)
+
+
+def check_batch(battles: Sequence[Battle], scenario) -> np.ndarray:
+    """The engines' common check of a call: every battle has the first one's
+    :func:`batch_key`, and ``scenario`` is a 1-D integer array of ids into ``battles``.
+    Returns ``scenario`` as an array; raises ValueError in one line otherwise."""
+    if not len(battles):
+        raise ValueError("no battles to play: give at least one compiled matchup")
+    first = batch_key(battles[0])
+    for i, b in enumerate(battles[1:], 1):
+        if b is not battles[0] and batch_key(b) != first:
+            raise ValueError(
+                f"battles {i} and 0 cannot share an engine call: they differ in side sizes, "
+                "rules parameters or catalog tables (battle.batch_key)"
+            )
+    ids = np.asarray(scenario)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"scenario must be a 1-D integer array of ids, got {ids.dtype} "
+                         f"of shape {ids.shape}")  # fmt: skip
+    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
+        raise ValueError(f"scenario ids must lie in 0..{len(battles) - 1} (one per battle "
+                         f"given), got {ids.min()}..{ids.max()}")  # fmt: skip
+    return ids
+
+
+@functools.lru_cache(maxsize=4096)
+def _weapon_rank(weapon: Part, target: Mech, params: rules.Parameters) -> float:
     """Static preference between weapons: exact expected damage per Fire action against
-    the standard Medium (the Foreman) at optimal range, no cover."""
+    ``target``, the standard Medium (the Foreman), at optimal range, no cover. Cached:
+    every argument is a frozen dataclass, and a round robin compiles the same weapons
+    over and over."""
     from sims.skirmish import exact
 
-    return float(exact.expected_damage(weapon, catalog.mech("foreman"), params))
+    return float(exact.expected_damage(weapon, target, params))
 
 
 def compile_battle(
@@ -247,7 +304,8 @@ def compile_battle(
     def wfield(fn, dtype: type = np.int16) -> np.ndarray:
         return np.array([[fn(w) if w else 0 for w in row] for row in W], dtype=dtype)
 
-    rank = {p.id: _weapon_rank(p, catalog, params) for row in W for p in row if p}
+    foreman = catalog.mech("foreman")
+    rank = {p.id: _weapon_rank(p, foreman, params) for row in W for p in row if p}
     order = [
         sorted(range(3), key=lambda k, row=row: (-(rank[row[k].id] if row[k] else -1.0), k))
         for row in W

@@ -5,11 +5,15 @@ speed. The battle model it plays is written down in ``battle.py``; each step bel
 the rulebook section (seed 003) it implements. Dice come from a :class:`Dice` source
 passed in explicitly: :class:`RandomDice` over a ``numpy.random.Generator`` for play,
 :class:`ScriptedDice` for hand-traced battles in tests.
+
+Entry points: :func:`play_one` plays one battle with a Dice source or a Generator;
+:func:`play` is the engine contract shared with ``vector.play``: a batch of battles, each
+carrying its own matchup by scenario id, played one after another on one Generator.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +30,7 @@ from sims.skirmish.battle import (
     SIDE_B,
     Battle,
     accuracy,
+    check_batch,
     e_def_now,
     evasion_now,
     hit,
@@ -668,15 +673,20 @@ class Game:
         return now / int(self.b.durability[mechs].sum())
 
 
-def play(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
+def play_one(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
     """Play one battle. ``dice`` is a Generator (random play) or a Dice source."""
     source = RandomDice(dice) if isinstance(dice, np.random.Generator) else dice
     return Game(battle, source).play()
 
 
-def play_many(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """``n`` battles one after another, as arrays shaped like ``vector.play``'s."""
-    results = [play(battle, rng) for _ in range(n)]
+def play(battles: Sequence[Battle], scenario: np.ndarray,
+         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+    """Battles one after another on the one ``rng``: battle i plays the matchup
+    ``battles[scenario[i]]`` (the engine contract of ``vector.play``, whose result arrays
+    these are shaped like). The battles must share a ``battle.batch_key``."""
+    ids = check_batch(battles, scenario)
+    n, M = len(ids), battles[0].mechs
+    results = [play_one(battles[i], rng) for i in ids.tolist()]
     return {
         "winner": np.array([r.winner for r in results], np.int8),
         "rounds": np.array([r.rounds for r in results], np.int8),
@@ -687,8 +697,6 @@ def play_many(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.
         "shots": np.array([r.shots for r in results], np.int32).reshape(n, 2),
         "hits": np.array([r.hits for r in results], np.int32).reshape(n, 2),
         "destroyed": np.array([r.destroyed for r in results], np.int16).reshape(n, 2, 6),
-        "mount_hits": np.array([r.mount_hits for r in results], np.int16).reshape(
-            n, battle.mechs, 3),
-        "mount_crits": np.array([r.mount_crits for r in results], np.int16).reshape(
-            n, battle.mechs, 3),
+        "mount_hits": np.array([r.mount_hits for r in results], np.int16).reshape(n, M, 3),
+        "mount_crits": np.array([r.mount_crits for r in results], np.int16).reshape(n, M, 3),
     }  # fmt: skip

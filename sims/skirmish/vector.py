@@ -1,11 +1,22 @@
-"""Mecha Skirmish vectorized engine: N battles of one matchup at once over NumPy arrays.
+"""Mecha Skirmish vectorized engine: N battles at once over NumPy arrays, each battle
+carrying its own matchup (a round robin or a sweep is one call per chunk).
 
 It plays exactly the battle model of ``battle.py`` that ``reference.py`` plays one battle
-at a time, and is tested against it. The layout:
+at a time, and is tested against it. Entry point: ``play(battles, scenario, rng)``, where
+battle i plays the compiled matchup ``battles[scenario[i]]``. The layout:
 
 - State is :class:`State`, a frozen dataclass of arrays indexed ``[battle, mech, ...]``
-  (dtype, shape and encoding beside each field). Static numbers come from the compiled
-  :class:`~sims.skirmish.battle.Battle`; formulas from ``battle.py`` / ``rules.py``.
+  (dtype, shape and encoding beside each field), the mech by its local index ``m`` in
+  0..M-1 (every matchup of a call has M mechs, side 0's first). Formulas come from
+  ``battle.py`` / ``rules.py``.
+- Static numbers come from ``Engine.b``: with one matchup its compiled
+  :class:`~sims.skirmish.battle.Battle` itself; with S matchups the stacked Battle of
+  :func:`stack`, whose per-mech fields hold S * M rows, row ``scenario * M + m``
+  (catalog-level fields, ``battle.SHARED``, are equal across the call and kept as they
+  are). A static number of mech ``m`` in battles ``ix`` is read at the key
+  ``Engine.key(ix, m)``: ``scenario[ix] * M + m``, or ``m`` itself with one matchup (no
+  extra work, the same arithmetic). State is always read with the local ``m``, never
+  the key. ``bonded`` stacks to [S * M, M]: its row is a key, its column a local mech.
 - Every step works on a subset of battles given as an index array ``ix`` (unique battle
   indices) with per-battle mech indices (``m``, ``t``: arrays of the same length).
   Where the reference branches with ``if``, this engine splits ``ix`` with a mask and
@@ -17,7 +28,8 @@ at a time, and is tested against it. The layout:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,8 +40,10 @@ from sims.skirmish.battle import (
     HEAD,
     LEGS,
     MOUNTS,
+    PER_MECH,
     Battle,
     accuracy,
+    check_batch,
     e_def_now,
     evasion_now,
     hit,
@@ -137,7 +151,9 @@ class Grid:
 
 @dataclass(frozen=True)
 class State:
-    """N battles in progress (arrays mutated in place; the dataclass itself is fixed)."""
+    """N battles in progress (arrays mutated in place; the dataclass itself is fixed).
+    ``M`` is the mechs per battle, indexed locally (0..M-1) whatever the battle's
+    matchup; per-mech and per-side arrays are :class:`Grid` views of the shapes below."""
 
     pos: np.ndarray  # int16[N, M]  hex on the range track
     dur: np.ndarray  # int16[N, M, 6]  Durability left, silhouette order; <= 0 destroyed
@@ -168,15 +184,16 @@ class State:
     mount_crits: np.ndarray  # int16[N, M, 3]  crits landed by each weapon mount's Fire
 
     @classmethod
-    def start(cls, b: Battle, n: int) -> State:
-        M = b.mechs
+    def start(cls, pos: np.ndarray, dur: np.ndarray) -> State:
+        """Battles at their start: ``pos`` int16[N, M] starting hexes and ``dur``
+        int16[N, M, 6] maximum Durability (each battle's own matchup); the rest fresh."""
+        n, M = pos.shape
 
         def zeros(*shape, dtype=I16):
             return np.zeros((n, *shape), dtype=dtype)
 
         return cls._wrap(
-            pos=np.tile(b.start.astype(I16), (n, 1)),
-            dur=np.tile(b.durability.astype(I16), (n, 1, 1)),
+            pos=pos, dur=dur,
             heat=zeros(M), prone=zeros(M, dtype=bool), braced=zeros(M, dtype=bool),
             locked=zeros(M, dtype=bool), reaction=np.ones((n, M), bool),
             overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
@@ -196,14 +213,25 @@ class State:
         return cls(**{k: v if v.ndim == 1 else Grid(v) for k, v in arrays.items()})
 
 
+def stack(battles: Sequence[Battle]) -> Battle:
+    """S matchups of one batch key as one Battle: each per-mech field (``PER_MECH``) the
+    S matchups' rows one after another, [S * M, ...], row ``scenario * M + m`` (so
+    ``bonded`` is [S * M, M], a key by a local mech); the catalog-level fields of the
+    first (equal in all, ``battle.batch_key``). Its ``mechs`` is S * M: the engine reads
+    the mechs per battle from the matchups themselves."""
+    fields = {f: np.concatenate([getattr(b, f) for b in battles]) for f in PER_MECH}
+    return replace(battles[0], **fields)
+
+
 def attack_profiles(b: Battle) -> dict[str, np.ndarray]:
-    """Flat [M * 5] tables of everything an attack reads from its weapon: mounts 0-2
-    (right arm, left arm, back), then the punch (3) and the kick (4) of F11.1. Index
-    ``m * 5 + profile``; a strike reaches adjacent only and rolls Piloting like melee."""
-    M = b.mechs
+    """Flat [K * 5] tables of everything an attack reads from its weapon, for the K rows
+    of ``b`` (K = M, or S * M stacked): mounts 0-2 (right arm, left arm, back), then the
+    punch (3) and the kick (4) of F11.1. Index ``key * 5 + profile``; a strike reaches
+    adjacent only and rolls Piloting like melee."""
+    K = b.mechs
 
     def table(weapon: np.ndarray, strike) -> np.ndarray:
-        strikes = np.broadcast_to(np.asarray(strike), (M, 2))
+        strikes = np.broadcast_to(np.asarray(strike), (K, 2))
         return np.concatenate([weapon, strikes], axis=1).reshape(-1)
 
     return {
@@ -222,18 +250,37 @@ def attack_profiles(b: Battle) -> dict[str, np.ndarray]:
 
 
 class Engine:
-    """Plays the battle model over a State; method names follow reference.Game."""
+    """Plays the battle model over a State; method names follow reference.Game.
 
-    def __init__(self, battle: Battle, n: int, rng: np.random.Generator) -> None:
-        self.b, self.p = battle, battle.params
-        self.s = State.start(battle, n)
+    ``battles`` are the S compiled matchups of the call (one ``battle.batch_key``),
+    ``scenario`` the matchup of each of the N battles (ints in 0..S-1)."""
+
+    def __init__(self, battles: Sequence[Battle], scenario: np.ndarray,
+                 rng: np.random.Generator) -> None:  # fmt: skip
+        scenario = check_batch(battles, scenario)
+        first = battles[0]
+        n, M, S = len(scenario), first.mechs, len(battles)
+        self.n, self.M, self.S = n, M, S
+        self.p = first.params
+        self.side = first.side.astype(np.int64)  # int64[M]  the same in every matchup
+        if S == 1:
+            battle = first
+            self.scenario = self.base = None
+            pos = np.tile(first.start.astype(I16), (n, 1))
+            dur = np.tile(first.durability.astype(I16), (n, 1, 1))
+        else:
+            battle = stack(battles)
+            self.scenario = scenario.astype(IX)  # int32[N]  each battle's matchup
+            self.base = self.scenario * IX(M)  # int32[N]  its first row in self.b
+            pos = self.gather(battle.start.astype(I16))
+            dur = self.gather(battle.durability.astype(I16))
+        self.b = battle  # static numbers: one matchup, or S stacked (module docstring)
+        self.s = State.start(pos, dur)
         self.dice = Dice(rng)
-        self.n = n
-        self.side = battle.side.astype(np.int64)
         self.any_bonds = bool(battle.bonded.any())
         self.profile = attack_profiles(battle)
         self.any_melee = bool(battle.w_melee.any())
-        # flat [M * 3] tables, read with index m * 3 + mount
+        # flat [K * 3] tables, read with index key * 3 + mount
         self.order_flat = battle.w_order.reshape(-1).astype(IX)
         self.reach_flat = np.where(battle.has_weapon, battle.w_long, -1).reshape(-1)
         self.melee_flat = (battle.has_weapon & battle.w_melee).reshape(-1)
@@ -241,6 +288,26 @@ class Engine:
                                     0).reshape(-1).astype(I16)  # fmt: skip
         self.any_shields = bool(battle.shield.any())
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
+
+    # ---- static numbers of each battle's own matchup ---------------------------------
+
+    def key(self, ix, m):
+        """Row of ``self.b`` holding mech ``m``'s static numbers in battles ``ix``:
+        ``m`` itself with one matchup, else ``scenario[ix] * M + m``."""
+        if self.base is None:
+            return m
+        return self.base.take(ix) + m
+
+    def gather(self, a: np.ndarray, ix=None) -> np.ndarray:
+        """A stacked per-mech static field [S * M, ...] as each of the battles ``ix`` (all
+        when None) sees it: its own matchup's rows, [n, M, ...]."""
+        scenario = self.scenario if ix is None else self.scenario[ix]
+        return a.reshape(self.S, self.M, *a.shape[1:])[scenario]
+
+    def per_battle(self, a: np.ndarray, ix) -> np.ndarray:
+        """A per-mech static field [M, ...] as seen by battles ``ix``: itself with one
+        matchup (broadcast over battles), else each battle's rows, [n, M, ...]."""
+        return a if self.base is None else self.gather(a, ix)
 
     # ---- helpers (vectorized twins of reference.Game's) ------------------------------
 
@@ -258,7 +325,7 @@ class Engine:
 
     def nearest_enemy(self, ix, m):
         """The nearest living enemy, ties to the lowest index; -1 where none."""
-        M = self.b.mechs
+        M = self.M
         if M == 2:  # a duel: the other mech
             other = (1 - m).astype(IX)
             return np.where(self.s.dur[ix, other, CORE] > 0, other, IX(-1))
@@ -268,20 +335,23 @@ class Engine:
         best = key.argmin(axis=1).astype(IX)
         return np.where(foe.any(axis=1), best, IX(-1))
 
-    def reactor(self, ix, m):
-        return reactor_now(self.b, m, self.part_alive(ix, m, BACK))
+    def reactor(self, ix, m, km=None):
+        """Reactor Cap now (``km``: m's static rows when the caller has them)."""
+        km = self.key(ix, m) if km is None else km
+        return reactor_now(self.b, km, self.part_alive(ix, m, BACK))
 
     def speed(self, ix, m):
-        return speed_now(self.b, m, self.part_alive(ix, m, LEGS),
+        return speed_now(self.b, self.key(ix, m), self.part_alive(ix, m, LEGS),
                          self.s.n_speed[ix, m] * self.b.fx_speed)  # fmt: skip
 
     def sensors(self, ix, m):
-        return sensors_now(self.b, m, self.part_alive(ix, m, HEAD), self.part_alive(ix, m, BACK),
+        return sensors_now(self.b, self.key(ix, m), self.part_alive(ix, m, HEAD),
+                           self.part_alive(ix, m, BACK),
                            self.s.n_sensors[ix, m] * self.b.fx_sensors)  # fmt: skip
 
     def working(self, ix, m):
         """bool[n, 3]: mounts carrying a weapon whose part stands."""
-        return self.b.has_weapon[m] & (self.s.dur[ix, m][:, MOUNT_PART] > 0)
+        return self.b.has_weapon[self.key(ix, m)] & (self.s.dur[ix, m][:, MOUNT_PART] > 0)
 
     def reach(self, ix, m, t):
         """(first, second): the best and second-best working mounts reaching ``t``
@@ -290,7 +360,7 @@ class Engine:
         d = self.distance(ix, m, t)
         first = np.full(len(ix), -1, IX)
         second = first.copy()
-        base = m * 3
+        base = self.key(ix, m) * 3
         for k in range(3):
             mount = self.order_flat.take(base + k)
             ok = (d <= self.reach_flat.take(base + mount)) & self.part_alive(
@@ -308,7 +378,7 @@ class Engine:
         """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
         weapon = np.full(len(ix), -1, IX)
         if self.any_melee:
-            base = m * 3
+            base = self.key(ix, m) * 3
             for k in range(3):
                 mount = self.order_flat.take(base + k)
                 ok = self.melee_flat.take(base + mount) & self.part_alive(
@@ -323,7 +393,7 @@ class Engine:
     def max_optimal(self, ix, m):
         """The longest optimal Range among working ranged weapons (1 with none)."""
         best = np.zeros(len(ix), I16)
-        base = m * 3
+        base = self.key(ix, m) * 3
         for w in range(3):
             span = self.ranged_flat.take(base + w)
             best = np.maximum(best, span * self.part_alive(ix, m, MOUNTS[w]))
@@ -399,18 +469,19 @@ class Engine:
         Returns (any hit, last part struck or -1) per row."""
         b, p, s, dice = self.b, self.p, self.s, self.dice
         n = len(ix)
+        ka = self.key(ix, m)  # the attacker's static rows
         is_strike = strike >= 0
         w = np.maximum(mount, 0)
         # one flat profile index per row: mounts 0-2, then punch (3) and kick (4)
-        prof = m * 5 + np.where(is_strike, 3 + strike, mount)
+        prof = ka * 5 + np.where(is_strike, 3 + strike, mount)
         pt = self.profile
         melee = pt["melee"].take(prof)
         n_shots = pt["shots"].take(prof) if shots is None else np.where(is_strike, 1, shots)
         acc_w = pt["acc"].take(prof)
         pen = pt["pen"].take(prof)
         if self.any_shields and (strike == 0).any():  # F11.1: a Shield arm punches harder
-            shield_arm = ((b.shield[m, 1] & self.part_alive(ix, m, 1))
-                          | (b.shield[m, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+            shield_arm = ((b.shield[ka, 1] & self.part_alive(ix, m, 1))
+                          | (b.shield[ka, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
             pen = pen + p.shield_punch_pen * ((strike == 0) & shield_arm)
         n_dmg = pt["dice"].take(prof)
         sides = pt["sides"].take(prof)
@@ -429,7 +500,7 @@ class Engine:
         net -= p.engaged_dice * (~melee & (dist <= 1))
         net -= p.heavy_dice * (heavy & s.moved[ix, m])
         if self.any_bonds:  # D4: a bonded ally within range
-            near = b.bonded[m] & (s.dur[ix, :, CORE] > 0) & (
+            near = b.bonded[ka] & (s.dur[ix, :, CORE] > 0) & (
                 np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
             net += p.bond_dice * near.any(axis=1)
         net += p.lock_dice * s.locked[ix, t]
@@ -438,11 +509,12 @@ class Engine:
         s.flicker[ix, m] = False
         net -= p.reaction_dice * reaction + p.aimed_dice * aimed
         if self.any_shields:  # F11.6: an intact Shield arm against melee
-            t_shield = ((b.shield[t, 1] & self.part_alive(ix, t, 1))
-                        | (b.shield[t, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
+            kt = self.key(ix, t)
+            t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
+                        | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
             net -= p.shield_melee_dice * (melee & t_shield)
         mod = dice.highest(np.abs(net)) * np.sign(net)
-        acc = accuracy(b, m, melee, acc_w, self.part_alive(ix, m, HEAD))
+        acc = accuracy(b, ka, melee, acc_w, self.part_alive(ix, m, HEAD))
         side = self.side[m]
         any_hit = np.zeros(n, bool)
         struck = np.full(n, -1, np.int64)
@@ -454,13 +526,15 @@ class Engine:
             gi, gm, gt = ix[g], m[g], t[g]
             s.shots[gi, side[g]] += 1
             natural = dice.roll(20, len(g))
-            evasion = evasion_now(b, gt, self.part_alive(gi, gt, LEGS), s.prone[gi, gt])
+            evasion = evasion_now(b, self.key(gi, gt), self.part_alive(gi, gt, LEGS),
+                                  s.prone[gi, gt])  # fmt: skip
             landed = hit(natural, acc[g], mod[g], evasion)
             kick_miss = ~landed & (strike[g] == 1)
             if kick_miss.any():  # F11.1 a missed kick may fall Prone
-                km = np.nonzero(kick_miss)[0]
-                fall = dice.roll(20, len(km)) + b.piloting[gm[km]] < p.kick_fall_below
-                s.prone[gi[km[fall]], gm[km[fall]]] = True
+                q = np.nonzero(kick_miss)[0]
+                kq = self.key(gi[q], gm[q])
+                fall = dice.roll(20, len(q)) + b.piloting[kq] < p.kick_fall_below
+                s.prone[gi[q[fall]], gm[q[fall]]] = True
             if not landed.any():
                 continue
             h = g[landed]
@@ -488,9 +562,11 @@ class Engine:
                 h, hi, hm, ht, nat, part = keep(~covered, h, hi, hm, ht, nat, part)
             part = np.where(self.part_alive(hi, ht, part), part, CORE)
             struck[h] = part
-            total = dice.roll(6, len(h)) + pen[h] + b.pen_bonus[hm] + p.nat20_pen * (nat == 20)
-            armor = (b.armor[ht, part] + p.brace_armor * s.braced[hi, ht]
-                     + b.core_armor_bonus[ht] * (part == CORE)
+            kah, kth = self.key(hi, hm), self.key(hi, ht)  # static rows of the hits
+            total = (dice.roll(6, len(h)) + pen[h] + b.pen_bonus[kah]
+                     + p.nat20_pen * (nat == 20))  # fmt: skip
+            armor = (b.armor[kth, part] + p.brace_armor * s.braced[hi, ht]
+                     + b.core_armor_bonus[kth] * (part == CORE)
                      - s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
             outcome = outcome_code(total, armor, p.crit_margin)
             if self.record is not None:
@@ -508,23 +584,26 @@ class Engine:
             hot = pulse[h] & (s.dur[hi, ht, CORE] > 0)
             if hot.any():  # G: Pulse hits add 1d3 Heat
                 self.gain_heat(hi[hot], ht[hot], dice.roll(3, int(hot.sum())))
-            knock = melee[h] & (outcome > 0) & (b.klass[hm] > b.klass[ht])
+            knock = melee[h] & (outcome > 0) & (b.klass[kah] > b.klass[kth])
             s.prone[hi[knock], ht[knock]] = True  # F11.4
         fired = ~is_strike
         if fired.any():
-            self.gain_heat(ix[fired], m[fired], b.w_heat[m[fired], w[fired]])
+            self.gain_heat(ix[fired], m[fired], b.w_heat[ka[fired], w[fired]])
         return any_hit, struck
 
     def location(self, ix, t):
         """F4: the band whose last face reaches a d20."""
         roll = self.dice.roll(20, len(ix))
-        return (roll[:, None] > self.b.band_top[t]).sum(axis=1)
+        return (roll[:, None] > self.b.band_top[self.key(ix, t)]).sum(axis=1)
 
     def backup_fire(self, ix, m, t) -> None:
         """D4 Backup Fire, partners in index order."""
+        if not self.any_bonds:
+            return
         b, s = self.b, self.s
-        for o in range(b.mechs):
-            go = (self.running(ix) & (s.dur[ix, t, CORE] > 0) & b.bonded[m, o]
+        km = self.key(ix, m)
+        for o in range(self.M):
+            go = (self.running(ix) & (s.dur[ix, t, CORE] > 0) & b.bonded[km, o]
                   & (s.dur[ix, o, CORE] > 0) & s.reaction[ix, o] & ~s.prone[ix, o])  # fmt: skip
             if not go.any():
                 continue
@@ -561,7 +640,7 @@ class Engine:
         foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
         s.pos[ix, m] = np.clip(pm + direction * step, b.wall_low, b.wall_high)
         s.moved[ix, m] = True
-        for e in range(b.mechs):
+        for e in range(self.M):
             go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
             if go.any():
                 gi, gm, gb = keep(go, ix, m, before[:, e])
@@ -576,6 +655,7 @@ class Engine:
         n = len(ix)
         if not n:
             return
+        ke = self.key(ix, e)  # e's static row: e itself with one matchup, else [n]
         after = self.distance(ix, e, m)
         none = np.zeros(n, bool)
         disengage, overwatch, riposte = none, none, none
@@ -587,12 +667,13 @@ class Engine:
         armed = held >= 0
         if armed.any():
             hw = np.maximum(held, 0)
-            overwatch = (~disengage & armed & b.has_weapon[e, hw]
+            overwatch = (~disengage & armed & b.has_weapon[ke, hw]
                          & self.part_alive(ix, e, MOUNT_PART[hw])
-                         & (reach_band(after, b.w_range[e, hw], b.w_long[e, hw],
-                                       b.w_melee[e, hw]) < 2))  # fmt: skip
-        if b.riposte[e]:
-            arriving = ~disengage & ~overwatch & (before > 1) & (after <= 1)
+                         & (reach_band(after, b.w_range[ke, hw], b.w_long[ke, hw],
+                                       b.w_melee[ke, hw]) < 2))  # fmt: skip
+        ripostes = b.riposte[ke]  # one bool with one matchup, else bool[n]
+        if ripostes.any():
+            arriving = ripostes & ~disengage & ~overwatch & (before > 1) & (after <= 1)
             if arriving.any():
                 weapon, strike = self.best_melee(ix, np.full(n, e))
                 riposte = arriving & ((weapon >= 0) | (strike >= 0))
@@ -637,8 +718,9 @@ class Engine:
         prone = s.prone[ix, m]
         s.prone[ix, m] = False
         budget = np.where(prone, 0, budget)
+        km = self.key(ix, m)  # the static rows of m (recomputed whenever ix shrinks)
         # 2. Overcharge (G3)
-        oc = s.heat[ix, m] * 100 < b.p_overcharge_below[m] * self.reactor(ix, m)
+        oc = s.heat[ix, m] * 100 < b.p_overcharge_below[km] * self.reactor(ix, m, km)
         if oc.any():
             o = np.nonzero(oc)[0]
             nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
@@ -648,18 +730,19 @@ class Engine:
             self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
             ok = s.dur[ix, m, CORE] > 0
             ix, m, quick, budget = keep(ok, ix, m, quick, budget)
+            km = self.key(ix, m)
         # 3. Stabilize or Vent
         effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
                    + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
-        stab = (effects >= b.p_stabilize_at[m]) & (quick >= 2)
+        stab = (effects >= b.p_stabilize_at[km]) & (quick >= 2)
         if stab.any():
             self.stabilize(ix[stab], m[stab])
             quick -= 2 * stab
         vent = ~stab & (s.heat[ix, m] > 0) & (
-            s.heat[ix, m] * 100 >= b.p_vent_at[m] * self.reactor(ix, m))  # fmt: skip
+            s.heat[ix, m] * 100 >= b.p_vent_at[km] * self.reactor(ix, m, km))  # fmt: skip
         if vent.any():
             v = np.nonzero(vent)[0]
-            cooled = s.heat[ix[v], m[v]] - dice.roll(6, len(v)) - b.vent_bonus[m[v]]
+            cooled = s.heat[ix[v], m[v]] - dice.roll(6, len(v)) - b.vent_bonus[km[v]]
             s.heat[ix[v], m[v]] = np.maximum(0, cooled)
             quick -= vent
         # 4. target
@@ -668,9 +751,10 @@ class Engine:
         ix, m, t, quick, budget = keep(ok, ix, m, t, quick, budget)
         if not len(ix):
             return
+        km = self.key(ix, m)
         d = self.distance(ix, m, t)
         # 5. Charge, or Move then Boost
-        charge = (b.p_charge[m] & (quick >= 2) & (d >= 2) & (d <= budget + 1)
+        charge = (b.p_charge[km] & (quick >= 2) & (d >= 2) & (d <= budget + 1)
                   & self.melee_option(ix, m))  # fmt: skip
         boosted = np.zeros(len(ix), bool)
         if charge.any():
@@ -681,11 +765,11 @@ class Engine:
         if mv.any():
             g = np.nonzero(mv)[0]
             gi, gm, gt = ix[g], m[g], t[g]
-            goal = np.where(b.p_adjacent[gm], 1, self.max_optimal(gi, gm))
+            goal = np.where(b.p_adjacent[km[g]], 1, self.max_optimal(gi, gm))
             self.move(gi, gm, gt, goal, budget[g])
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
-            boost = (live & b.p_boost[gm] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[0] < 0)
+            boost = (live & b.p_boost[km[g]] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[0] < 0)
                      & (spd > 0) & (self.distance(gi, gm, gt) != goal))  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
@@ -702,23 +786,24 @@ class Engine:
         ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         if not len(ix):
             return
+        km = self.key(ix, m)
         # 6. Attack
         first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
         can = ~charge & (quick >= 1)
-        overwatch = can & b.p_overwatch[m] & (quick >= 2) & (first < 0)
+        overwatch = can & b.p_overwatch[km] & (quick >= 2) & (first < 0)
         if overwatch.any():
-            ranged = self.working(ix, m) & ~b.w_melee[m]
+            ranged = self.working(ix, m) & ~b.w_melee[km]
             overwatch &= ranged.any(axis=1)
-        barrage = (can & ~overwatch & b.p_barrage[m] & (quick >= 2) & (second >= 0)
-                   & (s.heat[ix, m] + b.w_heat[m, f0] + b.w_heat[m, f1] + p.barrage_heat
-                      <= self.reactor(ix, m)))  # fmt: skip
-        aimed = (can & ~overwatch & ~barrage & b.p_aimed[m] & (quick >= 2) & (first >= 0)
-                 & (b.w_shots[m, f0] == 1))  # fmt: skip
+        barrage = (can & ~overwatch & b.p_barrage[km] & (quick >= 2) & (second >= 0)
+                   & (s.heat[ix, m] + b.w_heat[km, f0] + b.w_heat[km, f1] + p.barrage_heat
+                      <= self.reactor(ix, m, km)))  # fmt: skip
+        aimed = (can & ~overwatch & ~barrage & b.p_aimed[km] & (quick >= 2) & (first >= 0)
+                 & (b.w_shots[km, f0] == 1))  # fmt: skip
         fire = can & ~overwatch & ~barrage & ~aimed & (first >= 0)
         if overwatch.any():
             k = np.nonzero(overwatch)[0]
-            longest = np.where(ranged[k], b.w_long[m[k]] * 4 + (3 - np.arange(3)), -1)
+            longest = np.where(ranged[k], b.w_long[km[k]] * 4 + (3 - np.arange(3)), -1)
             s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
             quick[k] -= 2
         if barrage.any():
@@ -742,7 +827,7 @@ class Engine:
             self.backup_fire(ix[k], m[k], t[k])
         if fire.any():
             k = np.nonzero(fire)[0]
-            lock = (b.p_lock_on[m[k]] & (quick[k] >= 2) & ~s.locked[ix[k], t[k]]
+            lock = (b.p_lock_on[km[k]] & (quick[k] >= 2) & ~s.locked[ix[k], t[k]]
                     & (self.distance(ix[k], m[k], t[k]) <= self.sensors(ix[k], m[k])))  # fmt: skip
             if lock.any():
                 j = k[lock]
@@ -763,9 +848,9 @@ class Engine:
                 t[gone] = self.nearest_enemy(ix[gone], m[gone])
             tt = np.maximum(t, 0)
             option = self.strike_option(ix, m)
-            strike = (go & b.p_strike[m] & ~struck & (t >= 0) & (self.distance(ix, m, tt) <= 1)
+            strike = (go & b.p_strike[km] & ~struck & (t >= 0) & (self.distance(ix, m, tt) <= 1)
                       & (option >= 0))  # fmt: skip
-            brace = go & ~strike & b.p_brace[m] & ~boosted & ~s.braced[ix, m]
+            brace = go & ~strike & b.p_brace[km] & ~boosted & ~s.braced[ix, m]
             if strike.any():
                 k = np.nonzero(strike)[0]
                 struck[k] = True
@@ -778,8 +863,9 @@ class Engine:
 
     def lock_on(self, ix, m, t) -> None:
         b, s = self.b, self.s
-        roll = self.dice.roll(20, len(ix)) + b.systems[m] + b.lock_bonus[m]
-        ok = roll >= e_def_now(b, t, self.part_alive(ix, t, HEAD))
+        km = self.key(ix, m)
+        roll = self.dice.roll(20, len(ix)) + b.systems[km] + b.lock_bonus[km]
+        ok = roll >= e_def_now(b, self.key(ix, t), self.part_alive(ix, t, HEAD))
         s.locked[ix[ok], t[ok]] = True
 
     def stabilize(self, ix, m) -> None:
@@ -842,11 +928,13 @@ class Engine:
     def initiative(self, ix) -> np.ndarray:
         b, s = self.b, self.s
         alive = s.dur[ix, :, CORE] > 0
+        initiative = self.per_battle(b.initiative, ix)  # [M] or [n, M]
+        ability = self.per_battle(b.initiative_bonus, ix)
         bonus = []
         for side in (0, 1):
             mine = alive & (self.side == side)
-            best = np.where(mine, b.initiative, -99).max(axis=1)
-            extra = np.where(mine, b.initiative_bonus, -99).max(axis=1)
+            best = np.where(mine, initiative, -99).max(axis=1)
+            extra = np.where(mine, ability, -99).max(axis=1)
             bonus.append(best + extra)
         first = np.full(len(ix), -1)
         todo = np.ones(len(ix), bool)
@@ -859,11 +947,11 @@ class Engine:
         return first
 
     def play_round(self, ix) -> None:
-        s, b = self.s, self.b
+        s = self.s
         s.reaction[ix] = True
         s.activated[ix] = False
         side = self.initiative(ix)
-        for _ in range(b.mechs):
+        for _ in range(self.M):
             go = self.running(ix)
             if not go.any():
                 break
@@ -893,10 +981,14 @@ class Engine:
             s.rounds[ix] = r
             self.play_round(ix)
             s.locked[:] = False
-        max_total = np.array([b.durability[self.side == k].sum() for k in (0, 1)], float)
+        per_mech = b.durability.reshape(self.S, self.M, 6).sum(axis=2)  # [S, M]
+        max_total = np.stack([per_mech[:, self.side == k].sum(axis=1) for k in (0, 1)],
+                             1).astype(float)  # float[S, 2]: each matchup's full Hull  # fmt: skip
+        if self.scenario is not None:
+            max_total = max_total[self.scenario]  # float[N, 2]
         alive = s.dur[:, :, CORE] > 0
         now = (np.maximum(s.dur.a, 0).sum(axis=2) * alive).astype(float)
-        hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[k] for k in (0, 1)], 1)
+        hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[:, k] for k in (0, 1)], 1)
         winner = s.winner.astype(np.int64)
         decided = np.where(winner >= 0, 0, 3)
         open_ = winner < 0
@@ -916,7 +1008,10 @@ class Engine:
         }  # fmt: skip
 
 
-
-def play(battle: Battle, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """Play ``n`` battles of one matchup; arrays of per-battle results (see State)."""
-    return Engine(battle, n, rng).play()
+def play(battles: Sequence[Battle], scenario: np.ndarray,
+         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+    """Play ``len(scenario)`` battles, battle i the matchup ``battles[scenario[i]]``;
+    arrays of per-battle results in that order (see State). The battles must share a
+    ``battle.batch_key`` (ValueError otherwise); with one matchup the results are those of
+    N battles of it, draw for draw."""
+    return Engine(battles, scenario, rng).play()

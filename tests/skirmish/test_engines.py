@@ -1,5 +1,6 @@
 """Skirmish engines: the vectorized engine against the reference engine over many
-scenarios, against exact.py shot by shot, and a battle traced by hand with forced dice."""
+scenarios, one matchup per call and many matchups mixed in one call; against exact.py
+shot by shot; and a battle traced by hand with forced dice."""
 
 from dataclasses import replace
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from sims.skirmish import exact, reference, vector
-from sims.skirmish.battle import CORE, SIDE_B, Side, compile_battle, metrics
+from sims.skirmish.battle import CORE, SIDE_B, Side, batch_key, compile_battle, metrics
 
 
 def side(kits: str, policy: str, pilots: str = "") -> Side:
@@ -96,16 +97,13 @@ def battle_of(catalog, a, b, changes):
     return compile_battle(catalog, a, b, replace(catalog.params, **changes))
 
 
-@pytest.mark.parametrize(
-    ("name", "side_a", "side_b", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS]
-)
-def test_vector_agrees_with_reference(skirmish, name, side_a, side_b, changes):
-    battle = battle_of(skirmish, side_a, side_b, changes)
-    team = len(side_a.kits) > 1
-    n_ref, n_vec = (400, 20_000) if team else (1500, 40_000)
-    seed = sum(map(ord, name))
-    ref = metrics(reference.play_many(battle, n_ref, np.random.default_rng(seed)))
-    vec = metrics(vector.play(battle, n_vec, np.random.default_rng(seed + 1)))
+def one_matchup(n: int) -> np.ndarray:
+    """Scenario ids of n battles of one matchup."""
+    return np.zeros(n, np.int64)
+
+
+def assert_same_distribution(ref: dict, vec: dict, label: str = "") -> None:
+    """Every METRICS mean of the two engines' samples within 4 standard errors."""
     for key in METRICS:
         r, v = ref[key], vec[key]
         # Under "same distribution" both samples estimate one variance: pool them, so a
@@ -114,10 +112,122 @@ def test_vector_agrees_with_reference(skirmish, name, side_a, side_b, changes):
             len(r) + len(v) - 2)  # fmt: skip
         se = np.sqrt(pooled * (1 / len(r) + 1 / len(v)))
         if se == 0:
-            assert r.mean() == v.mean(), key
+            assert r.mean() == v.mean(), f"{label} {key}"
         else:
             gap = abs(r.mean() - v.mean())
-            assert gap <= 4 * se, f"{key}: {r.mean():.4f} vs {v.mean():.4f} (se {se:.4f})"
+            assert gap <= 4 * se, (f"{label} {key}: {r.mean():.4f} vs {v.mean():.4f} "
+                                   f"(se {se:.4f})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "side_a", "side_b", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS]
+)
+def test_vector_agrees_with_reference(skirmish, name, side_a, side_b, changes):
+    battle = battle_of(skirmish, side_a, side_b, changes)
+    team = len(side_a.kits) > 1
+    n_ref, n_vec = (400, 20_000) if team else (1500, 40_000)
+    seed = sum(map(ord, name))
+    ref = metrics(reference.play([battle], one_matchup(n_ref), np.random.default_rng(seed)))
+    vec = metrics(vector.play([battle], one_matchup(n_vec), np.random.default_rng(seed + 1)))
+    assert_same_distribution(ref, vec, name)
+
+
+def scenario(name: str) -> tuple:
+    return next(s for s in SCENARIOS if s[0] == name)
+
+
+# Mixed batches: matchups of one batch key (default rules), every battle its own matchup.
+# The first team fields Marrow's riposte (pilot abilities switch on in teams only) and
+# bonds, so a static number read from the first matchup instead of a battle's own shows.
+MIXED_DUELS = [s for s in SCENARIOS if not s[3] and len(s[1].kits) == 1]
+MIXED_TEAMS = sorted([s for s in SCENARIOS if not s[3] and len(s[1].kits) == 3],
+                     key=lambda s: s[0] != "team-saints-bond")  # fmt: skip
+
+
+def mixed_ids(matchups: int, per: int, seed: int) -> np.ndarray:
+    """``per`` battles of each of ``matchups`` matchups, interleaved at random."""
+    return np.random.default_rng(seed).permutation(np.repeat(np.arange(matchups), per))
+
+
+@pytest.mark.parametrize(("scenarios", "n_ref", "n_vec"), [
+    (MIXED_DUELS, 200, 4000),
+    (MIXED_TEAMS, 100, 3000),
+], ids=["duels", "teams"])  # fmt: skip
+def test_mixed_batch_agrees_with_reference(skirmish, scenarios, n_ref, n_vec):
+    """Several matchups in one call of each engine, ids interleaved: each matchup's
+    battles against the reference engine's battles of that matchup."""
+    battles = [battle_of(skirmish, a, b, c) for _, a, b, c in scenarios]
+    assert len(battles) >= 4 and len({batch_key(b) for b in battles}) == 1
+    ref_ids = mixed_ids(len(battles), n_ref, 1)
+    vec_ids = mixed_ids(len(battles), n_vec, 2)
+    ref = metrics(reference.play(battles, ref_ids, np.random.default_rng(3)))
+    vec = metrics(vector.play(battles, vec_ids.astype(np.int32), np.random.default_rng(4)))
+    for i, (name, *_) in enumerate(scenarios):
+        assert_same_distribution({k: x[ref_ids == i] for k, x in ref.items()},
+                                 {k: x[vec_ids == i] for k, x in vec.items()}, name)  # fmt: skip
+
+
+# Decoys: matchups unlike the scenario of the same name in every per-mech number (kits,
+# weapons, Shield arms, policies, pilots; the team's riposte and bonds).
+DECOYS = {
+    "foreman-gun-v-reaver-brawl": (side("skiff", "careful"), side("bastion", "gunline")),
+    "team-careful-v-gun": (side("reaver+warden+courier", "gunline", "ruko+marrow+hana"),
+                           side("foreman+lancer+harrier", "brawler")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "decoy"), [
+    ("foreman-gun-v-reaver-brawl", False),
+    ("foreman-gun-v-reaver-brawl", True),
+    ("team-careful-v-gun", True),
+])  # fmt: skip
+def test_copies_of_one_matchup_play_as_one(skirmish, name, decoy):
+    """S separately compiled copies of a matchup, ids interleaved, give exactly the
+    arrays of the one-matchup call on the same seed: the same draws in the same order.
+    With a decoy first in the list, which no battle plays, a static number read by a
+    mech's local index instead of its battle's key would read the decoy's."""
+    n, copies = 1000, 4
+    one = vector.play([battle_of(skirmish, *scenario(name)[1:])], one_matchup(n),
+                      np.random.default_rng(7))  # fmt: skip
+    battles = [battle_of(skirmish, *scenario(name)[1:]) for _ in range(copies)]
+    ids = np.random.default_rng(8).integers(0, copies, n)
+    if decoy:
+        battles, ids = [compile_battle(skirmish, *DECOYS[name]), *battles], ids + 1
+    many = vector.play(battles, ids, np.random.default_rng(7))
+    assert one.keys() == many.keys()
+    for key in one:
+        assert one[key].dtype == many[key].dtype and np.array_equal(one[key], many[key]), key
+
+
+def test_mixed_batch_records_no_hits_on_empty_mounts(skirmish):
+    """A mount without a weapon in a battle's own matchup never records a hit or a crit,
+    though the first matchup (the Harrier's) carries a weapon on every mount."""
+    pairs = [("harrier", "harrier"), ("foreman", "bastion"), ("bastion", "warden"),
+             ("courier", "foreman"), ("warden", "reaver")]  # fmt: skip
+    battles = [compile_battle(skirmish, Side((a,), "gunline"), Side((b,), "brawler"))
+               for a, b in pairs]  # fmt: skip
+    ids = mixed_ids(len(battles), 1500, 5)
+    res = vector.play(battles, ids, np.random.default_rng(6))
+    armed = np.stack([b.has_weapon for b in battles])[ids]  # [N, M, 3]
+    for key in ("mount_hits", "mount_crits"):
+        assert not res[key][~armed].any(), key
+    assert res["mount_hits"][ids == 0][:, :, 1:].sum() > 0  # the Harrier's other mounts fire
+
+
+def test_engines_refuse_mixed_rules(skirmish):
+    """Battles with different rules parameters, or side sizes, may not share a call."""
+    a, b = side("foreman", "gunline"), side("reaver", "brawler")
+    plain, margin_3 = battle_of(skirmish, a, b, {}), battle_of(skirmish, a, b, {"crit_margin": 3})
+    team = battle_of(skirmish, side("courier+foreman+reaver", "gunline"),
+                     side("bastion+lancer+skiff", "brawler"), {})  # fmt: skip
+    assert batch_key(plain) != batch_key(margin_3)
+    ids = np.array([0, 1, 0, 1])
+    for play in (vector.play, reference.play):
+        for other in (margin_3, team):
+            with pytest.raises(ValueError, match="cannot share an engine call"):
+                play([plain, other], ids, np.random.default_rng(1))
+        with pytest.raises(ValueError, match="scenario ids"):
+            play([plain], ids, np.random.default_rng(1))
 
 
 def test_scenarios_cover_what_the_issue_names():
@@ -141,7 +251,7 @@ def test_vector_shots_match_exact(skirmish, attacker, weapon_mount, target):
     params = replace(skirmish.params, soft_cover_percent=0, hard_cover_percent=0)
     battle = compile_battle(skirmish, Side((attacker,)), Side((target,)), params)
     n = 1_000_000
-    engine = vector.Engine(battle, n, np.random.default_rng(11))
+    engine = vector.Engine([battle], one_matchup(n), np.random.default_rng(11))
     engine.s.pos[:, 1] = battle.w_range[0, weapon_mount]  # optimal range
     engine.record = []
     ix = np.arange(n)
