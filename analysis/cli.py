@@ -33,11 +33,17 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(message)
 
 
-def _games(name: str | None) -> list[str]:
-    if name is None:
-        return game_names()
-    get_game(name)  # raises UnknownGame with the list of known games
-    return [name]
+def _games(name: str | None, catalog_root: str) -> list[str]:
+    """The game asked for, else every known game with a folder in the catalog root (a
+    designer's copy may hold some games only)."""
+    if name is not None:
+        get_game(name)  # raises UnknownGame with the list of known games
+        return [name]
+    games = [g for g in game_names() if (Path(catalog_root) / g).is_dir()]
+    if not games:
+        raise UserError(f"{catalog_root}: no game's catalog folder here "
+                        f"(games: {', '.join(game_names())})")  # fmt: skip
+    return games
 
 
 def _catalog_flag(p: argparse.ArgumentParser) -> None:
@@ -93,7 +99,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
     from sims.core.claims import run_claims
 
     failed = 0
-    for name in _games(args.game):
+    for name in _games(args.game, args.catalog):
         game = get_game(name)
         catalog = game.load_catalog(Path(args.catalog))
         results = run_claims(game.claims_path(Path(args.catalog)), game.checks, catalog)
@@ -115,7 +121,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from analysis.report import build_report
 
-    games = _games(args.game)
+    games = _games(args.game, args.catalog)
     if args.n < 1 or args.jobs < 1:
         raise UserError("--n and --jobs must be at least 1")
     index = build_report(games, Path(args.catalog), Path(args.out), store=Path(args.store),

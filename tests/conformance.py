@@ -97,8 +97,9 @@ def _run(game, experiment, store, **kw):
                     store_root=store, chunk_size=SMALL_CHUNK, **kw)  # fmt: skip
 
 
-def _rows(outcome) -> pl.DataFrame:
-    df = pl.read_parquet(str(outcome.plan.folder / "**" / "*.parquet"), hive_partitioning=True)
+def _rows(outcome, hive: bool = True) -> pl.DataFrame:
+    """A run's rows; with ``hive``, its swept values as columns (from the folders)."""
+    df = pl.read_parquet(str(outcome.plan.folder / "**" / "*.parquet"), hive_partitioning=hive)
     return df.with_columns(pl.col(pl.Categorical).cast(pl.String))
 
 
@@ -107,13 +108,29 @@ def played(game: Game) -> list[str]:
     return [name for name, e in game.experiments.items() if e.needs_n and not e.sweep_required]
 
 
+def documented(column: str, schema: str) -> bool:
+    """Whether ``--describe``'s text names ``column``: as a word, through a pattern such
+    as ``destroyed_<side>_<part>``, or as the ``_b`` twin of ``x_a/_b``."""
+    words = set(re.findall(r"[a-z0-9_]+", schema))
+    patterns = [re.sub(r"<[a-z_]+>", "[a-z0-9_]+", p)
+                for p in re.findall(r"[a-z0-9_]*(?:<[a-z_]+>[a-z0-9_]*)+", schema)]  # fmt: skip
+    twin = column[:-2] + "_a" if column.endswith("_b") else None
+    return (column in words or twin in words
+            or any(re.fullmatch(p, column) for p in patterns))  # fmt: skip
+
+
+def test_documented_recognises_patterns_and_twins():
+    schema = "  policy_a/_b  str\n  destroyed_<side>_<part> int16\n  rounds int8"
+    assert documented("policy_b", schema) and documented("destroyed_a_head", schema)
+    assert documented("rounds", schema)
+    assert not documented("hull_a", schema) and not documented("kills_b", schema)
+
+
 def test_experiments_write_the_columns_they_document(game, tmp_path):
     for name in played(game):
         exp = game.experiments[name]
-        rows = _rows(_run(game, name, tmp_path, n=1))
-        words = set(re.findall(r"[a-z0-9_]+", exp.schema))
-        undocumented = [c for c in rows.columns if c not in words
-                        and re.sub(r"_(a|b|\d)$", "", c) not in words]  # fmt: skip
+        rows = _rows(_run(game, name, tmp_path / name, n=1), hive=False)
+        undocumented = [c for c in rows.columns if not documented(c, exp.schema)]
         assert not undocumented, f"{name}: columns missing from --describe: {undocumented}"
         assert rows.height >= 1 and {"cell", "seed", "chunk"} <= set(rows.columns)
 

@@ -33,7 +33,15 @@ import pyarrow as pa
 
 from sims.core import store
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, Game, get_game, load_target, registry
+from sims.core.protocol import (
+    Batch,
+    Experiment,
+    Game,
+    Option,
+    get_game,
+    load_target,
+    registry,
+)
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,17 @@ def experiment_of(game: Game, experiment: str) -> Experiment:
     return exps[experiment]
 
 
+def _option_value(option: Option, value: Any) -> Any:
+    """An option as the experiment reads it: text from a Python caller goes through the
+    option's parser, as it does on the command line."""
+    if isinstance(value, str) and option.parse is not str:
+        try:
+            return option.parse(value)
+        except ValueError as exc:
+            raise CatalogError(option.flag, str(exc)) from None
+    return value
+
+
 def chunk_rows(cells: Sequence[int], per_cell: int, chunk_size: int) -> list[list[Segment]]:
     """The cells' rows (``per_cell`` each, in the order given) cut into chunks of
     ``chunk_size`` rows; a chunk may span cells and a cell may span chunks."""
@@ -179,7 +198,7 @@ def plan_run(
         flag = "--" + unknown[0].replace("_", "-")
         raise CatalogError("mechbal simulate", f"option {flag} does not apply to "
                                                f"{experiment}")  # fmt: skip
-    options = {o.name: options.get(o.name, o.default) for o in exp.options
+    options = {o.name: _option_value(o, options.get(o.name, o.default)) for o in exp.options
                if options.get(o.name, o.default) is not None}  # fmt: skip
     if exp.needs_n and (n is None or n < 1):
         raise CatalogError("--n", f"{experiment} needs --n, the total number of games (>= 1)")

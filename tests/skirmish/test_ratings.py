@@ -69,7 +69,7 @@ def test_ratings_with_custom_teams_record_their_kits(tmp_path):
 
     out = simulate("skirmish", "ratings", n=16 * 10, catalog_root=CATALOGS, store_root=tmp_path,
                    options={"teams": ["courier+foreman+reaver", "bastion+courier+foreman"],
-                            "custom": ["2"]})  # fmt: skip
+                            "custom": 2})  # fmt: skip
     assert len(out.plan.cells) == 16  # (2 kit teams + 2 custom teams) squared
     manifest = json.loads((out.plan.folder / "manifest.json").read_text())
     kits = manifest["notes"]["custom_kits"]

@@ -116,7 +116,7 @@ def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
     from tests.conftest import CATALOGS
 
     out = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
-                   options={"parts": ["playable"]})  # fmt: skip
+                   options={"parts": "playable"})  # fmt: skip
     assert out.rows == 101 * 10 * 2 + 101 * 5  # kits and builds: caps x mixes; rosters
     rows = query("SELECT of, sum(teams) AS teams, sum(rosters) AS rosters, typeof(sum(teams)) "
                  "AS kind FROM team_cap WHERE team_cap = 145 GROUP BY of ORDER BY of",
@@ -127,7 +127,7 @@ def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
     assert got["builds"]["teams"] == sum(sum(p["teams"]) for p in polys.values())
     assert got["builds"]["kind"].startswith("DECIMAL(38")
     again = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
-                     options={"parts": ["playable"]})  # fmt: skip
+                     options={"parts": "playable"})  # fmt: skip
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
@@ -137,12 +137,12 @@ def test_builds_experiment_writes_every_playable_build(tmp_path):
     from tests.conftest import CATALOGS
 
     out = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
-                   options={"parts": ["playable"]})  # fmt: skip
+                   options={"parts": "playable"})  # fmt: skip
     assert out.rows == 121_000  # 8 chassis x 5 heads x 11 x 11 arms x 5 legs x 5 backs
     legal = query("SELECT count(*) AS n FROM builds WHERE legal", tmp_path)["n"].item()
     assert legal == 117_022
     again = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
-                     options={"parts": ["playable"]})  # fmt: skip
+                     options={"parts": "playable"})  # fmt: skip
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
