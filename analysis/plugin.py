@@ -14,14 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 import altair as alt
 import polars as pl
 
 from analysis.flags import Flag, Limit
 from sims.core.claims import ClaimResult
-from sims.core.protocol import Game, load_target
+from sims.core.protocol import Catalog, Game, load_target
 from sims.core.runner import RunOutcome
 
 ENTRY_POINTS = "mechbal.analysis"
@@ -34,7 +33,7 @@ class ReportContext:
     """Everything a game's report page is computed from (loaded and checked first)."""
 
     game: Game
-    catalog: Any
+    catalog: Catalog
     catalog_root: Path
     claims: list[ClaimResult]
     frames: dict[str, pl.DataFrame]  # the exact tables, by stem

@@ -14,7 +14,6 @@ import html
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
@@ -24,7 +23,7 @@ from analysis.plugin import Analysis, Page, ReportContext, get_analysis
 from analysis.tables import check_frames, write_tables
 from sims.core.claims import ClaimResult, run_claims
 from sims.core.params import describe
-from sims.core.protocol import Game, get_game
+from sims.core.protocol import Catalog, Game, get_game
 from sims.core.store import write_text
 
 STYLE = """
@@ -85,7 +84,7 @@ class GameResults:
     """Everything a game's sections show, computed before anything is written."""
 
     game: Game
-    catalog: Any
+    catalog: Catalog
     claims: list[ClaimResult]
     frames: dict[str, pl.DataFrame]
     analysis: Analysis | None

@@ -35,6 +35,7 @@ from sims.core import store
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
     Batch,
+    Catalog,
     Experiment,
     Game,
     Option,
@@ -258,7 +259,7 @@ def plan_run(
 
 
 @cache
-def _catalog(target: str, root: str, overrides: tuple[tuple[str, Any], ...]) -> Any:
+def _catalog(target: str, root: str, overrides: tuple[tuple[str, Any], ...]) -> Catalog:
     # A worker runs many chunks of few catalog variants: load each variant once.
     return load_target(target).load_catalog(Path(root), overrides=dict(overrides))
 

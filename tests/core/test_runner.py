@@ -9,11 +9,8 @@ follows everything that decides the rows; a user error writes nothing.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -27,8 +24,10 @@ from polars.testing import assert_frame_equal
 
 from analysis.cli import main
 from sims.core.runner import chunk_rows, plan_run
+from tests import runs
 from tests.conftest import ROOT
 from tests.core.toy import CATALOGS
+from tests.runs import counts_of, manifest, run_id_of, run_ok, snapshot
 
 CHUNK = 1_000  # the toy bout's rows per chunk
 CELLS = 9  # three fighters, every ordered pair
@@ -39,7 +38,7 @@ CHUNKS_BIG = math.ceil(ROWS_BIG / CHUNK)
 
 
 def simulate(words: str, *extra: str | Path) -> list[str]:
-    return ["simulate", "toy", *words.split(), *(str(a) for a in extra)]
+    return runs.simulate(f"toy {words}", *extra)
 
 
 def big(out: Path, n: int = N_BIG, catalog: Path = CATALOGS) -> list[str]:
@@ -50,55 +49,16 @@ def tiny(out: Path, *extra: str | Path, catalog: Path = CATALOGS) -> list[str]:
     return simulate("bout --fighters pawn --n 20", "--out", out, "--catalog", catalog, *extra)
 
 
-def run_ok(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
-    rc = main(argv)
-    out, err = capsys.readouterr()
-    assert rc == 0, err
-    return out
-
-
-def run_id_of(output: str) -> str:
-    m = re.search(r"^run ([0-9a-f]{16}): ", output, re.M)
-    assert m, output
-    return m.group(1)
-
-
-def counts_of(output: str) -> tuple[int, int]:
-    m = re.search(r"\((\d+) run now, (\d+) kept\)", output)
-    assert m, output
-    return int(m.group(1)), int(m.group(2))
-
-
 def run_dirs(store: Path) -> list[Path]:
-    return sorted((store / "toy" / "bout").glob("run=*"))
+    return runs.run_dirs(store, "toy", "bout")
 
 
 def only_run(store: Path) -> Path:
-    dirs = run_dirs(store)
-    assert len(dirs) == 1, dirs
-    return dirs[0]
-
-
-def manifest(folder: Path) -> dict:
-    return json.loads((folder / "manifest.json").read_text())
+    return runs.only_run(store, "toy", "bout")
 
 
 def read_rows(pattern: Path | str) -> pl.DataFrame:
-    df = pl.read_parquet(str(pattern), hive_partitioning=True)
-    return df.with_columns(pl.col(pl.Categorical).cast(pl.String)).sort("cell", "game")
-
-
-def snapshot(root: Path) -> dict[str, tuple]:
-    snap: dict[str, tuple] = {}
-    for path in sorted(root.rglob("*")):
-        st = path.stat()
-        rel = path.relative_to(root).as_posix()
-        if path.is_dir():
-            snap[rel + "/"] = ("dir", st.st_mtime_ns)
-        else:
-            snap[rel] = (st.st_size, st.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
-    return snap
+    return runs.read_rows(pattern, ("cell", "game"))
 
 
 # ---- 1. chunks by rows ----------------------------------------------------------------------

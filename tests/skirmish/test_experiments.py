@@ -8,9 +8,6 @@ engine call with each row carrying its own matchup's numbers.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +19,9 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analysis.cli import main
+from tests import runs
 from tests.conftest import CATALOGS, ROOT
+from tests.runs import counts_of, manifest, run_id_of, run_ok, simulate, snapshot
 
 KITS = "foreman,reaver"
 
@@ -30,71 +29,17 @@ KITS = "foreman,reaver"
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def simulate(words: str, *extra: str | Path) -> list[str]:
-    """argv for ``mechbal simulate``: the words of a command line plus extra arguments."""
-    return ["simulate", *words.split(), *(str(a) for a in extra)]
-
-
 def tiny_duel(out: Path, *extra: str | Path, catalog: Path = CATALOGS) -> list[str]:
     return simulate("skirmish duel --kits foreman --n 20", "--out", out, "--catalog", catalog,
                     *extra)  # fmt: skip
 
 
-def run_ok(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run the command in-process; it must succeed. Returns its stdout."""
-    capsys.readouterr()
-    rc = main(argv)
-    out, err = capsys.readouterr()
-    assert rc == 0, err
-    return out
-
-
-def run_id_of(output: str) -> str:
-    m = re.search(r"^run ([0-9a-f]{16}): ", output, re.M)
-    assert m, output
-    return m.group(1)
-
-
-def counts_of(output: str) -> tuple[int, int]:
-    """(chunks run now, chunks kept) from the summary line."""
-    m = re.search(r"\((\d+) run now, (\d+) kept\)", output)
-    assert m, output
-    return int(m.group(1)), int(m.group(2))
-
-
-def run_dirs(store: Path, experiment: str = "duel") -> list[Path]:
-    return sorted((store / "skirmish" / experiment).glob("run=*"))
-
-
 def only_run(store: Path, experiment: str = "duel") -> Path:
-    dirs = run_dirs(store, experiment)
-    assert len(dirs) == 1, dirs
-    return dirs[0]
-
-
-def manifest(folder: Path) -> dict:
-    return json.loads((folder / "manifest.json").read_text())
+    return runs.only_run(store, "skirmish", experiment)
 
 
 def read_rows(pattern: Path | str) -> pl.DataFrame:
-    """All rows under a glob (hive columns included), strings as strings, sorted."""
-    df = pl.read_parquet(str(pattern), hive_partitioning=True)
-    df = df.with_columns(pl.col(pl.Categorical).cast(pl.String))
-    return df.sort("cell", "battle")
-
-
-def snapshot(root: Path) -> dict[str, tuple]:
-    """Every file and folder under root: name, size, mtime and a hash of the bytes."""
-    snap: dict[str, tuple] = {}
-    for path in sorted(root.rglob("*")):
-        st = path.stat()
-        rel = path.relative_to(root).as_posix()
-        if path.is_dir():
-            snap[rel + "/"] = ("dir", st.st_mtime_ns)
-        else:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            snap[rel] = (st.st_size, st.st_mtime_ns, digest)
-    return snap
+    return runs.read_rows(pattern, ("cell", "battle"))
 
 
 # ---- 5. sweeps -------------------------------------------------------------------------
@@ -258,7 +203,7 @@ def test_reference_engine_same_store_and_columns(tmp_path, capsys):
     vec = run_id_of(run_ok(tiny_duel(store), capsys))
     ref = run_id_of(run_ok(tiny_duel(store, "--engine", "reference"), capsys))
     assert vec != ref
-    folders = {f.name: f for f in run_dirs(store)}
+    folders = {f.name: f for f in runs.run_dirs(store, "skirmish", "duel")}
     assert set(folders) == {f"run={vec}", f"run={ref}"}
     assert manifest(folders[f"run={ref}"])["engine"] == "reference"
     schemas = {}
