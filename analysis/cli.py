@@ -11,6 +11,7 @@ what is wrong and a non-zero exit, never a traceback, and nothing written.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,16 +71,22 @@ def _add_option(p: argparse.ArgumentParser, option: Option) -> None:
                    default=None, help=option.help)  # fmt: skip
 
 
-def _parse_rest(prog: str, options: Sequence[Option], rest: list[str],
-                common: Any = None, description: str = "") -> argparse.Namespace:  # fmt: skip
-    """Parse what follows ``GAME NAME`` with the flags the game declares (and ``common``,
-    a function adding the command's own flags)."""
+def _parse_rest(prog: str, options: Sequence[Option], args: argparse.Namespace,
+                common: Any, description: str = "") -> argparse.Namespace:  # fmt: skip
+    """The flags a game declares for one experiment or explain subject, read from what
+    the command's own parser left over (``args.extras``), merged into ``args``. ``--help``
+    shows the command's flags (``common`` adds them) with the declared ones."""
     p = _Parser(prog=prog, description=description)
-    if common is not None:
-        common(p)
+    common(p)
     for option in options:
         _add_option(p, option)
-    return p.parse_args(rest)
+    if args.help:
+        p.print_help()
+        raise SystemExit(0)
+    declared = _Parser(prog=prog, add_help=False)
+    for option in options:
+        _add_option(declared, option)
+    return declared.parse_args(args.extras, namespace=args)
 
 
 # ---- tables, claims, report -------------------------------------------------------------
@@ -142,11 +149,24 @@ def _subject(game: Game, what: str) -> Explain:
     return game.explain[what]
 
 
+def _positionals(args: argparse.Namespace, *names: str) -> None:
+    """Before GAME and its NAME are known, --help is the command's own help; without
+    them, a one-line error."""
+    if all(getattr(args, n) for n in names):
+        return
+    if args.help:
+        args.parser.print_help()
+        raise SystemExit(0)
+    words = " and ".join(n.upper() for n in names)
+    raise UserError(f"{args.parser.prog} needs {words} (mechbal {args.command} --help lists them)")
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
+    _positionals(args, "game", "what")
     game = get_game(args.game)  # an unknown game is UnknownGame, one line
     subject = _subject(game, args.what)
-    opts = _parse_rest(f"mechbal explain {game.name} {subject.name}", subject.options,
-                       args.rest, _catalog_flag, subject.help)  # fmt: skip
+    opts = _parse_rest(f"mechbal explain {game.name} {subject.name}", subject.options, args,
+                       _catalog_flag, subject.help)  # fmt: skip
     missing = [o.flag for o in subject.options if o.required and getattr(opts, o.name) is None]
     if missing:
         raise UserError(f"explain {game.name} {subject.name} needs {', '.join(missing)}")
@@ -197,9 +217,10 @@ def _run_flags(p: argparse.ArgumentParser) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from sims.core.runner import experiment_of, simulate
 
+    _positionals(args, "game", "experiment")
     game = get_game(args.game)
     exp = experiment_of(game, args.experiment)
-    opts = _parse_rest(f"mechbal simulate {game.name} {exp.name}", exp.options, args.rest,
+    opts = _parse_rest(f"mechbal simulate {game.name} {exp.name}", exp.options, args,
                        _run_flags, exp.summary)  # fmt: skip
     if opts.describe:
         print(f"{game.name} {exp.name}: {exp.summary}")
@@ -241,6 +262,11 @@ def _listing() -> str:
     return "games:\n" + "\n".join(lines)
 
 
+def _help_flag(p: argparse.ArgumentParser) -> None:
+    """-h/--help read as a flag: the command prints the game's flags with its own."""
+    p.add_argument("-h", "--help", action="store_true", help="show the flags, with the game's")
+
+
 def build_parser(listing: str = "") -> argparse.ArgumentParser:
     """The parser; ``listing`` (games, experiments, explain subjects) ends the help."""
     parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.",
@@ -259,14 +285,16 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
-        "simulate", help="run an experiment into the Parquet store (resumable)",
-        description="Run GAME's EXPERIMENT into the store. Its flags: mechbal simulate GAME "
-        "EXPERIMENT --help.", epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "simulate", help="run an experiment into the Parquet store (resumable)", add_help=False,
+        description="Run GAME's EXPERIMENT into the store. Its own flags: mechbal simulate "
+        "GAME EXPERIMENT --help.", epilog=listing,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
-    p.add_argument("game")
-    p.add_argument("experiment")
-    p.add_argument("rest", nargs=argparse.REMAINDER, help="the experiment's flags")
-    p.set_defaults(func=cmd_simulate)
+    p.add_argument("game", nargs="?")
+    p.add_argument("experiment", nargs="?")
+    _help_flag(p)
+    _run_flags(p)
+    p.set_defaults(func=cmd_simulate, extras_allowed=True, parser=p)
 
     from analysis.query import add_query_parser
 
@@ -285,14 +313,15 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
-        "explain", help="show the working of one resolution, e.g. one shot",
-        description="Show the working of one resolution. Its flags: mechbal explain GAME "
+        "explain", help="show the working of one resolution, e.g. one shot", add_help=False,
+        description="Show the working of one resolution. Its own flags: mechbal explain GAME "
         "WHAT --help.", epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
-    p.add_argument("game")
-    p.add_argument("what", help="what to explain (see the games below)")
-    p.add_argument("rest", nargs=argparse.REMAINDER, help="its flags")
-    p.set_defaults(func=cmd_explain)
+    p.add_argument("game", nargs="?")
+    p.add_argument("what", nargs="?", help="what to explain (see the games below)")
+    _help_flag(p)
+    _catalog_flag(p)
+    p.set_defaults(func=cmd_explain, extras_allowed=True, parser=p)
     return parser
 
 
@@ -301,11 +330,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = list(sys.argv[1:] if argv is None else argv)
         # the games are listed only for --help: loading them all costs time
         listing = _listing() if {"-h", "--help"} & set(words) else ""
-        args = build_parser(listing).parse_args(words)
+        parser = build_parser(listing)
+        # simulate and explain leave the flags their game declares for a second parser
+        args, extras = parser.parse_known_args(words)
+        if extras and not getattr(args, "extras_allowed", False):
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        args.extras = extras
         return args.func(args)
     except (CatalogError, InputError, UserError, QueryError) as exc:
         print(f"mechbal: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except BrokenPipeError:  # the reader went away (mechbal ... | head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Mecha Skirmish vectorized engine: N battles at once over NumPy arrays, each battle
-carrying its own matchup (a round robin or a sweep is one call per chunk).
+carrying its own matchup (a chunk of a round robin is one call; sims/core/protocol.py).
 
 It plays exactly the battle model of ``battle.py`` that ``reference.py`` plays one battle
 at a time, and is tested against it. Entry point: ``play(battles, scenario, rng)``, where
