@@ -13,7 +13,7 @@ vectors, broadcast to every combination at once; raveling the grid (C order: hea
 slowest, back fastest) gives one value per build, and each build's part indices are
 the axes' ``arange`` broadcast the same way. Bands are computed once per distinct
 combination of Sizes and looked up. The rule functions work on Python ints and NumPy
-arrays alike (like ``battle.py``) and mirror ``rules.py``; ``tests/test_builds.py``
+arrays alike (like ``battle.py``) and mirror ``rules.py``; ``tests/skirmish/test_builds.py``
 holds them to ``rules.overload_penalty``, ``rules.bands`` and ``rules.mech_stats``, and
 the whole playable enumeration to a brute-force ``itertools.product``.
 

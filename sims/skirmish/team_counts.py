@@ -46,8 +46,9 @@ all three different (B: each pilot unique): pilots tell the mechs apart, so it i
 ``ordered * P(P-1)(P-2) / 6`` for P pilots.
 
 The counts pass 2^63, so the last sums are done in Python integers: see
-:func:`_contract`. ``tests/test_team_counts.py`` holds every count to :func:`brute_force` over
-reduced part lists (every unordered triple listed and checked with the rules).
+:func:`_contract`. ``tests/skirmish/test_team_counts.py`` holds every count to
+:func:`brute_force` over reduced part lists (every unordered triple listed and checked
+with the rules).
 """
 
 from __future__ import annotations

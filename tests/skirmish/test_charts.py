@@ -1,5 +1,6 @@
-"""Charts (analysis.charts), offline pages (analysis.html) and time_to_kill, over a fake
-store built like tests/test_query.py's and over the real exact frames."""
+"""Charts (analysis.charts, analysis.skirmish.charts), offline pages (analysis.html) and
+time_to_kill, over a fake store built like tests/core/test_query.py's and over the real
+exact frames."""
 
 from __future__ import annotations
 
