@@ -76,17 +76,15 @@ def _parse_rest(prog: str, options: Sequence[Option], args: argparse.Namespace,
     """The flags a game declares for one experiment or explain subject, read from what
     the command's own parser left over (``args.extras``), merged into ``args``. ``--help``
     shows the command's flags (``common`` adds them) with the declared ones."""
-    p = _Parser(prog=prog, description=description)
-    common(p)
+    p = _Parser(prog=prog, description=description, add_help=args.help)
+    if args.help:  # the whole list: the command's flags, then the declared ones
+        common(p)
     for option in options:
         _add_option(p, option)
     if args.help:
         p.print_help()
         raise SystemExit(0)
-    declared = _Parser(prog=prog, add_help=False)
-    for option in options:
-        _add_option(declared, option)
-    return declared.parse_args(args.extras, namespace=args)
+    return p.parse_args(args.extras, namespace=args)
 
 
 # ---- tables, claims, report -------------------------------------------------------------

@@ -71,3 +71,19 @@ def snapshot(root: Path) -> dict[str, tuple]:
         else:
             snap[rel] = (st.st_size, st.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
     return snap
+
+
+def assert_user_error(argv: list[str], store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command fails as a user error: exit 2, one line on stderr and no traceback,
+    nothing on stdout, and the store byte for byte as it was."""
+    before = snapshot(store)
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("mechbal: error: ")
+    assert "Traceback" not in err
+    assert out == ""
+    assert snapshot(store) == before

@@ -27,7 +27,7 @@ from sims.core.runner import chunk_rows, plan_run
 from tests import runs
 from tests.conftest import ROOT
 from tests.core.toy import CATALOGS
-from tests.runs import counts_of, manifest, run_id_of, run_ok, snapshot
+from tests.runs import assert_user_error, counts_of, manifest, run_id_of, run_ok, snapshot
 
 CHUNK = 1_000  # the toy bout's rows per chunk
 CELLS = 9  # three fighters, every ordered pair
@@ -351,14 +351,8 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize("args", BAD_INPUTS)
 def test_user_error_one_line_exit_2_nothing_written(args, finished_store, capsys):
-    before = snapshot(finished_store)
-    capsys.readouterr()
-    rc = main(simulate(args, "--out", finished_store, "--catalog", CATALOGS))
-    out, err = capsys.readouterr()
-    assert rc == 2, (out, err)
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mechbal: error: ") and out == ""
-    assert snapshot(finished_store) == before
+    argv = simulate(args, "--out", finished_store, "--catalog", CATALOGS)
+    assert_user_error(argv, finished_store, capsys)
 
 
 def test_unknown_game_is_one_line(capsys):

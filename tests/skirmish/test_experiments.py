@@ -21,7 +21,7 @@ from polars.testing import assert_frame_equal
 from analysis.cli import main
 from tests import runs
 from tests.conftest import CATALOGS, ROOT
-from tests.runs import counts_of, manifest, run_id_of, run_ok, simulate, snapshot
+from tests.runs import assert_user_error, counts_of, manifest, run_id_of, run_ok, simulate, snapshot
 
 KITS = "foreman,reaver"
 
@@ -151,17 +151,8 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize("args", BAD_INPUTS)
 def test_user_error_one_line_exit_2_nothing_written(args, finished_store, capsys):
-    before = snapshot(finished_store)
-    capsys.readouterr()
-    rc = main(simulate(args, "--out", finished_store, "--catalog", CATALOGS))
-    out, err = capsys.readouterr()
-    assert rc == 2, (out, err)
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("mechbal: error: ")
-    assert "Traceback" not in err
-    assert out == ""
-    assert snapshot(finished_store) == before
+    argv = simulate(args, "--out", finished_store, "--catalog", CATALOGS)
+    assert_user_error(argv, finished_store, capsys)
 
 
 def test_user_error_from_the_module_entry_point(finished_store):
