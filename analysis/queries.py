@@ -6,8 +6,10 @@ view's swept and ``--set`` parameter columns) are filled in. ``wilson_low`` and
 ``wilson_high`` are the macros :func:`analysis.query.connect` defines (95% Wilson score
 interval, z = 1.96). A game's own queries live in ``analysis/<game>/queries.py``.
 
-Rows of two-sided games follow one convention: ``winner`` is 0 when side A won, 1 when
-side B won, 2 for a draw (counted as half a win), and ``rounds`` the rounds played.
+Rows of two-sided games follow one convention: ``winner`` is stored as 0 when side A
+won, 1 when side B won, 2 for a draw (counted as half a win), which the game labels
+``a``, ``b``, ``draw`` (``Experiment.labels``: the views show the words), and ``rounds``
+the rounds played.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ def win_rates(con: duckdb.DuckDBPyConnection, view: str, matchup: Sequence[str])
     WITH m AS (
         SELECT {keys},
                count(*) AS battles,
-               count(*) FILTER (WHERE winner = 0) AS wins_a,
-               count(*) FILTER (WHERE winner = 2) AS draws,
-               count(*) FILTER (WHERE winner = 1) AS losses_a,
+               count(*) FILTER (WHERE winner = 'a') AS wins_a,
+               count(*) FILTER (WHERE winner = 'draw') AS draws,
+               count(*) FILTER (WHERE winner = 'b') AS losses_a,
                avg(rounds) AS mean_rounds
         FROM {ident(view)}
         GROUP BY {keys}

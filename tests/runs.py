@@ -28,7 +28,7 @@ def run_ok(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def run_id_of(output: str) -> str:
-    m = re.search(r"^run ([0-9a-f]{16}): ", output, re.M)
+    m = re.search(r"^run ([0-9a-f]{16})[ :]", output, re.M)
     assert m, output
     return m.group(1)
 

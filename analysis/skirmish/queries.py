@@ -32,7 +32,7 @@ def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl
     """Per run, matchup and round 1..(the run's last round played): the share of battles in
     which side A (side B) had been wiped out by that round.
 
-    A side is wiped in a battle decided by wipe (``decided = 0``) that the other side won;
+    A side is wiped in a battle decided by wipe (``decided = 'wipe'``) that the other side won;
     it happened in round ``rounds``.
     """
     keys = matchup_keys(con, view)
@@ -42,8 +42,8 @@ def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl
     WITH per_round AS (
         SELECT {cols}, rounds,
                count(*) AS battles,
-               count(*) FILTER (WHERE decided = 0 AND winner = 1) AS a_wiped,
-               count(*) FILTER (WHERE decided = 0 AND winner = 0) AS b_wiped
+               count(*) FILTER (WHERE decided = 'wipe' AND winner = 'b') AS a_wiped,
+               count(*) FILTER (WHERE decided = 'wipe' AND winner = 'a') AS b_wiped
         FROM {ident(view)}
         GROUP BY {cols}, rounds
     ),
@@ -111,8 +111,8 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.
 
 def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
     """Per kit (side A) and crit margin: battles, wipes (battles side A won by destroying
-    side B: ``decided = 0`` and ``winner = 0``), their share, and the mean rounds those wipes
-    took (NULL where there was none), per run, pooling every opponent and policy.
+    side B: ``decided = 'wipe'`` and ``winner = 'a'``), their share, and the mean rounds
+    those wipes took (NULL where there was none), per run, pooling every opponent and policy.
 
     The margin is found as in :func:`crit_share`: the view's ``crit_margin`` column (swept,
     else the run's ``--set`` value), NULL where there is none.
@@ -123,8 +123,8 @@ def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> p
     WITH per_kit AS (
         SELECT run, side_a, {margin} AS crit_margin,
                count(*) AS battles,
-               count(*) FILTER (WHERE decided = 0 AND winner = 0) AS wipes,
-               avg(rounds) FILTER (WHERE decided = 0 AND winner = 0) AS mean_rounds_to_kill
+               count(*) FILTER (WHERE decided = 'wipe' AND winner = 'a') AS wipes,
+               avg(rounds) FILTER (WHERE decided = 'wipe' AND winner = 'a') AS mean_rounds_to_kill
         FROM {ident(view)}
         GROUP BY ALL
     )

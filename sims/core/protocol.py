@@ -202,7 +202,10 @@ class Experiment:
     :class:`Batch` of rows (one engine call for the whole chunk) and returns them as an
     Arrow table. ``chunk_size`` is the rows per chunk. ``schema`` documents the row
     columns (``mechbal simulate GAME EXPERIMENT --describe``). Enumerations
-    (``needs_n=False``) have one row-group per cell and no randomness."""
+    (``needs_n=False``) have one row-group per cell and no randomness: ``--n``, the seed
+    and the engine do not enter their runs' identity. ``labels`` names the codes of
+    outcome columns (code i is ``labels[column][i]``); the query views show the labels
+    (DuckDB ENUMs) while the Parquet rows keep the small integer codes."""
 
     name: str
     summary: str
@@ -218,6 +221,7 @@ class Experiment:
     identity_files: tuple[str, ...] = ()  # catalog files only this experiment reads
     # what a run made up and its rows only name (e.g. generated entries), for the manifest
     run_notes: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
+    labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

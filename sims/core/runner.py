@@ -118,6 +118,14 @@ def catalog_hash(root: Path, game: str, exclude: Sequence[str] = NOT_IN_IDENTITY
     return digest.hexdigest()[:16]
 
 
+def current_catalog_hash(game: Game, experiment: Experiment, root: Path | str) -> str:
+    """The catalog hash a run of ``experiment`` made now from ``root`` records: the
+    game's TOML files minus those that never decide its rows."""
+    exclude = [f for f in (*NOT_IN_IDENTITY, *game.identity_exclude)
+               if f not in experiment.identity_files]  # fmt: skip
+    return catalog_hash(Path(root), game.name, exclude)
+
+
 def check_execution(seed: int, jobs: int, backend: str, scheduler: str | None) -> None:
     """How a run is executed, checked before anything is planned or written."""
     if seed < 0:
@@ -184,6 +192,7 @@ def plan_run(
     engine: str,
     store_root: Path,
     chunk_size: int | None = None,
+    label: str | None = None,
 ) -> RunPlan:
     """Validate everything and lay out the run; nothing is written here.
 
@@ -236,10 +245,13 @@ def plan_run(
     pieces.sort(key=lambda p: (p[1][0].cell, p[1][0].start))
     chunks = [Chunk(i, k, tuple(segments)) for i, (k, segments) in enumerate(pieces)]
     engine_version = g.engines.version(engine) if g.engines else "none"
-    exclude = [f for f in (*NOT_IN_IDENTITY, *g.identity_exclude) if f not in exp.identity_files]
+    if not exp.needs_n:
+        # An enumeration's rows depend on none of these: one run per content, whatever
+        # --n, --seed or --engine say (the command line says they do not apply).
+        n, seed, engine, engine_version = None, None, None, None
     identity = {
         "game": game, "experiment": experiment,
-        "catalog_hash": catalog_hash(catalog_root, game, exclude),
+        "catalog_hash": current_catalog_hash(g, exp, catalog_root),
         "set": dict(sorted(sets.items())), "sweep": {k: list(v) for k, v in sweeps.items()},
         "options": dict(sorted(options.items())), "seed": seed, "n": n,
         "chunk_size": size, "chunking": CHUNKING, "engine": engine,
@@ -250,7 +262,7 @@ def plan_run(
     notes = exp.run_notes(catalog, options) if exp.run_notes else {}
     manifest = {
         **identity, "run_id": run_id, "n_per_cell": per_cell if exp.needs_n else 0,
-        "chunks": len(chunks), "notes": notes,
+        "chunks": len(chunks), "notes": notes, "label": label,
         "cells": [{"cell": i, **cell} for i, cell in enumerate(cells)],
         "created": None, "finished": None, "complete": False, "rows": None,
     }  # fmt: skip
@@ -313,6 +325,10 @@ def execute(
     start = time.perf_counter()
     folder = plan.folder
     manifest = store.read_manifest(folder) or dict(plan.manifest)
+    label = plan.manifest.get("label")
+    if label and manifest.get("label") != label:  # a label names the run, never decides it
+        manifest["label"] = label
+        store.write_manifest(folder, manifest)
     if manifest.get("complete"):
         rows = int(manifest.get("rows") or 0)
         return RunOutcome(plan, 0, len(plan.chunks), rows, time.perf_counter() - start)
@@ -320,6 +336,8 @@ def execute(
     store.write_manifest(folder, manifest)
     store.remove_leftovers(folder)
     tasks, kept_rows, kept = [], 0, 0
+    # an enumeration's identity has no seed: its rows say 0 (they draw nothing)
+    row_seed = seed if plan.manifest["seed"] is not None else 0
     target = registry()[plan.game]
     for chunk in plan.chunks:
         swept = plan.groups[chunk.group]
@@ -331,7 +349,7 @@ def execute(
         cells = tuple(tuple({"cell": s.cell, **plan.cells[s.cell]}.items())
                       for s in chunk.segments)  # fmt: skip
         tasks.append(Task(target, plan.experiment, str(catalog_root),
-                          tuple(sorted({**sets, **swept}.items())), cells, chunk, seed,
+                          tuple(sorted({**sets, **swept}.items())), cells, chunk, row_seed,
                           engine, str(path)))  # fmt: skip
     rows = kept_rows + _run_tasks(tasks, jobs, backend, scheduler, progress, len(plan.chunks),
                                   kept)  # fmt: skip
@@ -395,6 +413,7 @@ def simulate(
     scheduler: str | None = None,
     progress: bool | None = False,
     chunk_size: int | None = None,
+    label: str | None = None,
 ) -> RunOutcome:
     """``mechbal simulate`` from Python (notebooks, the report): check, plan, run or
     resume; returns what was run and where it is stored."""
@@ -402,6 +421,7 @@ def simulate(
     check_execution(seed, jobs, backend, scheduler)
     plan = plan_run(game, experiment, n=n, seed=seed, catalog_root=Path(catalog_root),
                     sets=sets, sweeps=sweeps, options=options, engine=engine,
-                    store_root=Path(store_root), chunk_size=chunk_size)  # fmt: skip
+                    store_root=Path(store_root), chunk_size=chunk_size,
+                    label=label)  # fmt: skip
     return execute(plan, catalog_root=Path(catalog_root), sets=sets, seed=seed, engine=engine,
                    jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)  # fmt: skip

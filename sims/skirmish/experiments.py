@@ -10,9 +10,11 @@ parameters come from its manifest; see ``mechbal query``):
   side_a, side_b  str     kit ids; a team is its kit ids joined by "+"
   policy_a/_b     str     the sides' policies (catalogs/skirmish/policies.toml)
   battle          int64   index of the battle within its cell
-  winner          int8    0 side A, 1 side B, 2 draw (counted as half a win)
+  winner          int8    0 side A, 1 side B, 2 draw (counted as half a win); the query
+                          views show the words a, b, draw (a DuckDB ENUM)
   rounds          int8    rounds played (at most the round cap)
-  decided         int8    0 wipe, 1 points, 2 Hull percentage, 3 draw
+  decided         int8    0 wipe, 1 points, 2 Hull percentage, 3 draw; the views show
+                          wipe, points, hull, draw
   hull_a, hull_b  float32 Hull left per side, current over maximum Durability (0..1)
   kills_a/_b      int16   enemy mechs destroyed by each side
   crits_a/_b      int32   crits dealt by each side
@@ -298,7 +300,7 @@ def _part_list(text: str) -> str:
 KITS = Option("kits", "kit ids, comma-separated (default: every kit)", comma_list,
               metavar="K1,K2,...")
 POLICY = Option("policy", "policies of catalogs/skirmish/policies.toml, comma-separated "
-                "(default gunline)", comma_list, metavar="P1,P2,...")
+                "(default gunline)", comma_list, default="gunline", metavar="P1,P2,...")
 TEAMS = Option("teams", "fielded teams, comma-separated, each its kits joined by +: "
                "k1+k2+k3,k4+k5+k6", comma_list, metavar="TEAM,...")
 PARTS_OPTION = Option("parts", "the part list: full (parts_full.toml, default) or playable",
@@ -306,6 +308,9 @@ PARTS_OPTION = Option("parts", "the part list: full (parts_full.toml, default) o
 CUSTOM = Option("custom", "add this many strong custom teams (teams.custom_teams)",
                 whole_number, metavar="K")
 
+# The codes of the outcome columns, in code order (see the schema above): the query
+# views show these words.
+OUTCOME_LABELS = {"winner": ("a", "b", "draw"), "decided": ("wipe", "points", "hull", "draw")}
 
 EXPERIMENTS = {
     "duel": Experiment(
@@ -315,6 +320,7 @@ EXPERIMENTS = {
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
+        labels=OUTCOME_LABELS,
         options=(KITS, POLICY),
     ),
     "teamfight": Experiment(
@@ -324,6 +330,7 @@ EXPERIMENTS = {
         chunk_size=TEAM_CHUNK,
         cells=team_cells,
         run_chunk=battle_rows,
+        labels=OUTCOME_LABELS,
         options=(TEAMS, POLICY),
     ),
     "ratings": Experiment(
@@ -334,6 +341,7 @@ EXPERIMENTS = {
         chunk_size=TEAM_CHUNK,
         cells=rating_cells,
         run_chunk=battle_rows,
+        labels=OUTCOME_LABELS,
         options=(TEAMS, POLICY, CUSTOM),
         run_notes=rating_notes,
     ),
@@ -344,6 +352,7 @@ EXPERIMENTS = {
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
+        labels=OUTCOME_LABELS,
         default_sweep={"crit_margin": [2, 3, 4, 5, 6]},
         check_sweep=_only("crit-margin", r"crit_margin"),
         options=(KITS, POLICY),
@@ -378,6 +387,7 @@ EXPERIMENTS = {
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
+        labels=OUTCOME_LABELS,
         sweep_required="--sweep part.ID.size=V1,V2,... (one part's Size)",
         check_sweep=_only("bands", r"part\.[a-z0-9_]+\.size"),
         options=(KITS, POLICY),

@@ -173,25 +173,29 @@ def fake_store(tmp_path: Path) -> Path:
 
 
 def test_runs_table_and_views(store: Path) -> None:
-    con = connect(store)
+    con = connect(store, catalog=None)  # no catalog: each view shows its latest run
     assert views(con) == ["crit_margin", "duel"]
     runs = query("SELECT * FROM runs ORDER BY run_id", con)
     assert runs["run_id"].to_list() == ["r1", "r2", "r3"]
     assert runs.columns[: len(BASE_COLUMNS)] == list(BASE_COLUMNS)
     assert runs.columns[len(BASE_COLUMNS) :] == [
-        "crit_margin", "part_cannon_pen", "set_json", "sweep_json"
+        "crit_margin", "part_cannon_pen", "set_json", "sweep_json", "view", "current", "shown"
     ]  # fmt: skip
     assert runs["crit_margin"].to_list() == [3, None, None]
     assert runs["part_cannon_pen"].to_list() == [None, None, 5]
     assert runs["complete"].to_list() == [True, True, True]
     assert json.loads(runs["sweep_json"][2]) == {"crit_margin": [2, 3]}
     assert json.loads(runs["set_json"][2]) == {"part.cannon.pen": 5}
-    # The .partial chunk is ignored: 10 + 8 rows in duel, 3 in crit_margin.
-    counts = query("SELECT run, count(*) AS n FROM duel GROUP BY run ORDER BY run", con)
+    # The .partial chunk is ignored: 10 + 8 rows in duel_all, 3 in crit_margin.
+    counts = query("SELECT run, count(*) AS n FROM duel_all GROUP BY run ORDER BY run", con)
     assert counts.rows() == [("r1", 10), ("r2", 8)]
     assert query("SELECT count(*) AS n FROM crit_margin", con)["n"][0] == 3
+    # duel shows one run, never the two added up: r2 finished last (r1 and r2 tie on
+    # the finish time, the id breaks the tie).
+    assert query("SELECT run, count(*) FROM duel GROUP BY run", con).rows() == [("r2", 8)]
+    assert runs["shown"].to_list() == [False, True, True]
     # --set parameters ride on every row of their run, NULL on the others.
-    cm = query("SELECT run, crit_margin FROM duel GROUP BY ALL ORDER BY run", con)
+    cm = query("SELECT run, crit_margin FROM duel_all GROUP BY ALL ORDER BY run", con)
     assert cm.rows() == [("r1", 3), ("r2", None)]
     assert cm.schema["crit_margin"] == pl.Int64
     # Swept values come from the hive folders, typed as integers, and run first.
@@ -206,20 +210,30 @@ def test_runs_table_and_views(store: Path) -> None:
     assert cols[0] == "run"
     assert parameters(con, "crit_margin") == ["crit_margin", "part_cannon_pen"]
     assert parameters(con, "duel") == ["crit_margin"]
+    assert parameters(con, "duel_all") == ["crit_margin"]
     con.close()
 
 
 def test_empty_and_missing_store(tmp_path: Path) -> None:
-    for store in (tmp_path / "missing", tmp_path):
-        con = connect(store)
-        assert views(con) == []
-        runs = query("SELECT * FROM runs", con)
-        assert runs.height == 0
-        assert runs.columns == [*BASE_COLUMNS, "set_json", "sweep_json"]
-        con.close()
+    con = connect(tmp_path)
+    assert views(con) == []
+    runs = query("SELECT * FROM runs", con)
+    assert runs.height == 0
+    assert runs.columns == [*BASE_COLUMNS, "set_json", "sweep_json", "view", "current", "shown"]
     with pytest.raises(QueryError) as err:
-        query("SELECT * FROM duel", tmp_path / "missing")
-    assert str(err.value) == "Catalog Error: Table with name duel does not exist!"
+        query("SELECT * FROM duel", con)
+    assert str(err.value) == (
+        "no view named duel (views: none: the store holds no finished chunk; mechbal runs "
+        "lists the runs)"
+    )
+    con.close()
+    missing = tmp_path / "missing"
+    with pytest.raises(QueryError) as err:
+        query("SELECT * FROM duel", missing)
+    assert str(err.value) == (
+        f"no store at {missing}: nothing simulated there yet (run mechbal simulate GAME "
+        "EXPERIMENT, or give --store DIR)"
+    )
 
 
 def test_broken_manifest_is_one_line(tmp_path: Path) -> None:
@@ -259,7 +273,7 @@ def test_mixed_layouts_and_folder_types(tmp_path: Path) -> None:
     con = connect(tmp_path)
     assert views(con) == ["alluvion_bands", "skirmish_bands"]
     df = query(
-        "SELECT run, part_cannon_size, glance_damage, hull_scale FROM skirmish_bands "
+        "SELECT run, part_cannon_size, glance_damage, hull_scale FROM skirmish_bands_all "
         "ORDER BY run, part_cannon_size",
         con,
     )
@@ -291,8 +305,8 @@ def test_wilson_hand_value(tmp_path: Path) -> None:
 
 
 def test_win_rates(store: Path) -> None:
-    con = connect(store)
-    df = win_rates(con, "duel", MATCHUP)
+    con = connect(store, catalog=None)
+    df = win_rates(con, "duel_all", MATCHUP)
     assert df.columns == [
         "run", "side_a", "side_b", "policy_a", "policy_b", "crit_margin", "battles", "wins_a",
         "draws", "losses_a", "score_a", "score_low", "score_high", "mean_rounds",
@@ -322,12 +336,14 @@ def test_win_rates(store: Path) -> None:
 
 
 def test_query_returns_polars_and_one_line_errors(store: Path) -> None:
-    df = query("SELECT side_a, count(*) AS n FROM duel GROUP BY side_a ORDER BY side_a", store)
+    sql = "SELECT side_a, count(*) AS n FROM duel_all GROUP BY side_a ORDER BY side_a"
+    df = query(sql, store)
     assert isinstance(df, pl.DataFrame)
     assert df.rows() == [("courier", 14), ("reaver", 4)]
     with pytest.raises(QueryError) as err:
         query("SELECT * FROM nope", store)
-    assert str(err.value) == "Catalog Error: Table with name nope does not exist!"
+    assert str(err.value) == ("no view named nope (views: crit_margin, duel; mechbal runs "
+                              "lists the runs)")  # fmt: skip
     with pytest.raises(QueryError) as err:
         query("SELEC 1", store)
     assert "\n" not in str(err.value) and str(err.value).startswith("Parser Error")
@@ -342,10 +358,10 @@ def _cli(argv: list[str]) -> int:
 
 
 def test_cli(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sql = "SELECT run, count(*) AS n FROM duel GROUP BY run ORDER BY run"
+    sql = "SELECT run, count(*) AS n FROM duel_all GROUP BY run ORDER BY run"
     assert _cli(["query", sql, "--store", str(store)]) == 0
     out = capsys.readouterr().out
-    assert "shape: (2, 2)" in out and "r1" in out and "10" in out
+    assert "2 rows" in out and "r1" in out and "10" in out
     assert _cli(["query", sql, "--store", str(store), "--format", "csv"]) == 0
     assert capsys.readouterr().out == "run,n\nr1,10\nr2,8\n"
     for fmt, name in (("parquet", "res.parquet"), ("csv", "res.csv")):
@@ -362,7 +378,7 @@ def test_cli(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert pl.read_parquet(inferred).height == 2
     # A failing query leaves --out absent (and its folder uncreated).
     bad_out = tmp_path / "never" / "bad.csv"
-    with pytest.raises(QueryError, match="^Catalog Error: Table with name nope does not"):
+    with pytest.raises(QueryError, match="^no view named nope"):
         _cli(["query", "SELECT * FROM nope", "--store", str(store), "--out", str(bad_out)])
     assert not bad_out.exists() and not bad_out.parent.exists()
     with pytest.raises(QueryError, match="needs --out"):
@@ -390,8 +406,8 @@ def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     connected = time.perf_counter()
     df = query(
         "SELECT side_a, count(*) AS battles, "
-        "avg(CASE winner WHEN 0 THEN 1 WHEN 2 THEN 0.5 ELSE 0 END) AS score "
-        "FROM duel GROUP BY side_a ORDER BY side_a",
+        "avg(CASE winner WHEN 'a' THEN 1 WHEN 'draw' THEN 0.5 ELSE 0 END) AS score "
+        "FROM duel_all GROUP BY side_a ORDER BY side_a",  # a run without a manifest
         con,
     )
     done = time.perf_counter()

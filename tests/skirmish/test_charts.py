@@ -123,7 +123,7 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyCon
         {"part-00000.parquet": battles("foreman", "bastion", [(0, 0, 1)], cannon=[(1, 0)])},
         set_={"crit_margin": 6},
     )  # fmt: skip
-    connection = connect(store)
+    connection = connect(store, catalog=None)  # hand-made runs: no catalog made them
     yield connection
     connection.close()
 
@@ -191,7 +191,7 @@ def assert_offline(doc: str) -> None:
 
 
 def test_time_to_kill(con: duckdb.DuckDBPyConnection) -> None:
-    df = time_to_kill(con)
+    df = time_to_kill(con, "crit_margin_all")
     assert df.columns == [
         "run", "side_a", "crit_margin", "battles", "wipes", "share_wiped", "mean_rounds_to_kill"
     ]  # fmt: skip
@@ -358,7 +358,7 @@ def test_strike_frequency_chart(skirmish: Catalog) -> None:
 
 def test_crit_margin_chart(con: duckdb.DuckDBPyConnection) -> None:
     text = core_charts.run_caption(con, "cm")
-    chart = charts.crit_margin_chart(crit_share(con), time_to_kill(con), text)
+    chart = charts.crit_margin_chart(crit_share(con, "crit_margin_all"), time_to_kill(con, "crit_margin_all"), text)
     spec = chart.to_dict()
     check_title(spec, "What does the crit margin do to crits and time-to-kill?", text)
     (param,) = spec["params"]
@@ -389,8 +389,8 @@ def test_crit_margin_slider_without_margin_4(con: duckdb.DuckDBPyConnection) -> 
     """Margins 3 and 5 only: the slider starts at the lowest and steps by 2; rows without
     a margin (NULL) are left off the slider."""
     keep = pl.col("crit_margin").is_in([3, 5]) | pl.col("crit_margin").is_null()
-    crit = crit_share(con).filter(keep)
-    ttk = pl.concat([time_to_kill(con).filter(keep), time_to_kill(con, "duel")])
+    crit = crit_share(con, "crit_margin_all").filter(keep)
+    ttk = pl.concat([time_to_kill(con, "crit_margin_all").filter(keep), time_to_kill(con, "duel")])
     spec = charts.crit_margin_chart(crit, ttk, "c").to_dict()
     (param,) = spec["params"]
     assert param["value"] == 3
@@ -495,7 +495,7 @@ def test_write_page_is_atomic(tmp_path: Path) -> None:
 
 
 def test_chart_html_and_notebook_renderer(con: duckdb.DuckDBPyConnection) -> None:
-    chart = charts.crit_margin_chart(crit_share(con), time_to_kill(con), "c")
+    chart = charts.crit_margin_chart(crit_share(con, "crit_margin_all"), time_to_kill(con, "crit_margin_all"), "c")
     doc = chart_html(chart)
     assert doc.count("window.vegaEmbed=") == 1 and '"input": "range"' in doc
     assert '"actions": false' in doc

@@ -23,7 +23,7 @@ def default_runs(ctx: ReportContext) -> dict[str, Any]:
 
 def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
     run = runs["bout"].plan.run_id
-    con = connect(ctx.store)
+    con = connect(ctx.store, catalog=ctx.catalog_root, runs=[run])
     win = queries.win_rates(con, "bout", ("side_a", "side_b"))
     win = win.filter(pl.col("run") == run)
     flags = []
