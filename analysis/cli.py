@@ -52,6 +52,17 @@ def _catalog_flag(p: argparse.ArgumentParser) -> None:
                    help="folder holding one folder per game (default: catalogs)")  # fmt: skip
 
 
+def _set_flag(p: argparse.ArgumentParser) -> None:
+    """--set as simulate takes it: the catalog is loaded with these edits."""
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
+
+
+def _catalog_and_set_flags(p: argparse.ArgumentParser) -> None:
+    _catalog_flag(p)
+    _set_flag(p)
+
+
 def _add_option(p: argparse.ArgumentParser, option: Option) -> None:
     """A declared option as an argparse flag; its parser's ValueError becomes argparse's
     one-line 'argument --flag: ...'."""
@@ -91,11 +102,15 @@ def _parse_rest(prog: str, options: Sequence[Option], args: argparse.Namespace,
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
-    from analysis.tables import write_tables
+    from analysis.tables import parse_formats, write_tables
 
+    try:  # before any work: a bad --format writes nothing
+        formats = parse_formats(args.format)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     game = get_game(args.game)
-    catalog = game.load_catalog(Path(args.catalog))
-    paths = write_tables(game, game.exact(catalog), Path(args.out))
+    catalog = game.load_catalog(Path(args.catalog), overrides=_assignments(args.set, "--set"))
+    paths = write_tables(game, game.exact(catalog), Path(args.out), formats, catalog)
     print(f"wrote {len(paths)} files to {Path(args.out) / game.name}")
     return 0
 
@@ -103,12 +118,16 @@ def cmd_tables(args: argparse.Namespace) -> int:
 def cmd_claims(args: argparse.Namespace) -> int:
     from sims.core.claims import run_claims
 
+    sets = _assignments(args.set, "--set")
+    if sets and args.game is None:  # a name means something in one game only
+        raise UserError("claims --set needs GAME (mechbal claims GAME --set NAME=VALUE)")
     failed = 0
     for name in _games(args.game, args.catalog):
         game = get_game(name)
-        catalog = game.load_catalog(Path(args.catalog))
+        catalog = game.load_catalog(Path(args.catalog), overrides=sets)
         results = run_claims(game.claims_path(Path(args.catalog)), game.checks, catalog)
-        print(f"{game.title} ({name})")
+        with_sets = ", ".join(f"{k}={v}" for k, v in sets.items())
+        print(f"{game.title} ({name})" + (f" with --set {with_sets}" if sets else ""))
         if not results:
             print("no claims\n")
             continue
@@ -164,13 +183,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
     game = get_game(args.game)  # an unknown game is UnknownGame, one line
     subject = _subject(game, args.what)
     opts = _parse_rest(f"mechbal explain {game.name} {subject.name}", subject.options, args,
-                       _catalog_flag, subject.help)  # fmt: skip
+                       _catalog_and_set_flags, subject.help)  # fmt: skip
     missing = [o.flag for o in subject.options if o.required and getattr(opts, o.name) is None]
     if missing:
         raise UserError(f"explain {game.name} {subject.name} needs {', '.join(missing)}")
     values = {o.name: getattr(opts, o.name) for o in subject.options}
     values = {k: v for k, v in values.items() if v is not None}
-    catalog = game.load_catalog(Path(opts.catalog))
+    sets = _assignments(opts.set, "--set")
+    catalog = game.load_catalog(Path(opts.catalog), overrides=sets)
+    if sets:  # the working below is of the edited catalog: say so
+        print("with --set " + ", ".join(f"{k}={v}" for k, v in sets.items()))
     print(subject.run(catalog, **values))
     return 0
 
@@ -271,15 +293,19 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
                      epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("tables", help="write a game's exact rulebook tables (CSV + Markdown)")
+    p = sub.add_parser("tables", help="write a game's exact rulebook tables (CSV + Markdown, "
+                                      "or an Excel workbook)")  # fmt: skip
     p.add_argument("game")
     p.add_argument("--out", default="reports/tables", help="output folder (default reports/tables)")
-    _catalog_flag(p)
+    p.add_argument("--format", action="append", metavar="FORMATS",
+                   help="csv, md and/or xlsx, repeatable or comma-separated (default csv,md); "
+                        "xlsx writes one workbook GAME-tables.xlsx")  # fmt: skip
+    _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("claims", help="check every rulebook claim; non-zero exit on a failure")
     p.add_argument("game", nargs="?")
-    _catalog_flag(p)
+    _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
@@ -318,7 +344,7 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?")
     p.add_argument("what", nargs="?", help="what to explain (see the games below)")
     _help_flag(p)
-    _catalog_flag(p)
+    _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_explain, extras_allowed=True, parser=p)
     return parser
 
