@@ -229,6 +229,8 @@ def _run_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     p.add_argument("--engine", default="vector", help="vector or reference")
     p.add_argument("--out", default="data", help="the store root (default data)")
+    p.add_argument("--label", help="a short name for the run (mechbal runs lists it); "
+                                   "never part of its identity")  # fmt: skip
     p.add_argument("--describe", action="store_true",
                    help="print the experiment's grid and row columns, run nothing")  # fmt: skip
     _catalog_flag(p)
@@ -254,13 +256,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     sweeps = _assignments(opts.sweep, "--sweep")
     options = {o.name: getattr(opts, o.name) for o in exp.options
                if getattr(opts, o.name) not in (None, False)}  # fmt: skip
+    if not exp.needs_n:
+        ignored = [f for f, given in (("--n", opts.n is not None), ("--seed", opts.seed != 1),
+                                      ("--engine", opts.engine != "vector")) if given]  # fmt: skip
+        if ignored:  # said, not refused: the one run of this content is made or reused
+            print(f"note: {exp.name} enumerates without randomness: {', '.join(ignored)} "
+                  f"do not apply", file=sys.stderr)  # fmt: skip
     outcome = simulate(game.name, exp.name, n=opts.n, seed=opts.seed,
                        catalog_root=opts.catalog, store_root=opts.out, sets=sets,
                        sweeps=sweeps, options=options, engine=opts.engine, jobs=opts.jobs,
-                       backend=opts.backend, scheduler=opts.scheduler, progress=None)  # fmt: skip
+                       backend=opts.backend, scheduler=opts.scheduler, progress=None,
+                       label=opts.label)  # fmt: skip
     plan = outcome.plan
     rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
-    print(f"run {plan.run_id}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
+    label = f" ({opts.label})" if opts.label else ""
+    print(f"run {plan.run_id}{label}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
           f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip
     print(f"store: {plan.folder}")
     if outcome.ran:
@@ -320,9 +330,10 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     _run_flags(p)
     p.set_defaults(func=cmd_simulate, extras_allowed=True, parser=p)
 
-    from analysis.query import add_query_parser
+    from analysis.query import add_query_parser, add_runs_parser
 
     add_query_parser(sub)
+    add_runs_parser(sub)
 
     p = sub.add_parser("report", help="run the default experiments and write the report "
                                       "(reports/index.html and a page per game)")  # fmt: skip

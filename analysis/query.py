@@ -648,15 +648,14 @@ def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``mechbal query SQL [--store DIR] [--run ID] [--format F] [--out FILE]``."""
     p = subparsers.add_parser(
         "query", help="SQL over DuckDB views of the store (read-only)",
-        description="SQL over the store. Each experiment's view (duel, crit_margin, ...) "
+        description="SQL over the store. Each experiment's view (named after it) "
         "holds ONE run: the latest finished run of the current catalog, or the one named "
         "by --run; <view>_all holds every run with its run, label, catalog_hash, options, "
         "sets, seed and n; runs lists the runs (also: mechbal runs). Only queries run: "
         "COPY, CREATE, ATTACH, SET and the like are refused, and no file outside the "
         "store can be read.",
     )  # fmt: skip
-    p.add_argument("sql", help='SQL, e.g. "SELECT side_a, side_b, avg(rounds) FROM duel '
-                               'GROUP BY ALL ORDER BY ALL"')  # fmt: skip
+    p.add_argument("sql", help='SQL, e.g. "SELECT * FROM runs ORDER BY finished"')
     _store_flags(p)
     p.add_argument("--run", action="append", metavar="ID", default=[],
                    help="the run its experiment's view shows (a unique prefix; repeatable, "

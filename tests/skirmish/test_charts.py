@@ -358,7 +358,8 @@ def test_strike_frequency_chart(skirmish: Catalog) -> None:
 
 def test_crit_margin_chart(con: duckdb.DuckDBPyConnection) -> None:
     text = core_charts.run_caption(con, "cm")
-    chart = charts.crit_margin_chart(crit_share(con, "crit_margin_all"), time_to_kill(con, "crit_margin_all"), text)
+    every = "crit_margin_all"  # both crit-margin runs
+    chart = charts.crit_margin_chart(crit_share(con, every), time_to_kill(con, every), text)
     spec = chart.to_dict()
     check_title(spec, "What does the crit margin do to crits and time-to-kill?", text)
     (param,) = spec["params"]
@@ -495,7 +496,8 @@ def test_write_page_is_atomic(tmp_path: Path) -> None:
 
 
 def test_chart_html_and_notebook_renderer(con: duckdb.DuckDBPyConnection) -> None:
-    chart = charts.crit_margin_chart(crit_share(con, "crit_margin_all"), time_to_kill(con, "crit_margin_all"), "c")
+    every = "crit_margin_all"
+    chart = charts.crit_margin_chart(crit_share(con, every), time_to_kill(con, every), "c")
     doc = chart_html(chart)
     assert doc.count("window.vegaEmbed=") == 1 and '"input": "range"' in doc
     assert '"actions": false' in doc

@@ -159,3 +159,35 @@ def test_team_cap_chart(skirmish):
     assert "1L 1M 1H" in mixes and "0L 0M 3H" not in mixes  # no cap up to 200 fits 3 Heavies
     svg = vl_convert.vegalite_to_svg(chart.to_json())
     assert svg.startswith("<svg") and 'class="marks"' in svg
+
+
+def test_readme_sequence_counts_teams_once(tmp_path, skirmish, capsys):
+    """The README's order: the report makes the team-cap run, then the command line's
+    `simulate skirmish team-cap` (defaults left out), then one with `--seed 5`: one run
+    in the store, and the README's query counts every team once (issue 12: it gave 2x,
+    then 3x the count)."""
+    from analysis.cli import main
+    from sims.core.runner import simulate
+    from sims.skirmish import builds, team_counts
+    from tests.conftest import CATALOGS
+    from tests.runs import run_dirs, run_id_of, run_ok
+
+    store = ["--out", str(tmp_path), "--catalog", str(CATALOGS)]
+    made = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
+                    options={"parts": "full"})  # as the report calls it  # fmt: skip
+    out = run_ok(["simulate", "skirmish", "team-cap", *store], capsys)
+    assert run_id_of(out) == made.plan.run_id and "(0 run now, 3 kept)" in out
+    capsys.readouterr()
+    assert main(["simulate", "skirmish", "team-cap", "--seed", "5", "--n", "1000", *store]) == 0
+    out, err = capsys.readouterr()
+    assert run_id_of(out) == made.plan.run_id
+    assert err == "note: team-cap enumerates without randomness: --n, --seed do not apply\n"
+    assert len(run_dirs(tmp_path, "skirmish", "team-cap")) == 1
+    sql = "SELECT team_cap, sum(teams) AS teams FROM team_cap WHERE of = 'builds' GROUP BY ALL"
+    out = run_ok(["query", sql + " HAVING team_cap = 200", "--store", str(tmp_path),
+                  "--catalog", str(CATALOGS), "--format", "csv"], capsys)  # fmt: skip
+    full = builds.load_parts(CATALOGS, "full")
+    counts = team_counts.build_team_counts(full, skirmish.params, len(skirmish.pilots))
+    once = int(counts.filter(pl.col("team_cap") == 200)["teams"].sum())
+    assert 4.5e19 < once < 5.5e19  # the README's "about 5 x 10^19", counted once (not 2x, 3x)
+    assert out == f"team_cap,teams\n200,{once}\n"
