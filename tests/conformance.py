@@ -134,6 +134,11 @@ def test_experiments_write_the_columns_they_document(game, tmp_path):
         undocumented = [c for c in rows.columns if not documented(c, exp.schema)]
         assert not undocumented, f"{name}: columns missing from --describe: {undocumented}"
         assert rows.height >= 1 and {"cell", "seed", "chunk"} <= set(rows.columns)
+        # every labelled outcome column exists and holds only codes its labels name (a
+        # code past the labels would read NULL in the views)
+        for column, words in exp.labels.items():
+            assert column in rows.columns, f"{name}: labels name no column {column!r}"
+            assert rows[column].is_between(0, len(words) - 1).all(), (name, column)
 
 
 def test_rows_do_not_depend_on_jobs(game, tmp_path):
