@@ -189,3 +189,20 @@ def test_bad_set_on_explain_is_one_line(tmp_path: Path, capsys) -> None:
     assert_user_error(["explain", "skirmish", "shot", "--attacker", "bastion", "--weapon",
                        "cannon", "--target", "foreman", "--set", "crit_margin=1"],
                       tmp_path, capsys)  # fmt: skip
+
+
+def test_markdown_shows_percentages_for_probabilities_only(written: Path) -> None:
+    """Issue 12: expected damage printed as ``39/20 (195.0%)``. Column kinds decide: a
+    probability reads ``a/b (pp.p%)``, an expectation ``a/b (x.xxx)``."""
+    md = (written / "margin3" / "skirmish" / "weapon_vs_kit.md").read_text()
+    rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| rifle | ")]
+    assert rows
+    for cells in rows:
+        p_hit, crit_share, damage = cells[2], cells[3], cells[4].rstrip(" |")
+        assert p_hit.endswith("%)") and crit_share.endswith("%)"), cells
+        fraction, shown = damage.split(" (")
+        assert not shown.endswith("%)") and shown == f"{float(F(fraction)):.3f})", cells
+    # damage_by_range: a row per kit and distance, its last cell the expected damage
+    text = (written / "margin3" / "skirmish" / "damage_by_range.md").read_text()
+    data = [line for line in text.splitlines() if line.startswith("| ") and "/" in line]
+    assert len(data) > 10 and not any(line.endswith("%) |") for line in data)
