@@ -23,6 +23,7 @@ from sims.core.protocol import Explain, Game, InputError, Option, game_names, ge
 
 EXIT_USER_ERROR = 2
 EXIT_CLAIM_FAILED = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process ended by Ctrl-C
 
 
 class UserError(Exception):
@@ -360,7 +361,24 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     return parser
 
 
+def _unwritable(exc: OSError, args: argparse.Namespace | None) -> str | None:
+    """The path an OSError names when it stands on the way to, or inside, a folder the
+    command writes (``--out``; the report's ``--store`` too); None for any other (a bug,
+    or a file read elsewhere: not worded as a user's error)."""
+    if exc.filename is None or args is None:
+        return None
+    roots = [getattr(args, "out", None)]
+    if args.command == "report":
+        roots.append(args.store)
+    path = Path(os.fsdecode(exc.filename)).absolute()
+    for root in (Path(r).absolute() for r in roots if isinstance(r, str | Path)):
+        if path == root or root in path.parents or path in root.parents:
+            return os.fsdecode(exc.filename)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args = None
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         # the games are listed only for --help: loading them all costs time
@@ -378,6 +396,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (mechbal ... | head): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # an unwritable --out: one line; any other OSError propagates
+        path = _unwritable(exc, args)
+        if path is None:
+            raise
+        print(f"mechbal: error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line, the exit status of a SIGINT
+        runner = sys.modules.get("sims.core.runner")  # a run interrupted has imported it
+        if runner is not None and isinstance(exc, runner.Interrupted):
+            print(f"mechbal: interrupted: {exc}; run the same command again to resume",
+                  file=sys.stderr)  # fmt: skip
+        else:
+            print("mechbal: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

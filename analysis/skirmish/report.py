@@ -39,14 +39,16 @@ RULEBOOK_FIELDED = ("courier", "foreman", "reaver")  # 129: the Bastion is the s
 def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
     """The duel grid and the crit-margin sweep, every kit, gunline, and the exact
     team-cap counts over the full part list (all resumable)."""
+    # as mechbal simulate: a line on stderr per run, its progress bar on a terminal
     common = dict(seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
-                  jobs=ctx.jobs)  # fmt: skip
+                  jobs=ctx.jobs, progress=None, announce="report")  # fmt: skip
     duel = simulate(GAME, "duel", n=ctx.n, **common)
     crit = simulate(GAME, "crit-margin", n=ctx.n, sweeps={"crit_margin": MARGINS}, **common)
     # Exact counts (no --n, no randomness): the default seed, so every report's seed
     # reuses the one run (about 5 s the first time).
     team_cap = simulate(GAME, "team-cap", catalog_root=ctx.catalog_root, store_root=ctx.store,
-                        jobs=ctx.jobs, options={"parts": BUILD_PARTS})  # fmt: skip
+                        jobs=ctx.jobs, options={"parts": BUILD_PARTS}, progress=None,
+                        announce="report")  # fmt: skip
     return {"duel": duel, "crit_margin": crit, "team_cap": team_cap}
 
 

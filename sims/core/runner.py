@@ -19,10 +19,15 @@ import hashlib
 import itertools
 import json
 import math
+import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -96,6 +101,18 @@ class Task:
     seed: int
     engine: str
     path: str
+    # the pid of the process running the run, for a local worker process to watch (it
+    # stops when that process is gone); None for a remote (Dask) or in-process worker
+    parent: int | None = None
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (a KeyboardInterrupt): its workers stopped, every finished
+    chunk kept; the same run resumes from them."""
+
+    def __init__(self, folder: Path, kept: int, chunks: int) -> None:
+        super().__init__(f"{kept} of {chunks} chunks kept in {folder}")
+        self.folder, self.kept, self.chunks = folder, kept, chunks
 
 
 # Files of a game's catalog folder that never decide rows (DESIGN.md: limits are not
@@ -276,8 +293,51 @@ def _catalog(target: str, root: str, overrides: tuple[tuple[str, Any], ...]) -> 
     return load_target(target).load_catalog(Path(root), overrides=dict(overrides))
 
 
+# ---- local workers never outlive the run ---------------------------------------------------
+
+WATCH_SECONDS = 0.5  # how often a local worker checks that the run's process still runs
+_watched: int | None = None  # the run's process this worker process watches
+
+
+def _parent_alive(parent: int) -> bool:
+    """Whether the run's process still runs. A loky worker is its child: orphaned, it is
+    handed to another process (init or a subreaper) and its parent pid changes. Any other
+    process tree falls back on the pid itself (a killed, unreaped process is a zombie)."""
+    if os.getppid() == parent or os.name != "posix":  # (Windows: os.kill would end it)
+        return True
+    try:
+        os.kill(parent, 0)
+    except (ProcessLookupError, PermissionError):  # gone (or its pid taken by another user)
+        return False
+    try:  # Linux: the state field of /proc/PID/stat, after the parenthesised name
+        return Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _watch(parent: int | None) -> None:
+    """In a local worker process, once: ignore Ctrl-C (a terminal sends it to the whole
+    process group; the run's process handles it and stops the workers), and end the
+    worker when the run's process is gone (kill -9 of it would otherwise leave the workers
+    running the queued chunks)."""
+    global _watched
+    if parent is None or parent == os.getpid() or _watched == parent:
+        return
+    _watched = parent
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while _parent_alive(parent):
+            time.sleep(WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mechbal-watch-parent", daemon=True).start()
+
+
 def run_task(task: Task) -> tuple[int, int]:
     """Play one chunk and write it; returns (chunk index, rows). Runs in a worker."""
+    _watch(task.parent)
     exp = load_target(task.target).experiments[task.experiment]
     catalog = _catalog(task.target, task.catalog_root, task.overrides)
     segments = task.chunk.segments
@@ -295,6 +355,8 @@ def run_task(task: Task) -> tuple[int, int]:
             "chunk": pa.array(np.full(n, task.chunk.index, np.int32))}  # fmt: skip
     for name, col in cols.items():
         table = table.append_column(name, col)
+    if task.parent not in (None, os.getpid()) and not _parent_alive(task.parent):
+        os._exit(1)  # the run's process is gone: write nothing
     store.write_chunk(Path(task.path), table)
     return task.chunk.index, n
 
@@ -351,8 +413,13 @@ def execute(
         tasks.append(Task(target, plan.experiment, str(catalog_root),
                           tuple(sorted({**sets, **swept}.items())), cells, chunk, row_seed,
                           engine, str(path)))  # fmt: skip
-    rows = kept_rows + _run_tasks(tasks, jobs, backend, scheduler, progress, len(plan.chunks),
-                                  kept)  # fmt: skip
+    try:
+        rows = kept_rows + _run_tasks(tasks, jobs, backend, scheduler, progress,
+                                      len(plan.chunks), kept)  # fmt: skip
+    except KeyboardInterrupt:  # the workers are stopped: count what they finished
+        finished = sum(store.chunk_path(folder, plan.groups[c.group], c.index).is_file()
+                       for c in plan.chunks)  # fmt: skip
+        raise Interrupted(folder, finished, len(plan.chunks)) from None
     manifest.update(complete=True, rows=rows, finished=datetime.now(UTC).isoformat())
     store.write_manifest(folder, manifest)
     return RunOutcome(plan, len(tasks), kept, rows, time.perf_counter() - start)
@@ -364,6 +431,9 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
 
     if not tasks:
         return 0
+    processes = backend == "local" and jobs != 1
+    if processes:  # loky workers watch this process (Dask workers are remote)
+        tasks = [replace(t, parent=os.getpid()) for t in tasks]
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     if show:
@@ -371,7 +441,7 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
 
         bar = tqdm(total=total, initial=done, unit="chunk", file=sys.stderr)
     rows = 0
-    client = None
+    client = results = None
     try:
         if backend == "dask":  # check_execution has vetted backend and scheduler
             from distributed import Client
@@ -381,19 +451,46 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
         else:
             config = parallel_config(backend="loky" if jobs != 1 else "sequential")
         with config:
-            results = Parallel(n_jobs=jobs if backend == "local" else -1,
-                               return_as="generator_unordered")(
-                delayed(run_task)(t) for t in tasks)  # fmt: skip
+            with _sigint_blocked(processes):  # the workers start deaf to Ctrl-C
+                results = Parallel(n_jobs=jobs if backend == "local" else -1,
+                                   return_as="generator_unordered")(
+                    delayed(run_task)(t) for t in tasks)  # fmt: skip
             for _, n in results:
                 rows += n
                 if bar is not None:
                     bar.update(1)
+    except KeyboardInterrupt:
+        if results is not None:  # closing it stops the workers (joblib kills loky's)
+            with warnings.catch_warnings():  # joblib would warn of cancelled tasks
+                warnings.simplefilter("ignore")
+                results.close()
+        raise
     finally:
         if bar is not None:
             bar.close()
         if client is not None:
             client.close()
     return rows
+
+
+@contextmanager
+def _sigint_blocked(block: bool) -> Iterator[None]:
+    """SIGINT blocked in this thread while the workers start: processes (and threads)
+    started meanwhile inherit the mask, so a Ctrl-C at any moment, sent by the terminal to
+    the whole process group, never prints a worker's traceback. A Ctrl-C meanwhile is
+    pending, not lost: it arrives here when the mask is restored."""
+    if not block or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    # loky starts it with the workers, and it unblocks SIGINT when it starts: start it first
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def simulate(
@@ -412,16 +509,24 @@ def simulate(
     backend: str = "local",
     scheduler: str | None = None,
     progress: bool | None = False,
+    announce: str | None = None,
     chunk_size: int | None = None,
     label: str | None = None,
 ) -> RunOutcome:
     """``mechbal simulate`` from Python (notebooks, the report): check, plan, run or
-    resume; returns what was run and where it is stored."""
+    resume; returns what was run and where it is stored. ``announce`` (e.g. ``"report"``)
+    says on stderr which run starts (``report: running duel (64,000 games) ...``)."""
     sets, sweeps, options = dict(sets or {}), dict(sweeps or {}), dict(options or {})
     check_execution(seed, jobs, backend, scheduler)
     plan = plan_run(game, experiment, n=n, seed=seed, catalog_root=Path(catalog_root),
                     sets=sets, sweeps=sweeps, options=options, engine=engine,
                     store_root=Path(store_root), chunk_size=chunk_size,
                     label=label)  # fmt: skip
+    if announce:
+        total = plan.manifest.get("n")
+        size = f"{total:,} games" if total else f"{len(plan.cells):,} cells"
+        done = (store.read_manifest(plan.folder) or {}).get("complete")
+        print(f"{announce}: {experiment} ({size}) already in the store" if done else
+              f"{announce}: running {experiment} ({size}) ...", file=sys.stderr)  # fmt: skip
     return execute(plan, catalog_root=Path(catalog_root), sets=sets, seed=seed, engine=engine,
                    jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)  # fmt: skip

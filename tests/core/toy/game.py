@@ -8,6 +8,7 @@ Rules: two fighters; every round each rolls its die and flips a coin (heads adds
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -219,16 +220,26 @@ SCHEMA = """Rows of ``bout`` (one per game):
 """
 
 
+def seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise ValueError(f"expected seconds (0 or more), got {text!r}")
+    return value
+
+
 def duel_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     names = options.get("fighters") or list(catalog.fighters)
     for name in names:
         if name not in catalog.fighters:
             raise CatalogError("--fighters", f"unknown fighter {name!r}")
-    return [{"side_a": a, "side_b": b} for a in names for b in names]
+    # --delay reaches the chunks through their cells (not a row column)
+    delay = {"delay": options["delay"]} if options.get("delay") else {}
+    return [{"side_a": a, "side_b": b, **delay} for a in names for b in names]
 
 
 def duel_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     duels = [compile_duel(catalog, c["side_a"], c["side_b"]) for c in batch.cells]
+    time.sleep(max(c.get("delay", 0) for c in batch.cells))  # slow chunks for the tests
     play = play_vector if engine == "vector" else play_reference
     res = play(duels, batch.cell, rng)
     return pa.table({
@@ -252,7 +263,9 @@ GAME = Game(
                     "toy-vec-1"),
     experiments={"bout": Experiment(
         "bout", "every fighter against every fighter", SCHEMA, 1_000, duel_cells, duel_rows,
-        options=(Option("fighters", "fighter ids, comma-separated", comma_list),),
+        options=(Option("fighters", "fighter ids, comma-separated", comma_list),
+                 Option("delay", "seconds each chunk sleeps (tests of interruptions)",
+                        seconds, metavar="SECONDS")),
     )},
     explain={"round": Explain("round", "one round's odds", (
         Option("a", "first fighter", required=True), Option("b", "second fighter",
