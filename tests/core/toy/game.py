@@ -266,6 +266,7 @@ GAME = Game(
         options=(Option("fighters", "fighter ids, comma-separated", comma_list),
                  Option("delay", "seconds each chunk sleeps (tests of interruptions)",
                         seconds, metavar="SECONDS")),
+        labels={"winner": ("a", "b", "draw")},
     )},
     explain={"round": Explain("round", "one round's odds", (
         Option("a", "first fighter", required=True), Option("b", "second fighter",
