@@ -48,13 +48,14 @@ def _value_text(value: object) -> str:
 def caption(
     *, source: str, n: int | None = None, seed: int | None = None,
     params: Mapping[str, object] | None = None, run: str | None = None,
-    engine: str | None = None,
+    engine: str | None = None, label: str | None = None,
 ) -> str:  # fmt: skip
     """How a chart's numbers were computed, in one sentence.
 
     ``source`` is ``"simulated"`` or ``"exact"``: ``Simulated (vector engine): 20,000
-    battles, seed 1, crit_margin 4, run 1a2b3c.`` or ``Exact: from the catalog, no
-    simulation.`` (exact captions may still name parameters, e.g. the target kit).
+    battles, seed 1, crit_margin 4, run 1a2b3c (baseline).`` (``label``: the run's
+    ``--label``) or ``Exact: from the catalog, no simulation.`` (exact captions may still
+    name parameters, e.g. the target kit).
     """
     kind = source.strip().lower()
     settings = [f"{name} {_value_text(value)}" for name, value in (params or {}).items()]
@@ -70,7 +71,7 @@ def caption(
         parts.append(f"seed {seed}")
     parts.extend(settings)
     if run:
-        parts.append(f"run {run}")
+        parts.append(f"run {run}" + (f" ({label})" if label else ""))
     return lead + (": " + ", ".join(parts) if parts else "") + "."
 
 
@@ -78,24 +79,26 @@ def run_caption(
     con: duckdb.DuckDBPyConnection, run: str, params: Mapping[str, object] | None = None
 ) -> str:
     """The caption of a simulated run, read from its manifest in the ``runs`` table: engine,
-    battles, seed, its ``--set`` and ``--sweep`` values (then ``params``) and the run id.
+    battles, seed, its ``--set`` and ``--sweep`` values (then ``params``), the run id and
+    its label.
 
     The battles are the rows the run wrote (N rounded up to whole cells), else its N.
     """
     # fetchall, not fetchone: an unfinished result would block the connection's next query.
     rows = con.execute(
-        "SELECT engine, coalesce(rows, n), seed, set_json, sweep_json FROM runs WHERE run_id = ?",
-        [run],
-    ).fetchall()
+        "SELECT engine, coalesce(rows, n), seed, set_json, sweep_json, label FROM runs "
+        "WHERE run_id = ?", [run],
+    ).fetchall()  # fmt: skip
     if not rows:
         raise ValueError(f"no run {run!r} in the store")
-    engine, n, seed, set_json, sweep_json = rows[0]
+    engine, n, seed, set_json, sweep_json, label = rows[0]
     settings: dict[str, object] = {**json.loads(set_json or "{}")}
     settings.update(
         {f"swept {name}": values for name, values in json.loads(sweep_json or "{}").items()}
     )
     settings.update(params or {})
-    return caption(source="simulated", n=n, seed=seed, params=settings, run=run, engine=engine)
+    return caption(source="simulated", n=n, seed=seed, params=settings, run=run, engine=engine,
+                   label=label)  # fmt: skip
 
 
 # --- shared pieces -----------------------------------------------------------------------

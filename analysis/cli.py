@@ -144,14 +144,21 @@ def cmd_claims(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from analysis.report import build_report
+    from analysis.report import build_report, sets_text
 
+    sets = _assignments(args.set, "--set")
+    if sets and args.game is None:  # a name means something in one game only
+        raise UserError("report --set needs GAME (mechbal report GAME --set NAME=VALUE)")
     games = _games(args.game, args.catalog)
     if args.n < 1 or args.jobs < 1:
         raise UserError("--n and --jobs must be at least 1")
+    export = Path(args.export) if args.export else None
     index = build_report(games, Path(args.catalog), Path(args.out), store=Path(args.store),
-                         n=args.n, seed=args.seed, jobs=args.jobs)  # fmt: skip
-    print(f"report written: {index.resolve()}")
+                         n=args.n, seed=args.seed, jobs=args.jobs, sets=sets,
+                         export=export)  # fmt: skip
+    print(f"report written: {index.resolve()}" + (f" (with {sets_text(sets)})" if sets else ""))
+    if export is not None:
+        print(f"exported (CSV tables, PNG and SVG charts): {export.resolve()}")
     return 0
 
 
@@ -345,7 +352,10 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
                    help="games per default experiment (small unless told)")  # fmt: skip
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
-    _catalog_flag(p)
+    p.add_argument("--export", metavar="DIR",
+                   help="also write each page's tables as CSV and every chart as PNG and "
+                        "SVG into DIR/GAME/")  # fmt: skip
+    _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(

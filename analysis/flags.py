@@ -9,8 +9,10 @@ themselves are computed there, from its tables and runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+
+import polars as pl
 
 from sims.core.catalog import CatalogError, FieldSpec, check_value, load_toml
 
@@ -31,6 +33,14 @@ class Flag:
     value: float
     sentence: str  # what a designer reads
     evidence: str  # how it was computed
+
+
+def flags_frame(flags: Sequence[Flag]) -> pl.DataFrame:
+    """The flags as a table (subject, limit, value, sentence, evidence): the report's
+    ``flags.csv``."""
+    # the columns are the dataclass's fields (annotations are text here: future import)
+    schema = {f.name: pl.Float64 if f.type == "float" else pl.String for f in fields(Flag)}
+    return pl.DataFrame([asdict(f) for f in flags], schema=schema)
 
 
 def load_limits(path: Path, names: Sequence[str]) -> dict[str, Limit]:

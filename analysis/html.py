@@ -4,7 +4,9 @@
 once (from vl-convert, matched to Altair's Vega-Lite version), then each chart's spec with
 its data inline, embedded by ``vegaEmbed``. Nothing is fetched: no CDN, no data URL. A
 Content-Security-Policy forbids any network access, so a reference slipped in by a later
-change fails loudly in the browser instead of quietly breaking the page offline.
+change fails loudly in the browser instead of quietly breaking the page offline. With
+``embed_options=EXPORT_OPTIONS`` each chart's actions menu offers "Save as SVG" and "Save
+as PNG" (rendered in the page: nothing goes online) and nothing else.
 
 :func:`use_offline_notebook` gives JupyterLab the same offline rendering (Altair's
 default renderer loads Vega from a CDN).
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import html as html_lib
 import json
+import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,11 +29,17 @@ import vl_convert
 from sims.core.store import write_text
 
 __all__ = [
-    "STYLE", "javascript_bundle", "page", "write_page", "chart_html", "notebook_renderer",
-    "use_offline_notebook",
+    "STYLE", "EMBED_OPTIONS", "EXPORT_OPTIONS", "javascript_bundle", "page", "write_page",
+    "chart_html", "notebook_renderer", "use_offline_notebook", "slug", "chart_name",
 ]  # fmt: skip
 
-EMBED_OPTIONS = {"actions": False}  # the actions menu links to the online Vega editor
+EMBED_OPTIONS = {"actions": False}  # the full actions menu links to the online Vega editor
+# Only the export actions: vega-embed renders the SVG or PNG from the chart in the page
+# and hands it over as a download; source, compiled and editor would open pages online.
+EXPORT_OPTIONS = {
+    "actions": {"export": {"svg": True, "png": True}, "source": False, "compiled": False,
+                "editor": False},
+}  # fmt: skip
 
 # Vega compiles expressions with Function() (hence 'unsafe-eval'); everything else is
 # inline. default-src 'none' blocks every fetch, image, font and frame from the network.
@@ -51,6 +60,9 @@ nav ul{padding-left:1.2rem;columns:2}nav a,a{color:#1f5fa8}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}
 td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.small{color:#555;font-size:.9em}
+.stale{border-left:5px solid #b00020;background:#fff3f3;padding:.25rem 1rem;margin:1rem 0}
+.sets{border-left:5px solid #c77700;background:#fff8ec;padding:.5rem 1rem}
+.downloads{margin:.25rem 0 1rem}
 """
 
 
@@ -76,38 +88,63 @@ def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     return chart.to_dict()  # validates against the Vega-Lite schema
 
 
+def slug(text: str) -> str:
+    """A file-name stem for a heading: lower case, words joined by ``-`` (``Who wins each
+    matchup?`` -> ``who-wins-each-matchup``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+
+
+def chart_name(heading: str, k: int = 1) -> str:
+    """The file stem of a section's ``k``-th chart: its heading's :func:`slug`, then
+    ``-2``, ``-3`` ... for further charts."""
+    return slug(heading) + (f"-{k}" if k > 1 else "")
+
+
 def page(
     title: str,
-    sections: Sequence[tuple[str, str | alt.TopLevelMixin]],
+    sections: Sequence[tuple[str, str | alt.TopLevelMixin | Sequence[str | alt.TopLevelMixin]]],
     *,
     intro_html: str = "",
+    embed_options: Mapping[str, Any] | None = None,
 ) -> str:
     """One self-contained HTML document: ``title``, ``intro_html``, then each section's
-    heading followed by its HTML (a string, inserted as is) or chart (in
-    ``<div class="chart" id="chart-N">``, N counting charts from 1)."""
+    heading followed by its HTML (a string, inserted as is), chart (in ``<div
+    class="chart" id="chart-N">``, N counting charts from 1), or a list of both in order.
+
+    ``embed_options`` go to every ``vegaEmbed`` (default :data:`EMBED_OPTIONS`, no
+    actions menu); with actions on, a chart saves under its section's :func:`slug`."""
+    options = dict(EMBED_OPTIONS if embed_options is None else embed_options)
     nav, body = [], []
     charts = 0
     for i, (heading, content) in enumerate(sections, start=1):
         anchor = f"section-{i}"
         nav.append(f'<li><a href="#{anchor}">{html_lib.escape(heading)}</a></li>')
         body.append(f'<section id="{anchor}">\n<h2>{html_lib.escape(heading)}</h2>')
-        if isinstance(content, str):
-            body.append(content)
-        elif isinstance(content, alt.TopLevelMixin):
-            charts += 1
-            div = f"chart-{charts}"
-            body.append(f'<div class="chart" id="{div}"></div>')
-            body.append(
-                '<script type="text/javascript">\n'
-                f"vegaEmbed('#{div}', {_script_json(_spec(content))}, "
-                f"{_script_json(EMBED_OPTIONS)}).catch(console.error);\n"
-                "</script>"
-            )
-        else:
-            raise TypeError(
-                f"section {heading!r}: expected an HTML string or an Altair chart, "
-                f"got {type(content).__name__}"
-            )
+        pieces = [content] if isinstance(content, str | alt.TopLevelMixin) else content
+        if not isinstance(pieces, Sequence):
+            pieces = [content]  # refused below, naming the section
+        here = 0  # charts of this section so far
+        for piece in pieces:
+            if isinstance(piece, str):
+                body.append(piece)
+            elif isinstance(piece, alt.TopLevelMixin):
+                charts, here = charts + 1, here + 1
+                div = f"chart-{charts}"
+                chart_options = dict(options)
+                if options.get("actions"):
+                    chart_options["downloadFileName"] = chart_name(heading, here)
+                body.append(f'<div class="chart" id="{div}"></div>')
+                body.append(
+                    '<script type="text/javascript">\n'
+                    f"vegaEmbed('#{div}', {_script_json(_spec(piece))}, "
+                    f"{_script_json(chart_options)}).catch(console.error);\n"
+                    "</script>"
+                )
+            else:
+                raise TypeError(
+                    f"section {heading!r}: expected an HTML string or an Altair chart, "
+                    f"got {type(piece).__name__}"
+                )
         body.append("</section>")
     contents = f"<nav><ul>\n{chr(10).join(nav)}\n</ul></nav>" if len(sections) > 1 else ""
     # The bundle goes in only when a chart needs it: a text-only page stays small.

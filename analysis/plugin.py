@@ -3,6 +3,8 @@
 Each game's ``analysis/<game>/__init__.py`` defines ``ANALYSIS = Analysis(...)``: the
 limit names its ``limits.toml`` may hold, the default runs ``mechbal report`` makes for
 it, and its page (sections of charts and tables, and the balance flags listed first).
+A section may carry the tables behind it (:class:`Section` ``data``): the report writes
+each as CSV beside the page and links it under the section.
 The generic report (:mod:`analysis.report`) calls these and names no game. Plugins are
 found by the ``mechbal.analysis`` entry points (``pyproject.toml``) and by
 :func:`register`; a game without one gets the generic page (claims, tables, parameters).
@@ -14,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import polars as pl
@@ -25,7 +28,31 @@ from sims.core.runner import RunOutcome
 
 ENTRY_POINTS = "mechbal.analysis"
 
-Section = tuple[str, "str | alt.TopLevelMixin"]  # heading, and HTML or a chart
+# What a section shows: HTML (inserted as is), a chart, or several of them in order.
+Content = str | alt.TopLevelMixin | Sequence[str | alt.TopLevelMixin]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a game's page: its heading, what it shows, and the tables behind it
+    by file stem (``{"win_rates": frame}``), which the report writes as
+    ``<reports>/<game>/<stem>.csv`` with a download link under the section (and into
+    ``--export DIR``). Give the tables of simulated results here, with their ``run``
+    column: a designer takes them away to a spreadsheet."""
+
+    heading: str
+    content: Content
+    data: Mapping[str, pl.DataFrame] = field(default_factory=dict)
+
+
+def as_section(item: Section | tuple[Any, ...]) -> Section:
+    """A plugin may give a :class:`Section` or a plain ``(heading, content)`` or
+    ``(heading, content, data)`` tuple."""
+    if isinstance(item, Section):
+        return item
+    if isinstance(item, tuple) and len(item) in (2, 3):
+        return Section(*item)
+    raise TypeError(f"a page section is a Section or (heading, content[, data]), got {item!r:.80}")
 
 
 @dataclass(frozen=True)
@@ -43,13 +70,16 @@ class ReportContext:
     n: int  # games per default experiment
     seed: int
     jobs: int
+    # ``--set`` edits the catalog was loaded with; default runs are made with them, and
+    # runs made without them are of another catalog
+    sets: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Page:
     """A game's report page: its sections in order, and the flags listed before them."""
 
-    sections: list[Section]
+    sections: Sequence[Section | tuple[Any, ...]]
     flags: list[Flag] = field(default_factory=list)
 
 

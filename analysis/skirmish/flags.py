@@ -7,6 +7,7 @@ import polars as pl
 
 from analysis.flags import Flag, Limit, outside
 from analysis.flags import pct as _pct
+from analysis.ratings import wilson
 
 LIMITS = ("crit_share", "win_rate")
 
@@ -34,7 +35,9 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
 
 def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
     """Kits whose duel score against every other kit leaves the limits. Both seats
-    count: a kit's score as side A, and one minus its opponent's as side B."""
+    count: a kit's score as side A, and one minus its opponent's as side B. Each sentence
+    gives the score's 95% Wilson interval, and says the data cannot decide when that
+    interval reaches back inside the limits."""
     others = win_rates.filter(pl.col("side_a") != pl.col("side_b"))
     as_a = others.select(pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"),
                          pl.col("battles"))  # fmt: skip
@@ -52,12 +55,16 @@ def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[
         if (out := outside(score, limit)) is None:
             continue
         side, bound = out
-        # a 95% interval by the normal approximation; battles are many
-        half = 1.96 * (score * (1 - score) / battles) ** 0.5
+        low, high = wilson(score * battles, battles)
+        undecided = (
+            f"; the interval reaches inside the limits, so the data cannot decide whether it "
+            f"is really {side} them (a larger --n can)"
+            if low <= bound <= high else ""
+        )
         flags.append(Flag(kit, "win_rate", score,
                           f"The {kit} scores {_pct(score)} in its duels "
-                          f"(95% interval {_pct(score - half)} to {_pct(score + half)}), {side} "
-                          f"the limit of {_pct(bound)}.",
+                          f"(95% interval {_pct(low)} to {_pct(high)}), {side} "
+                          f"the limit of {_pct(bound)}{undecided}.",
                           f"simulated: {battles:,} duels against every other kit, both "
                           f"seats; {caption}"))  # fmt: skip
     return flags

@@ -5,26 +5,41 @@ It runs the default experiments into the store (resumable: a second report reuse
 them), reads them back through DuckDB, and lays out the flags (one sentence each, with
 the number and how it was computed), the charts, the Team Cap counts and ratings, and
 the key exact tables. Everything on the page works offline.
+
+It reads only runs of the catalog it describes (with the report's ``--set`` values): the
+runs it just made, and the latest ratings run of that catalog; a ratings run of another
+catalog is named in a stale notice with the command that refreshes it, never shown.
+Every section built from simulation names its run, and every sentence read from it
+carries its 95% interval and says when the data cannot decide.
 """
 
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from analysis import ratings
-from analysis.charts import caption
-from analysis.plugin import Page, ReportContext
-from analysis.query import connect, views
+from analysis.charts import caption, run_caption
+from analysis.plugin import Page, ReportContext, Section
+from analysis.query import connect
+from analysis.report import (
+    choose_run,
+    option_flags,
+    run_differences,
+    run_label,
+    simulate_command,
+    stale_notice,
+)
 from analysis.report import frame_table as _table_html
 from analysis.skirmish import charts, queries
 from analysis.skirmish.flags import crit_share_flags, win_rate_flags
-from analysis.skirmish.ratings import best_by_cap, by_heavies
-from sims.core.runner import RunOutcome, simulate
+from analysis.skirmish.ratings import best_by_cap, by_heavies, heavy_sentence
+from sims.core.protocol import get_game
+from sims.core.runner import RunOutcome, current_catalog_hash, simulate
 from sims.core.store import read_manifest, run_dir
 from sims.skirmish import builds, rules, teams
 
@@ -34,6 +49,10 @@ BUILD_PARTS = "full"  # the part list whose teams of builds the report counts
 ROSTER_CAPS = (129, 143, 145, 158, 200)  # the rulebook's team Weights (B3) and the top cap
 RULEBOOK_ROSTER = ("courier", "foreman", "reaver", "bastion")  # B3's example kits
 RULEBOOK_FIELDED = ("courier", "foreman", "reaver")  # 129: the Bastion is the sideboard
+# The ratings round robin of every legal kit team (36 teams, 1,296 cells) is too long to
+# rerun inside a report: a stale one is named with this N to refresh it (about 77
+# battles a cell, ratings to about +/-10 Elo points).
+RATINGS_N = 100_000
 
 
 def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
@@ -42,11 +61,14 @@ def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
     # as mechbal simulate: a line on stderr per run, its progress bar on a terminal
     common = dict(seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
                   jobs=ctx.jobs, progress=None, announce="report")  # fmt: skip
-    duel = simulate(GAME, "duel", n=ctx.n, **common)
-    crit = simulate(GAME, "crit-margin", n=ctx.n, sweeps={"crit_margin": MARGINS}, **common)
+    duel = simulate(GAME, "duel", n=ctx.n, sets=ctx.sets, **common)
+    swept = {k: v for k, v in ctx.sets.items() if k != "crit_margin"}  # the sweep sets it
+    crit = simulate(GAME, "crit-margin", n=ctx.n, sweeps={"crit_margin": MARGINS}, sets=swept,
+                    **common)  # fmt: skip
     # Exact counts (no --n, no randomness): the default seed, so every report's seed
     # reuses the one run (about 5 s the first time).
     team_cap = simulate(GAME, "team-cap", catalog_root=ctx.catalog_root, store_root=ctx.store,
+                        sets=ctx.sets,
                         jobs=ctx.jobs, options={"parts": BUILD_PARTS}, progress=None,
                         announce="report")  # fmt: skip
     return {"duel": duel, "crit_margin": crit, "team_cap": team_cap}
@@ -56,83 +78,89 @@ def _of_run(frame: pl.DataFrame, run: RunOutcome) -> pl.DataFrame:
     return frame.filter(pl.col("run") == run.plan.run_id) if "run" in frame.columns else frame
 
 
-def _caption(run: RunOutcome, what: str) -> str:
-    m = run.plan.manifest
-    params: dict[str, Any] = dict(m.get("set") or {})
-    if m.get("sweep"):
-        params.update({k: f"{v[0]}..{v[-1]}" for k, v in m["sweep"].items()})
-    return caption(source="simulated", n=int(m.get("rows") or run.rows),
-                          seed=m["seed"], params=params or None, run=run.plan.run_id,
-                          engine=m["engine"]) + f" {what}"  # fmt: skip
-
-
 def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
     """The page's sections (charts over the default runs, Team Cap counts, ratings, the
-    weapon table) and its flags."""
-    catalog, frames, store = ctx.catalog, ctx.frames, ctx.store
+    weapon table), the tables behind them, and its flags."""
+    # The runs just made, by id; any other view (ratings) shows only a run of this
+    # catalog with the report's --set values.
+    con = connect(ctx.store, catalog=ctx.catalog_root, sets=ctx.sets,
+                  runs=[r.plan.run_id for r in runs.values()])  # fmt: skip
+    try:
+        return _page(ctx, con, runs)
+    finally:
+        con.close()
+
+
+def _page(ctx: ReportContext, con: Any, runs: Mapping[str, RunOutcome]) -> Page:
+    catalog, frames = ctx.catalog, ctx.frames
     duel, crit_run = runs["duel"], runs["crit_margin"]
-    con = connect(store)
     win = _of_run(queries.win_rates(con, "duel"), duel)
     curves = _of_run(queries.destroyed_by_round(con, "duel"), duel)
     crit = _of_run(queries.crit_share(con, "crit_margin"), crit_run)
     ttk = _of_run(queries.time_to_kill(con, "crit_margin"), crit_run)
+    duel_caption = run_caption(con, duel.plan.run_id)
+    crit_caption = run_caption(con, crit_run.plan.run_id)
     limits = ctx.limits
     margin = catalog.params.crit_margin
     flags = []
     if "crit_share" in limits:
         flags += crit_share_flags(frames["weapon_vs_kit"], limits["crit_share"], margin)
     if "win_rate" in limits:
-        m = duel.plan.manifest
         flags += win_rate_flags(win, limits["win_rate"],
-                                f"seed {m['seed']}, run {m['run_id']}, policy gunline")  # fmt: skip
+                                duel_caption + " Policy gunline.")  # fmt: skip
     exact_caption = caption(source="exact", params={"crit_margin": margin})
     damage = frames.get("damage_by_range")
-    sections: list[tuple[str, Any]] = [
-        ("Which kit wins each duel?", charts.win_rate_heatmap(
-            win, _caption(duel, "Policy gunline, mirrors included."))),
-        ("How fast does each kit destroy each opponent?", charts.destroyed_by_round_chart(
-            curves, _caption(duel, "Policy gunline."))),
-        ("What does the crit margin do?", charts.crit_margin_chart(
-            crit, ttk, _caption(crit_run, "Policy gunline."))),
-        ("Which parts get hit?", charts.strike_frequency_chart(frames["bands"], exact_caption)),
+    sections: list[Section] = [
+        Section("Which kit wins each duel?", charts.win_rate_heatmap(
+            win, duel_caption + " Policy gunline, mirrors included."), {"win_rates": win}),
+        Section("How fast does each kit destroy each opponent?",
+                charts.destroyed_by_round_chart(curves, duel_caption + " Policy gunline."),
+                {"destroyed_by_round": curves}),
+        Section("What does the crit margin do?", charts.crit_margin_chart(
+            crit, ttk, crit_caption + " Policy gunline."),
+            {"crit_share": crit, "time_to_kill": ttk}),
+        Section("Which parts get hit?",
+                charts.strike_frequency_chart(frames["bands"], exact_caption)),
     ]  # fmt: skip
     if damage is not None:
-        sections.append(("How much damage at each range?",
-                         charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
-    sections += team_cap_sections(catalog, con, store, runs.get("team_cap"))
+        sections.append(Section("How much damage at each range?",
+                                charts.damage_by_range_chart(damage, exact_caption)))  # fmt: skip
+    sections += team_cap_sections(ctx, con, runs.get("team_cap"))
     wvk = frames["weapon_vs_kit"].with_columns(
         pl.col("crit_share_float").round(3), pl.col("p_hit_float").round(3),
         pl.col("expected_damage_float").round(3))  # fmt: skip
-    sections.append(("Each weapon against each kit (exact)", _table_html(
+    sections.append(Section("Each weapon against each kit (exact)", _table_html(
         wvk, ["weapon", "kit", "p_hit", "p_hit_float", "crit_share", "crit_share_float",
-              "expected_damage", "expected_damage_float"])))  # fmt: skip
+              "expected_damage", "expected_damage_float"])
+        + "<p class='small'>The whole table: <a href='tables/skirmish/weapon_vs_kit.csv'>"
+          "weapon_vs_kit.csv</a>.</p>"))  # fmt: skip
     return Page(sections, flags)
 
 
-def team_cap_sections(catalog: Any, con: Any, store: Path,
-                      team_cap_run: RunOutcome | None = None) -> list[tuple[str, Any]]:  # fmt: skip
+def team_cap_sections(ctx: ReportContext, con: Any, team_cap_run: RunOutcome | None = None
+                      ) -> list[Section]:  # fmt: skip
     """The Team Cap section (003 B, B3, D, I2): legal kit teams per cap and class mix
     (exact), legal teams of builds per cap and class mix, kit rosters and the sideboard
-    (exact, from the ``team-cap`` run, else the store's latest), pilot trios switched on
-    (exact), and team ratings when the store holds a ``ratings`` run
-    (``mechbal simulate skirmish ratings``)."""
+    (exact, from the ``team-cap`` run, else that of this catalog in the store), pilot
+    trios switched on (exact), and team ratings from the latest ``ratings`` run of this
+    catalog (``mechbal simulate skirmish ratings``), or a stale notice."""
+    catalog = ctx.catalog
     counts = teams.kit_team_counts(catalog)
     cap = catalog.params.team_cap
     at_cap = counts.filter(pl.col("team_cap") == cap)["teams"].sum()
     trios = teams.pilot_trios(catalog)
     shares = teams.activation_shares(trios)
-    out: list[tuple[str, Any]] = [
-        ("How many teams does the Team Cap admit?", charts.team_cap_chart(
+    out: list[Section] = [
+        Section("How many teams does the Team Cap admit?", charts.team_cap_chart(
             counts, caption(source="exact", params={"kits": len(catalog.kits)})
             + f" At the Team Cap {cap}: {at_cap} legal teams of three distinct kits.")),
     ]  # fmt: skip
-    out += _build_team_sections(catalog, con, team_cap_run)
-    out.append(("Which pilot trios switch on?", _table_html(
+    out += _build_team_sections(ctx, con, team_cap_run)
+    out.append(Section("Which pilot trios switch on?", _table_html(
         shares, ["pilots_on", "trios", "share", "share_float"])
         + f"<p class='small'>Exact, over all {trios.height} trios of "
           f"{len(catalog.pilots)} pilots (003 D).</p>"))  # fmt: skip
-    if "ratings" in views(con):
-        out.append(_ratings_section(catalog, con, store))
+    out.append(ratings_section(ctx, con))
     return out
 
 
@@ -140,16 +168,10 @@ def team_cap_sections(catalog: Any, con: Any, store: Path,
 
 
 def _team_cap_run(con: Any, run: RunOutcome | None) -> str | None:
-    """The team-cap run to show: ``run``, else the latest complete one in the store."""
+    """The team-cap run to show: ``run``, else the store's run of this catalog."""
     if run is not None:
         return run.plan.run_id
-    if "team_cap" not in views(con):
-        return None
-    rows = con.execute(
-        "SELECT run_id FROM runs WHERE game = ? AND experiment = 'team-cap' AND complete "
-        "ORDER BY finished DESC LIMIT 1", [GAME]
-    ).fetchall()
-    return str(rows[0][0]) if rows else None
+    return choose_run(con, GAME, "team-cap").run
 
 
 def _team_cap_rows(con: Any, run_id: str, of: str) -> pl.DataFrame:
@@ -223,15 +245,19 @@ def roster_table(rosters: pl.DataFrame, caps: Iterable[int]) -> pl.DataFrame:
     return wide.select(label.alias("legal fielded trios of 4"), *(f"cap {c}" for c in caps))
 
 
-def _build_team_sections(catalog: Any, con: Any, run: RunOutcome | None
-                         ) -> list[tuple[str, Any]]:  # fmt: skip
+def _build_team_sections(ctx: ReportContext, con: Any, run: RunOutcome | None
+                         ) -> list[Section]:  # fmt: skip
     """Teams of builds against the Team Cap (chart and the table at the rulebook cap),
     and rosters of kits against the sideboard rule (I2)."""
+    catalog = ctx.catalog
     run_id = _team_cap_run(con, run)
     if run_id is None:
-        return [("How many teams of builds does the Team Cap admit?",
-                 "<p>No <code>team-cap</code> run in the store: run <code>mechbal simulate "
-                 "skirmish team-cap</code>.</p>")]  # fmt: skip
+        command = simulate_command(GAME, "team-cap", n=None, catalog_root=ctx.catalog_root,
+                                   sets=ctx.sets, store=ctx.store)  # fmt: skip
+        return [Section("How many teams of builds does the Team Cap admit?",
+                        f"<p>No <code>team-cap</code> run of this catalog in the store: run "
+                        f"<code>{html.escape(command)}</code>.</p>")]  # fmt: skip
+    named = run_label(con, run_id)
     built = _team_cap_rows(con, run_id, "builds")
     which = built["parts"][0] if built.height else BUILD_PARTS
     n_parts = len(builds.load_parts(catalog.root, which, game_dir=True))
@@ -240,27 +266,28 @@ def _build_team_sections(catalog: Any, con: Any, run: RunOutcome | None
     total = sum(int(v) for v in built.filter(pl.col("team_cap") == cap)["teams"])
     text = (
         caption(source="exact", params={"parts": f"{which} ({n_parts} parts, {file})"})
-        + f" Counted by generating functions (sims/skirmish/team_counts.py), run {run_id}:"
+        + f" Counted by generating functions (sims/skirmish/team_counts.py), {named}:"
         f" unordered teams of three legal builds (class cap + overload), at most "
         f"{catalog.params.copy_limit} copies of any part. At the Team Cap {cap}: {total} "
         f"legal fielded teams of builds (about {total:.2e})."
     )
     table = teams_at_cap(built, cap)
-    out: list[tuple[str, Any]] = [
-        ("How many teams of builds does the Team Cap admit?",
-         charts.build_team_cap_chart(built, text)),
-        (f"Teams of builds at the Team Cap {cap}", _table_html(table, table.columns)
-         + f"<p class='small'>Exact integers from run {html.escape(run_id)} ({which} part "
+    rosters = _team_cap_rows(con, run_id, "kit_rosters")
+    out: list[Section] = [
+        Section("How many teams of builds does the Team Cap admit?",
+                charts.build_team_cap_chart(built, text), {"team_cap_builds": built}),
+        Section(f"Teams of builds at the Team Cap {cap}", _table_html(table, table.columns)
+         + f"<p class='small'>Exact integers from {html.escape(named)} ({which} part "
            f"list, {n_parts} parts). A team is three builds, unordered; with pilots, each "
            f"of the {len(catalog.pilots)} pilots at most once (B). The share is of all "
-           f"legal teams at the cap.</p>"),
+           f"legal teams at the cap.</p>", {"teams_at_cap": table}),
     ]  # fmt: skip
-    out.append(("Which rosters keep every sideboard swap legal?",
-                _roster_html(catalog, _team_cap_rows(con, run_id, "kit_rosters"), run_id)))
+    out.append(Section("Which rosters keep every sideboard swap legal?",
+                       _roster_html(catalog, rosters, named), {"kit_rosters": rosters}))
     return out
 
 
-def _roster_html(catalog: Any, rosters: pl.DataFrame, run_id: str) -> str:
+def _roster_html(catalog: Any, rosters: pl.DataFrame, named: str) -> str:
     """Rosters of four distinct kits by how many of their four fielded trios fit each
     cap (I2: with four, any sideboard swap stays legal), and the rulebook roster's
     refused swaps."""
@@ -281,7 +308,7 @@ def _roster_html(catalog: Any, rosters: pl.DataFrame, run_id: str) -> str:
         f"(003 I2).</p>"
         + _table_html(wide, wide.columns)
         + f"<p class='small'>Exact, every roster of four distinct kits within the copy limits "
-          f"and unique pilots (B) listed, from run {html.escape(run_id)}; a cell counts the "
+          f"and unique pilots (B) listed, from {html.escape(named)}; a cell counts the "
           f"rosters with that many of their four possible fielded trios within the cap.</p>"
         + f"<p>The rulebook roster {html.escape('+'.join(roster))} fielding "
           f"{html.escape('+'.join(fielded))} ({html.escape(bench)} on the sideboard): swaps "
@@ -292,19 +319,41 @@ def _roster_html(catalog: Any, rosters: pl.DataFrame, run_id: str) -> str:
 # ---- ratings ---------------------------------------------------------------------------
 
 
-def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
-    """Bradley-Terry ratings of the latest ratings run, the best team at each cap, and
-    whether Heavies are viable."""
-    games = queries.win_rates(con, "ratings")
-    present = set(games["run"])
-    rows = con.execute(
-        "SELECT run_id FROM runs WHERE game = ? AND experiment = 'ratings' "
-        "ORDER BY complete DESC, coalesce(finished, created) DESC", [GAME]
-    ).fetchall()
-    latest = next((r for (r,) in rows if r in present), None) or sorted(present)[-1]
-    games = games.filter(pl.col("run") == latest)  # one run at a time: never pool runs
-    fit = ratings.bradley_terry(ratings.pairwise(games))
-    manifest = read_manifest(run_dir(store, GAME, "ratings", str(latest))) or {}
+def ratings_section(ctx: ReportContext, con: Any) -> Section:
+    """"Which teams are strongest?": the ratings of the latest ``ratings`` run of this
+    catalog (with the report's ``--set`` values); with only runs of another catalog, a
+    stale notice naming the run it does NOT use and the command that refreshes it."""
+    heading = "Which teams are strongest?"
+    choice = choose_run(con, GAME, "ratings")
+    if choice.run is not None:
+        return _ratings_section(ctx, con, choice.run)
+    game = get_game(GAME)
+    experiment = game.experiments["ratings"]
+    flags: list[str] = []
+    if choice.stale is not None:
+        rows = con.execute("SELECT options FROM runs WHERE run_id = ?", [choice.stale]).fetchall()
+        flags = option_flags(experiment, json.loads(rows[0][0] or "{}") if rows else {})
+    command = simulate_command(GAME, "ratings", n=RATINGS_N, catalog_root=ctx.catalog_root,
+                               sets=ctx.sets, store=ctx.store, flags=flags)  # fmt: skip
+    if choice.stale is None:
+        return Section(heading, f"<p>No ratings run of this catalog in the store. Team ratings "
+                                f"(Bradley-Terry, every legal kit team) come from <code>"
+                                f"{html.escape(command)}</code>; run it, then the report "
+                                f"again.</p>")  # fmt: skip
+    differences = run_differences(
+        con, choice.stale, current_catalog_hash(game, experiment, ctx.catalog_root), ctx.sets)
+    return Section(heading, stale_notice("ratings run", run_label(con, choice.stale),
+                                         differences, command))  # fmt: skip
+
+
+def _ratings_section(ctx: ReportContext, con: Any, run_id: str) -> Section:
+    """Bradley-Terry ratings of one ratings run, the best team at each cap, and whether
+    Heavies are viable: every sentence with its interval."""
+    catalog = ctx.catalog
+    games = queries.win_rates(con, "ratings").filter(pl.col("run") == run_id)
+    pairs = ratings.pairwise(games)
+    fit = ratings.bradley_terry(pairs)
+    manifest = read_manifest(run_dir(ctx.store, GAME, "ratings", run_id)) or {}
     custom = (manifest.get("notes") or {}).get("custom_kits", {})
 
     def kit_weight(kit: str) -> int:
@@ -319,33 +368,44 @@ def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
 
     weights = {t: sum(kit_weight(k) for k in t.split("+")) for t in fit["team"]}
     heavies = {t: sum(kit_class(k) == "heavy" for k in t.split("+")) for t in fit["team"]}
-    sets = manifest.get("set") or {}
-    run_cap = int(sets.get("team_cap", catalog.params.team_cap))
-    source = "the run's --set team_cap" if "team_cap" in sets else "the catalog's"
-    drawn = ("its --teams" if (manifest.get("options") or {}).get("teams")
-             else "every legal kit team") + (" and custom teams" if custom else "")
-    drawn += ", each legal at"
+    # The catalog is loaded with the report's --set values, the run's own: its cap.
+    run_cap = catalog.params.team_cap
+    source = "--set team_cap" if "team_cap" in ctx.sets else "the catalog's"
+    chosen = (manifest.get("options") or {}).get("teams")
+    kit_teams = [t for t in fit["team"] if not any(k in custom for k in t.split("+"))]
+    sample = ratings.sample_note(len(kit_teams), len(teams.legal_kit_teams(catalog)),
+                                 "kit teams") if chosen else ""  # fmt: skip
+    drawn = ("its --teams" if chosen else "every legal kit team") + (
+        " and custom teams" if custom else "") + ", each legal at"
     rounded = fit.with_columns(pl.col(c).round(0) for c in ("rating", "low", "high"))
-    best = best_by_cap(rounded, weights,
-                               sorted({*range(100, 201, 10), catalog.params.team_cap}))
+    best = best_by_cap(rounded, weights, sorted({*range(100, 201, 10), run_cap}))
     by_heavy = by_heavies(fit, heavies)
+    fits_cap = fit.filter(pl.col("team").replace_strict(weights, default=10**9) <= run_cap)
     above = (
         f" Above {run_cap} the table can only repeat teams legal at {run_cap}: to rate heavier "
-        f"teams, run <code>mechbal simulate skirmish ratings --set team_cap=200</code>."
+        f"teams, run <code>mechbal simulate skirmish ratings --set team_cap=200</code> and "
+        f"read it with <code>mechbal report skirmish --set team_cap=200</code>."
         if run_cap < 200 else ""
     )
+    named = html.escape(run_caption(con, run_id))
+    sample_html = f"<p><strong>A sample.</strong> {html.escape(sample)}</p>" if sample else ""
+    preview = ratings.preview_note(int(games["battles"].sum()), fit)
+    preview_html = f"<p class='stale'>{html.escape(preview)}</p>" if preview else ""
     html_ = (
-        _table_html(rounded, ["team", "rating", "low", "high", "battles", "expected_score"],
-                    limit=60)
-        + f"<p class='small'>Bradley-Terry ratings (Elo points, 95% interval) from "
-          f"run {html.escape(str(latest))}.</p>"
+        preview_html + f"<p>{html.escape(ratings.best_sentence(fit))}</p>" + sample_html
+        + _table_html(rounded, ["team", "rating", "low", "high", "battles", "expected_score"],
+                      limit=60)
+        + f"<p class='small'>Bradley-Terry ratings (Elo points, 95% interval) from {named} "
+          f"Teams whose intervals overlap are not told apart by this run.</p>"
         + "<h3>The best rated team at each Team Cap</h3>"
-        + _table_html(best, ["team_cap", "team", "weight", "rating"])
-        + f"<p class='small'>Only the {fit.height} teams of run {html.escape(str(latest))} "
+        + f"<p>At the Team Cap {run_cap}: "
+          f"{html.escape(ratings.best_sentence(fits_cap))}</p>"
+        + _table_html(best, ["team_cap", "team", "weight", "rating", "low", "high"])
+        + f"<p class='small'>Only the {fit.height} teams of run {html.escape(run_id)} "
           f"compete: {drawn} the Team Cap {run_cap} ({source}).{above}"
           "</p>"
         + "<h3>Are Heavies viable?</h3>"
-        + f"<p>{html.escape(_heavy_sentence(fit, by_heavy))}</p>"
+        + f"<p>{html.escape(heavy_sentence(fit, by_heavy, pairs, heavies, sample))}</p>"
         + _table_html(by_heavy.with_columns(pl.col("best_rating", "mean_rating").round(0)),
                       by_heavy.columns)
         + f"<p class='small'>Rated teams grouped by the Heavy mechs they field; rank 1 is "
@@ -356,25 +416,7 @@ def _ratings_section(catalog: Any, con: Any, store: Path) -> tuple[str, str]:
                                      for k, v in custom.items()]),
                        ["kit", "pilot", "parts"]) if custom else "")
     )  # fmt: skip
-    return ("Which teams are strongest?", html_)
-
-
-def _heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame) -> str:
-    """One plain answer to "are Heavies viable?" from ``ratings.by_heavies``."""
-    n = fit.height
-    heavy = by_heavy.filter(pl.col("heavies") > 0).sort("best_rank")
-    if not heavy.height:
-        return f"None of the {n} rated teams fields a Heavy: this run cannot say."
-    top = heavy.row(0, named=True)
-    interval = fit.filter(pl.col("team") == top["best_team"]).row(0, named=True)
-    lead = fit.sort("rating", "team", descending=[True, False]).row(0, named=True)
-    gap = "" if top["best_rank"] == 1 else (
-        f", {lead['rating'] - top['best_rating']:.0f} points below the best team "
-        f"{lead['team']} ({lead['rating']:+.0f})"
-    )  # fmt: skip
-    return (
-        f"The best team with a Heavy, {top['best_team']}, rates {top['best_rating']:+.0f} "
-        f"(95% {interval['low']:+.0f} to {interval['high']:+.0f}), rank {top['best_rank']} "
-        f"of {n}{gap}. Teams with a Heavy are {heavy['in_top_quarter'].sum()} of the top "
-        f"{-(-n // 4)} and {heavy['teams'].sum()} of all {n}."
-    )
+    return Section("Which teams are strongest?", html_,
+                   {"ratings": fit.with_columns(run=pl.lit(run_id)),
+                    "best_by_cap": best.with_columns(run=pl.lit(run_id)),
+                    "heavies": by_heavy.with_columns(run=pl.lit(run_id))})  # fmt: skip

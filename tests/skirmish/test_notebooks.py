@@ -90,3 +90,15 @@ def test_runs_with_a_small_n(
     assert probe == [sys.executable, str(SMALL_N)], "the kernel is not this venv's Python"
     assert _chart_outputs(nb) >= 1, "no chart in the outputs"
     assert any(store.glob("skirmish/*/run=*/manifest.json")), "nothing simulated into the store"
+    printed = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []))
+    for line in CONCLUSIONS.get(path.stem, ()):  # a small N reads as what it is
+        assert line in printed, line
+
+
+# What a notebook run with SMALL_N must print: its readings are a preview, of a sample,
+# with intervals; and where those overlap, that the data cannot decide.
+CONCLUSIONS = {
+    "skirmish_team_cap": ("PREVIEW: ", "These are 6 of the 36 legal kit teams, a sample",
+                          "Teams with a Heavy rate ", "(95% "),
+    "skirmish_crit_margin": ("Simulated at margin 4: ", "comes nearest one third: ", "(95% "),
+}

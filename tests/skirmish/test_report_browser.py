@@ -77,6 +77,55 @@ def test_report_renders_every_chart_offline(report):
     assert requests == []
 
 
+def test_charts_save_as_svg_and_png_from_the_page_offline(report):
+    """Each chart's actions menu offers exactly the two exports (no source, no online
+    editor), and saving one hands over the file without any network request."""
+    sync_playwright = _browser_or_skip()
+    errors, requests = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        try:
+            page = browser.new_page(accept_downloads=True)
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url)
+                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
+            page.goto((report / "skirmish.html").as_uri())
+            charts = page.locator("div.chart")
+            page.wait_for_function(
+                "n => document.querySelectorAll('div.chart .vega-actions').length >= n",
+                arg=charts.count(), timeout=60_000,
+            )
+            first = charts.first
+            assert first.locator("details > summary").count() == 1  # the "..." menu
+            first.locator("details > summary").click()
+            actions = first.locator(".vega-actions a")
+            assert actions.all_inner_texts() == ["Save as SVG", "Save as PNG"]
+            saved = {}
+            for label, kind in (("Save as SVG", "svg"), ("Save as PNG", "png")):
+                link = first.locator(".vega-actions a", has_text=label)
+                assert link.get_attribute("download") == f"which-kit-wins-each-duel.{kind}"
+                link.dispatch_event("mousedown")  # vega-embed renders the image on mousedown
+                page.wait_for_function(  # into a blob: (SVG) or data: (PNG) URL, never online
+                    "a => /^(blob|data):/.test(a.href)", arg=link.element_handle(),
+                    timeout=30_000,
+                )  # fmt: skip
+                with page.expect_download() as download:
+                    link.click()
+                saved[kind] = Path(download.value.path()).read_bytes()
+        finally:
+            browser.close()
+    svg = saved["svg"]
+    assert svg.lstrip().startswith(b"<svg") and b"Which kit wins each duel?" in svg
+    assert saved["png"].startswith(b"\x89PNG\r\n\x1a\n")
+    assert errors == [] and requests == []
+    # every section with simulated tables links them as CSV beside the page
+    html = (report / "skirmish.html").read_text()
+    for stem in ("flags", "win_rates", "crit_share", "time_to_kill", "team_cap_builds"):
+        assert f"href='skirmish/{stem}.csv' download" in html
+        assert (report / "skirmish" / f"{stem}.csv").is_file()
+
+
 def test_index_links_the_game_page_and_repeats_its_flags(report):
     index = (report / "index.html").read_text()
     page = (report / "skirmish.html").read_text()

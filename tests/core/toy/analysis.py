@@ -18,7 +18,7 @@ from sims.core.runner import simulate
 
 def default_runs(ctx: ReportContext) -> dict[str, Any]:
     return {"bout": simulate("toy", "bout", n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root,
-                             store_root=ctx.store, jobs=ctx.jobs)}  # fmt: skip
+                             store_root=ctx.store, jobs=ctx.jobs, sets=ctx.sets)}  # fmt: skip
 
 
 def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
