@@ -7,7 +7,7 @@ import polars as pl
 
 from analysis.flags import Flag, Limit, outside
 from analysis.flags import pct as _pct
-from analysis.ratings import wilson
+from analysis.readings import wilson
 
 LIMITS = ("crit_share", "win_rate")
 

@@ -9,8 +9,9 @@ from collections.abc import Iterable, Mapping
 
 import polars as pl
 
-from analysis import ratings
-from analysis.ratings import best_sentence, bradley_terry, pairwise
+from analysis import ratings, readings
+from analysis.ratings import bradley_terry, pairwise
+from analysis.readings import best_sentence
 
 __all__ = [  # the fit, and its readings
     "bradley_terry", "pairwise", "best_by_cap", "by_heavies", "best_sentence", "heavy_sentence",
@@ -69,7 +70,7 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
     with its 95% interval: the best team with a Heavy against the best team (or, when it
     is the best, against the best without one), and with ``pairs`` (``ratings.pairwise``)
     and ``heavies``, the mean gap between teams with and without a Heavy; ``sample`` (a
-    ``ratings.sample_note``) ends it when the teams are a sample."""
+    ``readings.sample_note``) ends it when the teams are a sample."""
     n = fit.height
     heavy = by_heavy.filter(pl.col("heavies") > 0).sort("best_rank")
     if not heavy.height:
@@ -90,12 +91,12 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
         against = "the best team"
     versus = ""
     if rival is not None:
-        versus = f" Against {against}: {ratings.compare(mine, rival)}"
+        versus = f" Against {against}: {readings.compare(mine, rival)}"
     gap = ""
     lights = n - int(heavy["teams"].sum())
     if pairs is not None and heavies is not None and lights > 0:
         group = [t for t in fit["team"] if heavies.get(t, 0) > 0]
-        gap = " " + ratings.gap_sentence(ratings.mean_gap(pairs, group),
+        gap = " " + readings.gap_sentence(ratings.mean_gap(pairs, group),
                                          "Teams with a Heavy", "teams without")  # fmt: skip
     return (
         f"{lead}{versus}{gap} Teams with a Heavy are {heavy['in_top_quarter'].sum()} of the "
@@ -107,13 +108,13 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
 def caveats(fit: pl.DataFrame, *, battles: int, legal_teams: int | None = None,
             custom: int = 0) -> list[str]:  # fmt: skip
     """The lines to print before any reading of a ratings fit: PREVIEW when ``battles``
-    leave the ratings wider than ``ratings.PRECISION``, and that the teams are a sample
+    leave the ratings wider than ``readings.PRECISION``, and that the teams are a sample
     when fewer than the ``legal_teams`` kit teams were rated (``custom``: generated teams
     among them, not counted)."""
     out = []
-    if note := ratings.preview_note(battles, fit):
+    if note := readings.preview_note(battles, fit):
         out.append(note)
-    if legal_teams is not None and (note := ratings.sample_note(fit.height - custom, legal_teams,
+    if legal_teams is not None and (note := readings.sample_note(fit.height - custom, legal_teams,
                                                                 "kit teams")):  # fmt: skip
         out.append(note)
     return out

@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import ratings
+from analysis import ratings, readings
 from analysis.charts import caption, run_caption
 from analysis.plugin import Page, ReportContext, Section
 from analysis.query import connect
@@ -373,7 +373,7 @@ def _ratings_section(ctx: ReportContext, con: Any, run_id: str) -> Section:
     source = "--set team_cap" if "team_cap" in ctx.sets else "the catalog's"
     chosen = (manifest.get("options") or {}).get("teams")
     kit_teams = [t for t in fit["team"] if not any(k in custom for k in t.split("+"))]
-    sample = ratings.sample_note(len(kit_teams), len(teams.legal_kit_teams(catalog)),
+    sample = readings.sample_note(len(kit_teams), len(teams.legal_kit_teams(catalog)),
                                  "kit teams") if chosen else ""  # fmt: skip
     drawn = ("its --teams" if chosen else "every legal kit team") + (
         " and custom teams" if custom else "") + ", each legal at"
@@ -389,17 +389,17 @@ def _ratings_section(ctx: ReportContext, con: Any, run_id: str) -> Section:
     )
     named = html.escape(run_caption(con, run_id))
     sample_html = f"<p><strong>A sample.</strong> {html.escape(sample)}</p>" if sample else ""
-    preview = ratings.preview_note(int(games["battles"].sum()), fit)
+    preview = readings.preview_note(int(games["battles"].sum()), fit)
     preview_html = f"<p class='stale'>{html.escape(preview)}</p>" if preview else ""
     html_ = (
-        preview_html + f"<p>{html.escape(ratings.best_sentence(fit))}</p>" + sample_html
+        preview_html + f"<p>{html.escape(readings.best_sentence(fit))}</p>" + sample_html
         + _table_html(rounded, ["team", "rating", "low", "high", "battles", "expected_score"],
                       limit=60)
         + f"<p class='small'>Bradley-Terry ratings (Elo points, 95% interval) from {named} "
           f"Teams whose intervals overlap are not told apart by this run.</p>"
         + "<h3>The best rated team at each Team Cap</h3>"
         + f"<p>At the Team Cap {run_cap}: "
-          f"{html.escape(ratings.best_sentence(fits_cap))}</p>"
+          f"{html.escape(readings.best_sentence(fits_cap))}</p>"
         + _table_html(best, ["team_cap", "team", "weight", "rating", "low", "high"])
         + f"<p class='small'>Only the {fit.height} teams of run {html.escape(run_id)} "
           f"compete: {drawn} the Team Cap {run_cap} ({source}).{above}"

@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 import pytest
 
-from analysis import plugin, queries, ratings
+from analysis import plugin, queries, ratings, readings
 from analysis.charts import run_caption, win_rate_heatmap
 from analysis.cli import main
 from analysis.plugin import Analysis, Page, ReportContext, Section
@@ -192,14 +192,14 @@ def row(team: str, rating: float, low: float, high: float) -> dict[str, Any]:
 
 
 def test_compare_names_the_winner_only_when_the_intervals_part() -> None:
-    apart = ratings.compare(row("a", 40, 20, 60), row("b", -10, -30, 10))
+    apart = readings.compare(row("a", 40, 20, 60), row("b", -10, -30, 10))
     assert apart == "a rates above b: +40 (95% +20 to +60) against -10 (95% -30 to +10)."
     # the order of the arguments does not matter
-    assert ratings.compare(row("b", -10, -30, 10), row("a", 40, 20, 60)) == apart
-    close = ratings.compare(row("a", 12, -8, 32), row("b", 6, -14, 26))
+    assert readings.compare(row("b", -10, -30, 10), row("a", 40, 20, 60)) == apart
+    close = readings.compare(row("a", 12, -8, 32), row("b", 6, -14, 26))
     assert close == ("The data cannot decide between a, +12 (95% -8 to +32), and b, +6 "
                      "(95% -14 to +26): their 95% intervals overlap.")  # fmt: skip
-    shares = ratings.compare({"k": "x", "p": 0.5, "low": 0.45, "high": 0.55},
+    shares = readings.compare({"k": "x", "p": 0.5, "low": 0.45, "high": 0.55},
                              {"k": "y", "p": 0.3, "low": 0.25, "high": 0.35}, name="k",
                              value="p", fmt="{:.0%}", above="scores more than")  # fmt: skip
     assert shares == "x scores more than y: 50% (95% 45% to 55%) against 30% (95% 25% to 35%)."
@@ -207,23 +207,23 @@ def test_compare_names_the_winner_only_when_the_intervals_part() -> None:
 
 def test_best_sentence_says_when_the_best_cannot_be_told() -> None:
     clear = pl.DataFrame([row("a", 100, 80, 120), row("b", 0, -20, 20), row("c", -100, -120, -80)])
-    assert ratings.best_sentence(clear) == (
+    assert readings.best_sentence(clear) == (
         "a rates highest, +100 (95% +80 to +120), clear of every other rated team (the "
         "next, b, +0 (95% -20 to +20))."
     )
     tied = pl.DataFrame([row("a", 10, -10, 30), row("b", 5, -15, 25), row("c", -15, -35, 5)])
-    text = ratings.best_sentence(tied)
+    text = readings.best_sentence(tied)
     assert text.startswith("The data cannot decide which team is best: a rates highest, +10 "
                            "(95% -10 to +30), but the 95% intervals of 2 others overlap it")
     assert "b, +5 (95% -15 to +25); c, -15 (95% -35 to +5)" in text
 
 
 def test_gap_sentence_and_mean_gap() -> None:
-    decided = ratings.gap_sentence({"gap": -45.0, "low": -70.0, "high": -20.0},
+    decided = readings.gap_sentence({"gap": -45.0, "low": -70.0, "high": -20.0},
                                    "Teams with a Heavy", "teams without")  # fmt: skip
     assert decided == ("Teams with a Heavy rate 45 Elo points below teams without on average "
                        "(95% -70 to -20).")  # fmt: skip
-    open_ = ratings.gap_sentence({"gap": -6.0, "low": -36.0, "high": 23.0}, "H", "L")
+    open_ = readings.gap_sentence({"gap": -6.0, "low": -36.0, "high": 23.0}, "H", "L")
     assert open_.endswith("the interval holds 0, so the data cannot decide whether they differ.")
     # four teams, a and b equally strong and stronger than c and d: the gap's interval is
     # the contrast's, narrower than two single ratings' added up
@@ -245,22 +245,22 @@ def test_gap_sentence_and_mean_gap() -> None:
 def test_nearest_sample_and_preview() -> None:
     shares = {2: (0.55, 0.50, 0.60), 3: (0.40, 0.35, 0.45), 4: (0.31, 0.27, 0.35),
               5: (0.20, 0.16, 0.24)}  # fmt: skip
-    assert ratings.nearest(shares, 1 / 3) == (4, [3])  # 3's interval reaches as near
-    assert ratings.nearest({4: (0.33, 0.32, 0.34), 3: (0.40, 0.39, 0.41)}, 1 / 3) == (4, [])
-    text = ratings.nearest_sentence(shares, 1 / 3, what="margin {}", goal="one third")
+    assert readings.nearest(shares, 1 / 3) == (4, [3])  # 3's interval reaches as near
+    assert readings.nearest({4: (0.33, 0.32, 0.34), 3: (0.40, 0.39, 0.41)}, 1 / 3) == (4, [])
+    text = readings.nearest_sentence(shares, 1 / 3, what="margin {}", goal="one third")
     assert text == ("margin 4 comes nearest one third: 31.0% (95% 27.0% to 35.0%); the data "
                     "cannot decide between it and margin 3, 40.0% (95% 35.0% to 45.0%): "
                     "their intervals reach as near.")  # fmt: skip
-    assert ratings.sample_note(36, 36) == ""
-    assert ratings.sample_note(6, 36, "kit teams").startswith(
+    assert readings.sample_note(36, 36) == ""
+    assert readings.sample_note(6, 36, "kit teams").startswith(
         "These are 6 of the 36 legal kit teams, a sample")
     wide = pl.DataFrame([row("a", 30, -10, 70), row("b", -30, -70, 10)])  # +/-40
-    note = ratings.preview_note(1600, wide)
+    note = readings.preview_note(1600, wide)
     assert note is not None and note.startswith("PREVIEW: 1,600 battles give each rating to "
                                                 "+/-40 Elo points")  # fmt: skip
     assert "about 25,600 battles" in note  # intervals shrink as 1/sqrt(N): (40/10)^2 x 1600
     narrow = pl.DataFrame([row("a", 30, 25, 35), row("b", -30, -35, -25)])
-    assert ratings.preview_note(64_000, narrow) is None
+    assert readings.preview_note(64_000, narrow) is None
 
 
 def test_wilson_matches_the_store_macro() -> None:
@@ -273,4 +273,4 @@ def test_wilson_matches_the_store_macro() -> None:
     for k, n in ((0, 10), (3, 10), (7.5, 20), (20, 20), (1, 1000)):
         low, high = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?)",
                                 [k, n, k, n]).fetchone()  # fmt: skip
-        assert ratings.wilson(k, n) == pytest.approx((low, high), abs=1e-12)
+        assert readings.wilson(k, n) == pytest.approx((low, high), abs=1e-12)
