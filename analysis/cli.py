@@ -268,8 +268,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ignored = [f for f, given in (("--n", opts.n is not None), ("--seed", opts.seed != 1),
                                       ("--engine", opts.engine != "vector")) if given]  # fmt: skip
         if ignored:  # said, not refused: the one run of this content is made or reused
+            verb = "do" if len(ignored) > 1 else "does"
             print(f"note: {exp.name} enumerates without randomness: {', '.join(ignored)} "
-                  f"do not apply", file=sys.stderr)  # fmt: skip
+                  f"{verb} not apply", file=sys.stderr)  # fmt: skip
     outcome = simulate(game.name, exp.name, n=opts.n, seed=opts.seed,
                        catalog_root=opts.catalog, store_root=opts.out, sets=sets,
                        sweeps=sweeps, options=options, engine=opts.engine, jobs=opts.jobs,
