@@ -1,7 +1,7 @@
 """Rulebook claims as data: ``catalogs/<game>/claims.toml`` holds one ``[[claim]]`` per
 stated number or result, with the rulebook's words, the exact definition of what is
 computed, the named check that computes it, and the expected value (exact unless the
-rulebook's figure is approximate, where ``min``/``max`` bound it).
+rulebook's figure is approximate, where ``min`` and ``max`` bound it: both, never one).
 
 Each game supplies a registry ``{check name: function(catalog, **args) -> value}``.
 """
@@ -108,6 +108,11 @@ def load_claims(path: Path, checks: Mapping[str, Check]) -> list[Claim]:
                 path, "needs expected, or min/max bounds", kind="claim", entry=ident,
                 field="expected",
             )  # fmt: skip
+        if ("min" in raw) != ("max" in raw):  # a one-sided bound passes in the wrong direction
+            raise CatalogError(
+                path, "bounds are two-sided: give both min and max",
+                kind="claim", entry=ident, field="max" if "min" in raw else "min",
+            )  # fmt: skip
         claims.append(
             Claim(
                 id=ident,
@@ -126,7 +131,12 @@ def load_claims(path: Path, checks: Mapping[str, Check]) -> list[Claim]:
 
 
 def _exact(value: Any) -> Any:
-    """Fractions are written as strings "a/b" in claims.toml; decimals stay floats."""
+    """Fractions are written as strings "a/b" in claims.toml, also inside lists and
+    tables (a distribution ``{ "1" = "1/3", ... }``); decimals stay floats."""
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _exact(v) for k, v in value.items()}
     if isinstance(value, str) and "/" in value:
         try:
             return Fraction(value)

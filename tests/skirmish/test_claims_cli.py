@@ -24,7 +24,10 @@ def test_every_skirmish_claim_passes(skirmish):
         "cannon_crit_margin_4", "standard_medium_silhouette", "kit_weights",
         "team_bastion_two_mediums_over", "four_kit_rosters_legal", "pilots_ruko_marrow_vex",
         "pilots_ruko_marrow_ilse", "pilots_ruko_q_vex", "modifiers_cancel", "overcharge_rest",
-        "fronts_apart", "zone_points", "wipe_points", "crit_margin_default",
+        "fronts_apart", "zone_points", "wipe_points", "crit_margin_default", "rifle_pen",
+        "cannon_pen", "medium_arm_armor_right", "medium_arm_armor_left", "heavy_core_armor",
+        "team_cap", "board_length", "board_depth", "round_cap", "overcharge_first",
+        "overcharge_second", "overcharge_third", "rifle_full_heavy_core",
     ):  # fmt: skip
         assert must in ids
 
