@@ -15,10 +15,11 @@ front distance (26, 003 H). The track ends ``deploy_rows - 1`` hexes behind each
 Mechs index 0..M-1: side 0's first, in the order given. Pilot abilities are on when
 another pilot of the same side shares Faction or Specialty (003 D), fixed for the battle.
 
-Round (003 I). Initiative: each side rolls 2d6 + the highest Initiative among its
-living pilots (+ an active ``initiative`` ability); ties reroll; the winner activates
-first. Sides alternate, each activating its living, not yet activated mechs in index
-order; a side with none left passes. Reactions reset at round start; Locks end with it.
+Round (003 I). Initiative: each side rolls ``initiative_dice`` (2d6) + the highest
+Initiative among its living pilots (+ an active ``initiative`` ability); ties reroll;
+the winner activates first. Sides alternate, each activating its living, not yet
+activated mechs in index order; a side with none left passes. Reactions reset at round
+start; Locks end with it.
 
 Activation (003 E), the same decision list for every mech, switched by its policy
 (``policies.toml``):
@@ -28,7 +29,7 @@ Activation (003 E), the same decision list for every mech, switched by its polic
    with its whole Move (F7).
 2. Overcharge (G3, free, once) when Heat is under the policy's threshold: a third Quick.
 3. Stabilize (Full) at the policy's count of crit effects: Heat 0, one effect removed;
-   else Vent (Quick) at the policy's Heat threshold: clears 1d6 (+ ability).
+   else Vent (Quick) at the policy's Heat threshold: clears ``vent_heat`` (1d6) (+ ability).
 4. Target: the nearest living enemy (ties: lowest index).
 5. Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and in
    reach of Speed + 1, and a melee option exists; else Move toward the preferred
@@ -51,9 +52,9 @@ target, crit and stress penalties, reaction, Aimed, Shield against melee, Charge
 per shot d20 to hit; location d20 over the bands (Aimed: core; melee rerolls a
 non-core location once, twice against Prone; destroyed part: core; hard cover: the
 Legs band hits the cover); penetration d6 + Pen vs Armor with the margin; damage dice
-with carry-over into the Core; a crit rolls the crit table; Pulse adds 1d3 Heat to the
-target; a melee Full or Crit from a heavier class knocks the target Prone; a missed
-kick may fall Prone. Heat above Reactor Cap rolls the stress table, then Heat is 0.
+with carry-over into the Core; a crit rolls the crit table; Pulse adds ``pulse_heat``
+(1d3) Heat to the target; a melee Full or Crit from a heavier class knocks the target
+Prone; a missed kick may fall Prone. Heat above Reactor Cap rolls the stress table, then Heat is 0.
 
 End. A side with no living mech loses at once. After the round cap: more points (3 per
 destroyed enemy; no zones on a track) wins, then the higher Hull percentage (current
@@ -71,8 +72,19 @@ import numpy as np
 
 from sims.skirmish import rules
 from sims.skirmish.catalog import Catalog, Mech, Part, Policy
+from sims.skirmish.rules import (  # noqa: F401 - silhouette indices and results, for the engines
+    BACK,
+    CORE,
+    DECIDED,
+    DRAW,
+    HEAD,
+    LEFT_ARM,
+    LEGS,
+    RIGHT_ARM,
+    SIDE_A,
+    SIDE_B,
+)
 
-HEAD, RIGHT_ARM, LEFT_ARM, CORE, BACK, LEGS = range(6)  # 003 F4 silhouette order
 MOUNTS = (RIGHT_ARM, LEFT_ARM, BACK)  # weapon slots: the two arms and the Back (E Fire)
 CLASS_RANK = {"light": 0, "medium": 1, "heavy": 2}
 NO_WEAPON = -1
@@ -87,9 +99,6 @@ EFFECT_CODES = {
         )
     )
 }  # fmt: skip
-# Battle outcomes.
-SIDE_A, SIDE_B, DRAW = 0, 1, 2
-DECIDED = ("wipe", "points", "hull", "draw")
 
 
 @dataclass(frozen=True)
@@ -150,7 +159,7 @@ class Battle:
     chassis_sensors: np.ndarray  # int8[M]
     head_sensors: np.ndarray  # int8[M]
     back_sensors: np.ndarray  # int8[M]
-    chassis_e_def: np.ndarray  # int8[M]  chassis E-Def + pilot Systems
+    chassis_e_def: np.ndarray  # int8[M]
     head_e_def: np.ndarray  # int8[M]
     chassis_reactor: np.ndarray  # int8[M]
     back_reactor: np.ndarray  # int8[M]
@@ -260,7 +269,7 @@ def check_batch(battles: Sequence[Battle], scenario) -> np.ndarray:
 @functools.lru_cache(maxsize=4096)
 def _weapon_rank(weapon: Part, target: Mech, params: rules.Parameters) -> float:
     """Static preference between weapons: exact expected damage per Fire action against
-    ``target``, the standard Medium (the Foreman), at optimal range, no cover. Cached:
+    ``target``, the standard Medium (``standard_medium``), at optimal range, no cover. Cached:
     every argument is a frozen dataclass, and a round robin compiles the same weapons
     over and over."""
     from sims.skirmish import exact
@@ -304,8 +313,8 @@ def compile_battle(
     def wfield(fn, dtype: type = np.int16) -> np.ndarray:
         return np.array([[fn(w) if w else 0 for w in row] for row in W], dtype=dtype)
 
-    foreman = catalog.mech("foreman")
-    rank = {p.id: _weapon_rank(p, foreman, params) for row in W for p in row if p}
+    standard = catalog.mech(params.standard_medium)  # rules.toml: the standard Medium (F4)
+    rank = {p.id: _weapon_rank(p, standard, params) for row in W for p in row if p}
     order = [
         sorted(range(3), key=lambda k, row=row: (-(rank[row[k].id] if row[k] else -1.0), k))
         for row in W
@@ -324,7 +333,7 @@ def compile_battle(
         side=arr(side),
         klass=arr([CLASS_RANK[s.klass] for s in stats]),
         bands=arr([s.bands for s in stats]),
-        band_top=arr([np.cumsum(s.bands) for s in stats]),
+        band_top=arr([rules.band_top(s.bands) for s in stats]),
         armor=arr([s.armor for s in stats]),
         durability=arr([s.durability for s in stats]),
         gunnery=arr([m.pilot.gunnery for m in mechs]),
@@ -349,7 +358,7 @@ def compile_battle(
         chassis_sensors=arr([m.chassis.sensors for m in mechs]),
         head_sensors=arr([m.head.sensors for m in mechs]),
         back_sensors=arr([m.back.sensors for m in mechs]),
-        chassis_e_def=arr([m.chassis.e_def + m.pilot.systems for m in mechs]),
+        chassis_e_def=arr([m.chassis.e_def for m in mechs]),
         head_e_def=arr([m.head.e_def for m in mechs]),
         chassis_reactor=arr([m.chassis.reactor for m in mechs]),
         back_reactor=arr([m.back.reactor for m in mechs]),
@@ -405,7 +414,9 @@ def compile_battle(
     )
 
 
-# ---- formulas shared by both engines (ints or arrays alike) --------------------------
+# ---- the rules of rules.py, read from a Battle (ints or arrays alike) ---------------
+# Each passes a Battle's per-mech numbers (``b.field[m]``, m an int or an index array)
+# and the state that changes them to the one formula in rules.py.
 
 
 def alive_parts(dur):
@@ -414,62 +425,52 @@ def alive_parts(dur):
 
 
 def evasion_now(b: Battle, m, legs_alive, prone):
-    """003 C Evasion, less the Legs' share once they are gone (F7) and Prone (-3)."""
-    return (
-        b.chassis_evasion[m] + b.legs_evasion[m] * legs_alive + b.piloting[m]
-        + b.evasion_bonus[m] - b.overload[m] - b.params.prone_evasion * prone
-    )  # fmt: skip
+    """003 C Evasion, less the Legs' share once they are gone (F7) and Prone (F7)."""
+    return rules.evasion(b.chassis_evasion[m], b.legs_evasion[m], b.piloting[m], b.overload[m],
+                         b.params, legs_alive=legs_alive, prone=prone,
+                         bonus=b.evasion_bonus[m])  # fmt: skip
 
 
 def speed_now(b: Battle, m, legs_alive, speed_penalty):
-    """003 C Speed; with the Legs destroyed a crawl of ``legs_lost_speed`` (F7 reading)."""
-    base = np.where(legs_alive, b.chassis_speed[m] + b.legs_speed[m], b.params.legs_lost_speed)
-    return np.maximum(0, base + b.speed_bonus[m] - b.overload[m] - speed_penalty)
+    """003 C Speed (F7 lost Legs: ``legs_lost_speed``), never below 0 on the track."""
+    return np.maximum(0, rules.speed(b.chassis_speed[m], b.legs_speed[m], b.overload[m],
+                                     b.params, legs_alive=legs_alive, bonus=b.speed_bonus[m],
+                                     penalty=speed_penalty))  # fmt: skip
 
 
 def reactor_now(b: Battle, m, back_alive):
     """003 C Reactor Cap = Chassis Reactor + Back Reactor (lost with the Back, F7)."""
-    return b.chassis_reactor[m] + b.back_reactor[m] * back_alive
+    return rules.reactor_cap(b.chassis_reactor[m], b.back_reactor[m], back_alive=back_alive)
 
 
 def sensors_now(b: Battle, m, head_alive, back_alive, sensors_penalty):
-    return (
-        b.chassis_sensors[m] + b.head_sensors[m] * head_alive + b.back_sensors[m] * back_alive
-        - sensors_penalty
-    )  # fmt: skip
+    """003 C Sensors, parts lost (F7) and sensor crits counted."""
+    return rules.sensors(b.chassis_sensors[m], b.head_sensors[m], b.back_sensors[m],
+                         head_alive=head_alive, back_alive=back_alive,
+                         penalty=sensors_penalty)  # fmt: skip
 
 
 def e_def_now(b: Battle, m, head_alive):
-    return b.chassis_e_def[m] + b.head_e_def[m] * head_alive
+    """003 C E-Def, the Head's share lost with it (F7)."""
+    return rules.e_def(b.chassis_e_def[m], b.head_e_def[m], b.systems[m], head_alive=head_alive)
 
 
 def accuracy(b: Battle, m, melee, weapon_acc, head_alive):
     """003 C: Gunnery (Piloting for melee, F11) + weapon Acc + Head Acc (lost with the
     Head, F7) + an active ``acc`` ability."""
-    skill = np.where(melee, b.piloting[m], b.gunnery[m])
-    return skill + weapon_acc + b.head_acc[m] * head_alive + b.acc_bonus[m]
+    return rules.accuracy(b.gunnery[m], b.piloting[m], melee, weapon_acc, b.head_acc[m],
+                          head_alive=head_alive, bonus=b.acc_bonus[m])  # fmt: skip
 
 
-def hit(natural, acc, mod, evasion):
-    """003 F Hit: natural 20 hits, natural 1 misses, else d20 + acc + mod >= Evasion."""
-    return (natural == 20) | ((natural != 1) & (natural + acc + mod >= evasion))
-
-
-def outcome_code(total, armor, margin):
-    """003 F5 as 0 glance, 1 full, 2 crit (rules.penetration_outcome as a number)."""
-    return 1 * (total >= armor) + 1 * (total >= armor + margin)
-
-
-def reach_band(distance, w_range, w_long, melee):
-    """003 F Declare as 0 optimal, 1 long, 2 out; melee reaches adjacent only."""
-    optimal = np.where(melee, distance <= 1, distance <= w_range)
-    long = ~melee & (distance <= w_long)
-    return np.where(optimal, 0, np.where(long, 1, 2))
+# The rules the engines call by these names (one definition each, in rules.py).
+hit = rules.hits  # 003 F Hit
+outcome_code = rules.outcome_code  # 003 F5
+reach_band = rules.range_code  # 003 F Declare
 
 
 def hull_percent(dur, max_total):
     """003 I4 tiebreak: current over maximum Durability (destroyed parts count 0)."""
-    return np.maximum(dur, 0).sum(axis=-1) / max_total
+    return rules.hull_fraction(dur, max_total)
 
 
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -12,10 +12,10 @@ stat vector is laid along its own axis, so the rule functions below, applied to 
 vectors, broadcast to every combination at once; raveling the grid (C order: head
 slowest, back fastest) gives one value per build, and each build's part indices are
 the axes' ``arange`` broadcast the same way. Bands are computed once per distinct
-combination of Sizes and looked up. The rule functions work on Python ints and NumPy
-arrays alike (like ``battle.py``) and mirror ``rules.py``; ``tests/skirmish/test_builds.py``
-holds them to ``rules.overload_penalty``, ``rules.bands`` and ``rules.mech_stats``, and
-the whole playable enumeration to a brute-force ``itertools.product``.
+combination of Sizes and looked up. The formulas are ``rules.py``'s own (overload,
+derived stats, bands: written once for ints and arrays); ``tests/skirmish/test_builds.py``
+holds the rows to ``rules.mech_stats`` and the whole playable enumeration to a
+brute-force ``itertools.product``.
 
 Two part lists (:func:`load_parts`): ``playable`` (the catalog's ``parts.toml``, 121,000
 builds) and ``full``, the projected five-runner catalog ``parts_full.toml`` (003 K; all
@@ -121,68 +121,20 @@ def _stat_vectors(parts: Mapping[str, Part]) -> dict[str, dict[str, np.ndarray]]
     }  # fmt: skip
 
 
-# ---- the rules, over arrays (each mirrors rules.py; ints work too) ---------------------
+# ---- the rules, over arrays: rules.py's own formulas ------------------------------------
 
 
 def overload_penalty(over: Any, step: int) -> Any:
-    """003 B4 (``rules.overload_penalty``): each ``step`` over the cap, or part thereof,
-    costs 1 Speed and 1 Evasion: ceil(over / step) above the cap, else 0.
-    ``-(-over // step)`` is that ceiling in integers."""
-    return np.maximum(0, -(-over // step))
+    """003 B4 (``rules.overload_steps``): ceil(over / step) above the cap, else 0."""
+    return rules.overload_steps(over, step)
 
 
 def is_legal(over: Any, params: rules.Parameters) -> Any:
-    """003 B4 (``rules.mech_problems``): at most ``overload_max`` over the class cap."""
-    return over <= params.overload_max
+    """003 B4 (``Parameters.within_overload``): at most ``overload_max`` over the cap."""
+    return params.within_overload(over)
 
 
-def evasion(chassis: Any, legs: Any, overload: Any, piloting: Any = 0) -> Any:
-    """003 C: Chassis Evasion + Legs Evasion + Pilot Piloting - overload penalty."""
-    return chassis + legs + piloting - overload
-
-
-def speed(chassis: Any, legs: Any, overload: Any) -> Any:
-    """003 C: Chassis Speed + Legs Speed - overload penalty (not clamped, as in rules)."""
-    return chassis + legs - overload
-
-
-def sensors(chassis: Any, head: Any, back: Any) -> Any:
-    """003 C: Chassis Sensors + Head Sensors + Back Sensors."""
-    return chassis + head + back
-
-
-def e_def(chassis: Any, head: Any, systems: Any = 0) -> Any:
-    """003 C: Chassis E-Def + Head E-Def + Pilot Systems."""
-    return chassis + head + systems
-
-
-def reactor_cap(chassis: Any, back: Any) -> Any:
-    """003 C: Chassis Reactor + Back Reactor."""
-    return chassis + back
-
-
-def bands(sizes: np.ndarray, total: int = rules.LOCATION_DIE) -> np.ndarray:
-    """003 F4 (``rules.bands``) for many silhouettes at once: int[N, k] Sizes ->
-    int8[N, k] bands summing to ``total``.
-
-    Each part gets floor(size * total / whole); the bands left over go one each to the
-    largest remainders, ties to the larger Size, then to the earlier part. Remainders
-    are compared as integers (size * total mod whole: same denominator, exact). The
-    three-level order is one integer key per part, unique thanks to the index; a part's
-    rank is how many parts of its row have a larger key."""
-    sizes = np.asarray(sizes, dtype=np.int32)
-    whole = sizes.sum(axis=1, keepdims=True)
-    if sizes.size and (np.any(whole <= 0) or np.any(sizes < 0)):
-        raise ValueError("sizes must be non-negative with a positive sum")
-    scaled = sizes * total
-    floor, remainder = scaled // whole, scaled % whole
-    k = sizes.shape[1]
-    later = np.arange(k - 1, -1, -1, dtype=np.int32)  # earlier part: larger key
-    size_span = int(sizes.max(initial=0)) + 1
-    key = (remainder.astype(np.int64) * size_span + sizes) * k + later
-    rank = (key[:, None, :] > key[:, :, None]).sum(axis=2)
-    left = total - floor.sum(axis=1, keepdims=True)
-    return (floor + (rank < left)).astype(np.int8)
+bands = rules.bands_of  # 003 F4 for many silhouettes at once: int[N, 6] -> int8[N, 6]
 
 
 # ---- enumeration -----------------------------------------------------------------------
@@ -280,7 +232,7 @@ def _block_bands(chassis_size: int, vec: SlotVectors, shape: tuple[int, ...]) ->
     combos = np.indices(dims).reshape(len(dims), -1)  # [slot, combination]: distinct-Size index
     columns = {s: distinct[s][0][combos[k]] for k, s in enumerate(others)}
     columns["chassis"] = np.full(combos.shape[1], chassis_size)
-    table = bands(np.stack([columns[s] for s in SILHOUETTE_SLOTS], axis=1))
+    table = rules.bands_of(np.stack([columns[s] for s in SILHOUETTE_SLOTS], axis=1))
     which = [np.broadcast_to(_along(s, distinct[s][1].ravel()), shape) for s in others]
     return table[np.ravel_multi_index(which, dims).ravel()]  # each build's combination
 
@@ -304,7 +256,7 @@ def _block(c: int, ids: SlotIds, vec: SlotVectors, params: rules.Parameters, kla
     weight = sum(part(s, "weight") for s in BUILD_SLOTS)  # 003 B3
     cap = rules.class_cap(klass, params)  # 003 B3
     over = weight - cap
-    penalty = overload_penalty(over, params.overload_step)  # 003 B4
+    penalty = rules.overload_steps(over, params.overload_step)  # 003 B4
     index = {s: col(_along(s, np.arange(k))) for s, k in zip(GRID_SLOTS, shape, strict=True)}
     return Builds(
         ids=ids,
@@ -315,14 +267,15 @@ def _block(c: int, ids: SlotIds, vec: SlotVectors, params: rules.Parameters, kla
         cap=np.full(n, cap, np.int16),
         over=col(over),
         overload=col(penalty),
-        legal=col(is_legal(over, params), bool),
-        evasion=col(evasion(part("chassis", "evasion"), part("legs", "evasion"), penalty)),
-        speed=col(speed(part("chassis", "speed"), part("legs", "speed"), penalty)),
-        sensors=col(
-            sensors(part("chassis", "sensors"), part("head", "sensors"), part("back", "sensors"))
-        ),
-        e_def=col(e_def(part("chassis", "e_def"), part("head", "e_def"))),
-        reactor_cap=col(reactor_cap(part("chassis", "reactor"), part("back", "reactor"))),
+        legal=col(params.within_overload(over), bool),
+        # 003 C without a pilot (Piloting and Systems 0)
+        evasion=col(rules.evasion(part("chassis", "evasion"), part("legs", "evasion"), 0, penalty,
+                                  params)),  # fmt: skip
+        speed=col(rules.speed(part("chassis", "speed"), part("legs", "speed"), penalty, params)),
+        sensors=col(rules.sensors(part("chassis", "sensors"), part("head", "sensors"),
+                                  part("back", "sensors"))),  # fmt: skip
+        e_def=col(rules.e_def(part("chassis", "e_def"), part("head", "e_def"), 0)),
+        reactor_cap=col(rules.reactor_cap(part("chassis", "reactor"), part("back", "reactor"))),
         hull=col(sum(part(s, "durability") for s in BUILD_SLOTS)),
         head_acc=col(part("head", "acc"), np.int8),
         bands=_block_bands(int(vec["chassis"]["size"][c]), vec, shape),
@@ -353,7 +306,7 @@ def count_legal(parts: Mapping[str, Part], params: rules.Parameters) -> dict[str
     for c, cid in enumerate(ids["chassis"]):
         klass = parts[cid].klass
         over = int(vec["chassis"]["weight"][c]) + rest - rules.class_cap(klass, params)
-        legal = is_legal(over, params)
+        legal = params.within_overload(over)
         counts = {"builds": over.size, "legal": int(legal.sum()),
                   "overloaded": int((legal & (over > 0)).sum())}  # fmt: skip
         for key in (klass, "all"):

@@ -7,11 +7,16 @@ A catalog folder (``catalogs/skirmish/``) holds:
 - ``pilots.toml``  ``[[pilot]]`` Faction, Specialty, four stats, ability, bonds (D)
 - ``tables.toml``  ``[[crit]]`` and ``[[stress]]`` d6 tables (F7, G), ``[[strike]]`` (F11.1)
 - ``policies.toml`` ``[[policy]]`` how a mech plays in simulation (brawler, gunline ...)
-- ``rules.toml``   rules parameter values (see ``rules.Parameters``)
+- ``rules.toml``   rules parameter values (see ``params.Parameters``)
 - ``claims.toml``  the rulebook's claims, checked by ``mechbal claims``
 
 :func:`load_catalog` reads and validates all of it, or raises ``CatalogError`` naming
 file, entry and field. Nothing in the project reads these files any other way.
+
+This module imports the parameters (``params.py``) and nothing of the rules: ``rules.py``
+computes on the types defined here. A kit's Weight is checked with the one legality
+test of a mech's Weight, ``Parameters.within_overload`` (also used by ``rules`` and
+``builds``).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from sims.core.catalog import (
     load_toml,
 )
 from sims.core.params import load_params
-from sims.skirmish import rules
+from sims.skirmish.params import Parameters, simple_dice
 
 GAME = "skirmish"
 RUNNERS = ("kessler_yards", "meridian_circuit", "hollow_saints", "nine_suns", "tessellate")
@@ -49,6 +54,7 @@ EFFECT_KINDS = (
     "core_damage", "skip_activation", "prone", "back_damage", "none",
 )  # fmt: skip
 KIT_SLOTS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
+PILOT_STATS = ("gunnery", "piloting", "systems", "initiative")  # 003 D, each 0 to 3
 
 
 def _common() -> list[FieldSpec]:
@@ -259,7 +265,7 @@ class Catalog:
     stress: tuple[TableRow, ...]
     strikes: dict[str, Strike]
     policies: dict[str, Policy]
-    params: rules.Parameters
+    params: Parameters
     param_provenance: dict[str, str]
     overrides: tuple[tuple[str, Any], ...] = ()  # designer edits applied (--set/--sweep)
 
@@ -325,7 +331,7 @@ def _load_pilots(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Pil
         FieldSpec("name", "str"),
         FieldSpec("faction", "str", choices=RUNNERS),
         FieldSpec("specialty", "str", choices=SPECIALTIES),
-        *(FieldSpec(s, "int", min=0, max=3) for s in rules.PILOT_STATS),
+        *(FieldSpec(s, "int", min=0, max=3) for s in PILOT_STATS),
         FieldSpec("ability", "str"),
         FieldSpec("ability_effect", "table"),
         FieldSpec("bonds", "list[str]", required=False, default=()),
@@ -389,7 +395,7 @@ def _load_d6_table(path: Path, doc: dict[str, Any], kind: str) -> tuple[TableRow
 def _simple_dice_field(vals: dict[str, Any], path: Path, kind: str) -> None:
     """The engines roll damage as NdS+C (003 F6); richer expressions are refused here."""
     try:
-        rules.simple_dice(vals["damage"])
+        simple_dice(vals["damage"])
     except ValueError as exc:
         raise CatalogError(path, str(exc), kind=kind, entry=vals["id"], field="damage") from None
 
@@ -436,7 +442,7 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
 
 
 def _load_kits(
-    path: Path, parts: dict[str, Part], pilots: dict[str, Pilot], params: rules.Parameters,
+    path: Path, parts: dict[str, Part], pilots: dict[str, Pilot], params: Parameters,
     doc: dict[str, Any] | None = None,
 ) -> dict[str, Kit]:  # fmt: skip
     doc = load_toml(path) if doc is None else doc
@@ -461,8 +467,8 @@ def _load_kits(
         kit = Kit(**vals)
         weight = sum(parts[p].weight for p in kit.part_ids)
         chassis = parts[kit.chassis]
-        cap = rules.class_cap(chassis.klass, params)
-        if weight - cap > params.overload_max:
+        cap = params.class_cap(chassis.klass)
+        if not params.within_overload(weight - cap):
             raise CatalogError(
                 path,
                 f"weighs {weight}, {weight - cap} over the {chassis.klass} cap {cap} "
@@ -471,6 +477,20 @@ def _load_kits(
             )  # fmt: skip
         out[ident] = kit
     return out
+
+
+def _check_standard_medium(
+    path: Path, params: Parameters, kits: dict[str, Kit], parts: dict[str, Part]
+) -> None:
+    """``standard_medium`` names a kit of the catalog whose chassis is a Medium (003 F4)."""
+    kit = kits.get(params.standard_medium)
+    if kit is None:
+        raise CatalogError(path, f"names unknown kit {params.standard_medium!r}",
+                           kind="parameter", entry="standard_medium", field="value")  # fmt: skip
+    klass = parts[kit.chassis].klass
+    if klass != "medium":
+        raise CatalogError(path, f"kit {kit.id!r} is a {klass}, not a Medium",
+                           kind="parameter", entry="standard_medium", field="value")  # fmt: skip
 
 
 FILES = ("rules.toml", "parts.toml", "kits.toml", "pilots.toml", "tables.toml",
@@ -495,12 +515,13 @@ def load_catalog(
     docs = {name: load_toml(folder / name) for name in FILES}
     if overrides:
         apply_overrides(docs, overrides, KIND_FILES, "rules.toml")
-    params, provenance = load_params(rules.Parameters, folder / "rules.toml", docs["rules.toml"])
+    params, provenance = load_params(Parameters, folder / "rules.toml", docs["rules.toml"])
     parts = _load_parts(folder / "parts.toml", docs["parts.toml"])
     pilots = _load_pilots(folder / "pilots.toml", docs["pilots.toml"])
     crit, stress, strikes = _load_tables(folder / "tables.toml", docs["tables.toml"])
     policies = _load_policies(folder / "policies.toml", docs["policies.toml"])
     kits = _load_kits(folder / "kits.toml", parts, pilots, params, docs["kits.toml"])
+    _check_standard_medium(folder / "rules.toml", params, kits, parts)
     return Catalog(
         folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance,
         tuple(sorted((overrides or {}).items())),

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sims.skirmish import rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
-    DRAW,
     EFFECT_CODES,
     HEAD,
     LEGS,
@@ -33,8 +33,6 @@ from sims.skirmish.battle import (
     check_batch,
     e_def_now,
     evasion_now,
-    hit,
-    outcome_code,
     reach_band,
     reactor_now,
     sensors_now,
@@ -172,6 +170,10 @@ class Game:
     def roll_dice(self, count: int, sides: int, bonus: int = 0) -> int:
         return sum(self.dice.rolls(count, sides)) + bonus
 
+    def roll_expr(self, expr: str) -> int:
+        """One roll of a dice parameter of rules.toml (``1d3``, ``2d6``: NdS+C)."""
+        return self.roll_dice(*rules.simple_dice(expr))
+
     def reactor(self, m: int) -> int:
         return int(reactor_now(self.b, m, self.mechs[m].part_alive(BACK)))
 
@@ -210,7 +212,7 @@ class Game:
         resets to 0 in every case."""
         s = self.mechs[m]
         s.heat += heat
-        if s.heat <= self.reactor(m):
+        if not rules.overheats(s.heat, self.reactor(m)):
             return
         face = self.dice.roll(6)
         s.heat = 0
@@ -319,10 +321,7 @@ class Game:
             net -= p.aimed_dice  # E Aimed Shot
         if melee and ((b.shield[t, 1] and s.part_alive(1)) or (b.shield[t, 2] and s.part_alive(2))):
             net -= p.shield_melee_dice  # F11.6
-        mod = 0
-        if net:
-            best = max(self.dice.rolls(abs(net), 6))
-            mod = best if net > 0 else -best
+        mod = rules.modifier_result(self.dice.rolls(abs(net), rules.MODIFIER_DIE), net)
         acc = int(accuracy(b, m, melee, acc_w, a.part_alive(HEAD)))
         any_hit, struck = False, -1
         side = self.side(m)
@@ -330,9 +329,9 @@ class Game:
             if not s.alive:
                 break
             self.shots[side] += 1
-            natural = self.dice.roll(20)
+            natural = self.dice.roll(rules.HIT_DIE)
             evasion = int(evasion_now(b, t, s.part_alive(LEGS), s.prone))
-            if not hit(natural, acc, mod, evasion):
+            if not rules.hits(natural, acc, mod, evasion):
                 if strike == 1:  # F11.1 a missed kick: d20 + Piloting below 10 falls Prone
                     if self.dice.roll(20) + int(b.piloting[m]) < p.kick_fall_below:
                         a.prone = True
@@ -348,33 +347,26 @@ class Game:
                 rerolls = (2 if s.prone else 1) if melee else 0  # F11, F7 Prone
                 while rerolls and part != CORE and s.part_alive(part):
                     part, rerolls = self.location(t), rerolls - 1
-            if cover == 2 and part == LEGS:
+            if rules.hits_cover(part, cover == 2):
                 continue  # H5: the Legs band hits the cover; the shot is over
             if not s.part_alive(part):
                 part = CORE  # F4: a destroyed part's band transfers to the Core
             struck = part
-            total = (
-                self.dice.roll(6)
-                + pen
-                + int(b.pen_bonus[m])
-                + (p.nat20_pen if natural == 20 else 0)
-            )
-            armor = (int(b.armor[t, part]) + (p.brace_armor if s.braced else 0)
-                     + (int(b.core_armor_bonus[t]) if part == CORE else 0)
-                     - s.n_armor[part] * b.fx_armor)  # fmt: skip
-            outcome = int(outcome_code(total, armor, p.crit_margin))
+            total = rules.penetration_total(self.dice.roll(rules.PEN_DIE), pen, natural, p,
+                                            bonus=int(b.pen_bonus[m]))  # fmt: skip
+            armor = rules.armor_now(int(b.armor[t, part]), p, braced=s.braced,
+                                    bonus=int(b.core_armor_bonus[t]) if part == CORE else 0,
+                                    lost=s.n_armor[part] * b.fx_armor)  # fmt: skip
+            outcome = rules.outcome_code(total, armor, p.crit_margin)
             rolled = self.roll_dice(*dmg)
-            if outcome > 0:
-                self.damage(t, part, rolled, m)
-            elif p.glance_damage == "half":
-                self.damage(t, part, rolled // 2, m)
+            self.damage(t, part, rules.hit_damage(outcome, rolled, p), m)
             if outcome == 2 and s.alive:
                 self.crits[side] += 1
                 if strike is None:
                     self.mount_crits[m][mount] += 1
                 self.crit(t, part)
             if pulse and s.alive:
-                self.gain_heat(t, self.dice.roll(3))  # G: Pulse hits add 1d3 Heat
+                self.gain_heat(t, self.roll_expr(p.pulse_heat))  # G: Pulse hits add Heat
             if melee and outcome > 0 and b.klass[m] > b.klass[t]:
                 s.prone = True  # F11.4 knockdown
         if strike is None:
@@ -382,8 +374,8 @@ class Game:
         return any_hit, struck
 
     def location(self, t: int) -> int:
-        roll = self.dice.roll(20)
-        return int(np.searchsorted(self.b.band_top[t], roll))  # F4: first band reaching it
+        roll = self.dice.roll(rules.LOCATION_DIE)
+        return rules.location(roll, self.b.band_top[t])  # F4: the first band reaching it
 
     def best_melee(self, m: int) -> tuple[int | None, int | None]:
         """(melee weapon mount, or None with a strike) for Charge and riposte."""
@@ -483,7 +475,7 @@ class Game:
             self.stabilize(m)
             quick -= 2
         elif a.heat > 0 and a.heat * 100 >= b.p_vent_at[m] * self.reactor(m):
-            a.heat = max(0, a.heat - self.dice.roll(6) - int(b.vent_bonus[m]))
+            a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
             quick -= 1
         t = self.nearest_enemy(m)  # 4. target
         if t is None:
@@ -610,23 +602,24 @@ class Game:
                 if b.wall_low <= st.pos + away <= b.wall_high:
                     st.pos += away
                 else:
-                    self.damage(t, part, self.dice.roll(6), m)
+                    self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
         if self.mechs[m].alive and self.winner is None:
-            self.damage(m, LEGS, self.dice.roll(3), None)
+            self.damage(m, LEGS, self.roll_expr(p.charge_self_damage), None)
         if self.mechs[m].alive and self.winner is None:
             self.gain_heat(m, p.charge_heat)
 
     # ---- the game (I) ----------------------------------------------------------------
 
     def initiative(self) -> int:
-        """I: each side rolls 2d6 + its highest living Initiative; ties reroll."""
+        """I: each side rolls ``initiative_dice`` (2d6) + its highest living Initiative;
+        ties reroll."""
         while True:
             totals = []
             for side in (SIDE_A, SIDE_B):
                 alive = self.living(side)
                 best = max(int(self.b.initiative[m]) for m in alive)
                 bonus = max(int(self.b.initiative_bonus[m]) for m in alive)
-                totals.append(self.roll_dice(2, 6) + best + bonus)
+                totals.append(self.roll_expr(self.p.initiative_dice) + best + bonus)
             if totals[0] != totals[1]:
                 return SIDE_A if totals[0] > totals[1] else SIDE_B
 
@@ -654,14 +647,9 @@ class Game:
             rounds += 1
             self.play_round()
         hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
-        if self.winner is not None:
-            winner, decided = self.winner, 0
-        elif self.kills[0] != self.kills[1]:
-            winner, decided = (SIDE_A if self.kills[0] > self.kills[1] else SIDE_B), 1
-        elif hull[0] != hull[1]:
-            winner, decided = (SIDE_A if hull[0] > hull[1] else SIDE_B), 2
-        else:
-            winner, decided = DRAW, 3
+        points = [rules.points(k, 0, self.p) for k in self.kills]  # no zones on a track
+        winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points,
+                                       *hull)  # fmt: skip
         return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
                             self.shots, self.hits, self.destroyed, self.mount_hits,
                             self.mount_crits)  # fmt: skip
@@ -669,8 +657,9 @@ class Game:
     def hull(self, side: int) -> float:
         """I4 tiebreak: current over maximum Durability across the fielded team."""
         mechs = [m for m in range(self.b.mechs) if self.side(m) == side]
-        now = sum(sum(max(d, 0) for d in self.mechs[m].dur) for m in mechs if self.mechs[m].alive)
-        return now / int(self.b.durability[mechs].sum())
+        left = [d for m in mechs if self.mechs[m].alive for d in self.mechs[m].dur]
+        full = int(self.b.durability[mechs].sum())
+        return float(rules.hull_fraction(np.array(left, np.int64), full))
 
 
 def play_one(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:

@@ -1,8 +1,12 @@
-"""Mecha Skirmish rules (003): the parameters object and the pure rule functions.
+"""Mecha Skirmish rules (003): the pure rule functions.
 
-One rule, one place: every formula the engines and tables use lives here, written
-next to the rulebook section it implements. ``exact.py`` builds exact tables from these
-functions; the engines (later) call or mirror them and are tested against them.
+One rule, one place: every formula the engines, the exact tables, ``explain`` and
+``builds`` use lives here, written next to the rulebook section it implements, and
+written once for Python ints and NumPy arrays alike (``np.where``, ``np.maximum``,
+comparisons; no Python branching on the values): given ints a formula returns a Python
+int or bool, given arrays it returns arrays (``tests/skirmish/test_formulas.py`` holds
+every formula to itself over full grids and to hand-derived values at its edges). The
+parameters are declared in ``params.py`` (``Parameters`` is re-exported here).
 
 Silhouette order is fixed by 003 F4: head, right_arm, left_arm, core, back, legs.
 """
@@ -10,96 +14,59 @@ Silhouette order is fixed by 003 F4: head, right_arm, left_arm, core, back, legs
 from __future__ import annotations
 
 import functools
-import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any
+
+import numpy as np
 
 from sims.core.dist import Dist
-from sims.core.params import param
+from sims.skirmish.catalog import PILOT_STATS, Mech, Part, Pilot
+from sims.skirmish.params import Parameters, simple_dice
 
-if TYPE_CHECKING:
-    from sims.skirmish.catalog import Mech, Part, Pilot
+__all__ = ["PILOT_STATS", "Parameters", "simple_dice"]  # re-exported for callers of rules
 
 RULES_VERSION = "skirmish-rules-1"
 SILHOUETTE = ("head", "right_arm", "left_arm", "core", "back", "legs")
+HEAD, RIGHT_ARM, LEFT_ARM, CORE, BACK, LEGS = range(6)  # indices in SILHOUETTE
 LOCATION_DIE = 20  # 003 F4: d20 on the silhouette
 HIT_DIE = 20  # 003 F Hit: d20
+NATURAL_MISS = 1  # 003 F Hit: a natural 1 always misses
 PEN_DIE = 6  # 003 F5: d6 + Pen
-PILOT_STATS = ("gunnery", "piloting", "systems", "initiative")
+MODIFIER_DIE = 6  # 003 F3: modifier dice are d6
 OUTCOMES = ("glance", "full", "crit")
+GLANCE, FULL, CRIT = range(3)  # outcome codes, indices in OUTCOMES
+# Battle results (I4): who won, and what decided it.
+SIDE_A, SIDE_B, DRAW = 0, 1, 2
+DECIDED = ("wipe", "points", "hull", "draw")
 
 
-@dataclass(frozen=True)
-class Parameters:
-    """Every tunable number of the ruleset; values come from ``rules.toml``."""
-
-    team_cap: int = param("Team Cap: the three fielded mechs' Weight", "B3", low=100, high=200)
-    light_cap: int = param("class cap of a Light mech's Weight", "B3", low=20, high=60)
-    medium_cap: int = param("class cap of a Medium mech's Weight", "B3", low=30, high=80)
-    heavy_cap: int = param("class cap of a Heavy mech's Weight", "B3", low=40, high=100)
-    overload_step: int = param("Weight over cap per -1 Speed/-1 Evasion", "B4", low=1, high=10)
-    overload_max: int = param("most Weight a mech may exceed its cap by", "B4", low=0, high=20)
-    copy_limit: int = param("copies of any part across a roster", "B", low=1, high=4)
-    roster_size: int = param("mechs in a roster", "B", low=3, high=6)
-    fielded: int = param("mechs fielded in a game", "B", low=1, high=4)
-    crit_margin: int = param("penetration over Armor needed for a crit", "F5", low=2, high=6)
-    glance_damage: str = param("damage of a glance (below Armor)", "F5", choices=("none", "half"))
-    nat20_pen: int = param("penetration bonus of a natural-20 hit", "F Hit", low=0, high=3)
-    brace_armor: int = param("Armor bonus while Braced", "E Brace", low=0, high=3)
-    long_range_percent: int = param("long range as % of Range", "F Declare", low=100, high=300)
-    long_range_dice: int = param("[-] dice at long range", "F Declare", low=0, high=3)
-    hard_cover_dice: int = param("[-] dice for hard cover", "H5", low=0, high=4)
-    soft_cover_dice: int = param("[-] dice for soft cover", "H5", low=0, high=4)
-    engaged_dice: int = param("[-] dice on ranged attacks while Engaged", "E", low=0, high=3)
-    heavy_dice: int = param("[-] dice for a Heavy weapon after moving", "B tags", low=0, high=3)
-    reaction_dice: int = param("[-] dice on reaction attacks", "E6", low=0, high=3)
-    aimed_dice: int = param("[-] dice on an Aimed Shot", "E", low=0, high=3)
-    bond_dice: int = param("[+] dice for a bonded pair within range", "D4", low=0, high=3)
-    bond_range: int = param("hexes within which bonded mechs help", "D4", low=0, high=6)
-    lock_dice: int = param("[+] dice against a Locked target", "E Lock On", low=0, high=3)
-    prone_evasion: int = param("Evasion lost while Prone", "F7", low=0, high=10)
-    charge_hexes_per_die: int = param("hexes moved per Charge [+]", "F11.3", low=1, high=6)
-    charge_max_dice: int = param("most [+] from a Charge", "F11.3", low=0, high=4)
-    barrage_heat: int = param("extra Heat of a Barrage", "E", low=0, high=5)
-    charge_heat: int = param("Heat of a Charge", "F11.3", low=0, high=5)
-    overcharge_heat: tuple[str, ...] = param(
-        "Heat of the 1st, 2nd, 3rd and later Overcharge", "G3", dice_list=True
-    )
-    round_cap: int = param("rounds in a game", "I", low=3, high=12)
-    board_length: int = param("hexes along the long axis", "H", low=10, high=60)
-    board_depth: int = param("hexes along the short axis", "H", low=10, high=40)
-    deploy_rows: int = param("deployment rows at each short end", "H", low=1, high=6)
-    zones: int = param("zones on a map", "H", low=0, high=5)
-    zone_points: int = param("points per zone held per round", "I4", low=0, high=5)
-    kill_points: int = param("points per enemy mech destroyed", "I4", low=0, high=10)
-    soft_cover_percent: int = param("% of shots whose target has soft cover", "H5", low=0, high=100)
-    hard_cover_percent: int = param("% of shots whose target has hard cover", "H5", low=0, high=100)
-    legs_lost_speed: int = param("Speed left once the Legs are destroyed", "F7", low=0, high=6)
-    kick_fall_below: int = param("a missed kick falls Prone below this d20+Piloting", "F11.1",
-                                 low=0, high=21)  # fmt: skip
-    shield_melee_dice: int = param("[-] on melee attacks at an intact Shield arm", "F11.6",
-                                   low=0, high=3)  # fmt: skip
-    shield_punch_pen: int = param("Pen bonus of a punch from a Shield arm", "F11.1", low=0, high=3)
+def _plain(x: Any) -> Any:
+    """A 0-d result as a Python int or bool (a formula given ints returns ints)."""
+    return x.item() if isinstance(x, np.generic | np.ndarray) and np.ndim(x) == 0 else x
 
 
 # ---- B: weight, caps, overload, copy limits ------------------------------------------
 
 
 def class_cap(klass: str, params: Parameters) -> int:
-    """003 B3: each class has its own Weight cap."""
-    return {"light": params.light_cap, "medium": params.medium_cap, "heavy": params.heavy_cap}[
-        klass
-    ]
+    """003 B3: each class has its own Weight cap (``Parameters.class_cap``)."""
+    return params.class_cap(klass)
 
 
-def overload_penalty(weight: int, cap: int, params: Parameters) -> int:
+def overload_penalty(weight: Any, cap: Any, params: Parameters) -> Any:
     """003 B4: each ``overload_step`` over the cap, or part thereof, costs 1 Speed and
-    1 Evasion. Beyond ``overload_max`` over, the mech is illegal (see mech_problems)."""
-    over = weight - cap
-    return 0 if over <= 0 else math.ceil(over / params.overload_step)
+    1 Evasion: ceil(over / step) above the cap, else 0 (``-(-over // step)`` is that
+    ceiling in integers). Beyond ``overload_max`` over, the mech is illegal
+    (``Parameters.within_overload``)."""
+    return overload_steps(np.asarray(weight) - cap, params.overload_step)
+
+
+def overload_steps(over: Any, step: int) -> Any:
+    """003 B4 in Weight over the cap: ceil(over / step) when over > 0, else 0."""
+    return _plain(np.maximum(0, -(-np.asarray(over) // step)))
 
 
 def mech_weight(mech: Mech) -> int:
@@ -108,6 +75,56 @@ def mech_weight(mech: Mech) -> int:
 
 
 # ---- C: derived stats ----------------------------------------------------------------
+# Each takes the card numbers (ints, or arrays of them) and the state that changes them
+# in play: a destroyed part (F7: its contribution is lost), Prone, crit penalties, an
+# active pilot ability. A fresh mech (mech_stats, builds) leaves those at their defaults.
+
+
+def evasion(chassis: Any, legs: Any, piloting: Any, overload: Any, params: Parameters, *,
+            legs_alive: Any = True, prone: Any = False, bonus: Any = 0) -> Any:  # fmt: skip
+    """003 C Evasion = Chassis Evasion + Legs Evasion + Pilot Piloting - overload penalty
+    (B4); the Legs' share is lost with the Legs (F7), Prone costs ``prone_evasion`` (F7
+    Prone: Evasion -3); ``bonus`` is an active pilot ability (D)."""
+    return _plain(
+        chassis + legs * np.asarray(legs_alive) + piloting + bonus - overload
+        - params.prone_evasion * np.asarray(prone)
+    )  # fmt: skip
+
+
+def speed(chassis: Any, legs: Any, overload: Any, params: Parameters, *,
+          legs_alive: Any = True, bonus: Any = 0, penalty: Any = 0) -> Any:  # fmt: skip
+    """003 C Speed = Chassis Speed + Legs Speed - overload penalty (not clamped: the
+    battle clamps at 0); with the Legs destroyed a crawl of ``legs_lost_speed`` (003 A
+    "losing legs loses mobility", a reading); ``penalty`` from speed crits (F7)."""
+    base = np.where(legs_alive, chassis + legs, params.legs_lost_speed)
+    return _plain(base + bonus - overload - penalty)
+
+
+def sensors(chassis: Any, head: Any, back: Any, *, head_alive: Any = True,
+            back_alive: Any = True, penalty: Any = 0) -> Any:  # fmt: skip
+    """003 C Sensors = Chassis Sensors + Head Sensors + Back Sensors (each lost with its
+    part, F7), less sensor crits."""
+    return _plain(chassis + head * np.asarray(head_alive) + back * np.asarray(back_alive)
+                  - penalty)  # fmt: skip
+
+
+def e_def(chassis: Any, head: Any, systems: Any, *, head_alive: Any = True) -> Any:
+    """003 C E-Def = Chassis E-Def + Head E-Def (lost with the Head) + Pilot Systems."""
+    return _plain(chassis + systems + head * np.asarray(head_alive))
+
+
+def reactor_cap(chassis: Any, back: Any, *, back_alive: Any = True) -> Any:
+    """003 C Reactor Cap = Chassis Reactor + Back Reactor (lost with the Back, F7)."""
+    return _plain(chassis + back * np.asarray(back_alive))
+
+
+def accuracy(gunnery: Any, piloting: Any, melee: Any, weapon_acc: Any, head_acc: Any, *,
+             head_alive: Any = True, bonus: Any = 0) -> Any:  # fmt: skip
+    """003 C Accuracy of an attack = Pilot Gunnery + weapon Acc + Head Acc; melee rolls
+    Piloting instead of Gunnery (F11); the Head's Acc is lost with the Head (F7);
+    ``bonus`` an active ``acc`` ability (D)."""
+    skill = np.where(melee, piloting, gunnery)
+    return _plain(skill + weapon_acc + head_acc * np.asarray(head_alive) + bonus)
 
 
 @dataclass(frozen=True)
@@ -148,11 +165,11 @@ def mech_stats(mech: Mech, params: Parameters) -> MechStats:
         weight=weight,
         cap=cap,
         overload=penalty,
-        evasion=c.evasion + mech.legs.evasion + pilot.piloting - penalty,
-        speed=c.speed + mech.legs.speed - penalty,
-        sensors=c.sensors + mech.head.sensors + mech.back.sensors,
-        e_def=c.e_def + mech.head.e_def + pilot.systems,
-        reactor_cap=c.reactor + mech.back.reactor,
+        evasion=evasion(c.evasion, mech.legs.evasion, pilot.piloting, penalty, params),
+        speed=speed(c.speed, mech.legs.speed, penalty, params),
+        sensors=sensors(c.sensors, mech.head.sensors, mech.back.sensors),
+        e_def=e_def(c.e_def, mech.head.e_def, pilot.systems),
+        reactor_cap=reactor_cap(c.reactor, mech.back.reactor),
         hull=sum(p.durability for p in sil),
         sizes=sizes,
         bands=bands(sizes),
@@ -162,31 +179,44 @@ def mech_stats(mech: Mech, params: Parameters) -> MechStats:
 
 
 def attack_accuracy(pilot: Pilot, weapon: Part, head: Part | None) -> int:
-    """003 C: Pilot Gunnery + weapon Acc + Head Acc. Melee rolls Piloting instead of
-    Gunnery (F11); a destroyed head (``None``) adds nothing (F7)."""
-    stat = pilot.piloting if weapon.is_melee else pilot.gunnery
-    return stat + weapon.acc + (head.acc if head is not None else 0)
+    """003 C: Pilot Gunnery + weapon Acc + Head Acc (:func:`accuracy`). Melee rolls
+    Piloting instead of Gunnery (F11); a destroyed head (``None``) adds nothing (F7)."""
+    return accuracy(pilot.gunnery, pilot.piloting, weapon.is_melee, weapon.acc,
+                    head.acc if head is not None else 0)  # fmt: skip
 
 
 # ---- F4: location bands --------------------------------------------------------------
 
 
 def bands(sizes: Sequence[int], total: int = LOCATION_DIE) -> tuple[int, ...]:
-    """Scale Sizes to ``total`` bands by largest remainder (003 F4).
+    """Scale Sizes to ``total`` bands by largest remainder (003 F4): one silhouette as a
+    tuple (:func:`bands_of` for many at once)."""
+    return tuple(int(n) for n in bands_of(np.asarray([sizes]), total)[0])
+
+
+def bands_of(sizes: Any, total: int = LOCATION_DIE) -> np.ndarray:
+    """003 F4 for many silhouettes at once: int[N, k] Sizes -> int8[N, k] bands summing
+    to ``total``.
 
     Each part first gets floor(size * total / sum); the bands left over go one each to
     the largest remainders, ties to the larger Size, then to the earlier part in
-    silhouette order (DESIGN reading). No minimum: a part may own no band."""
-    whole = sum(sizes)
-    if whole <= 0 or any(s < 0 for s in sizes):
-        raise ValueError(f"sizes must be non-negative with a positive sum, got {sizes}")
-    quotas = [Fraction(s * total, whole) for s in sizes]
-    out = [math.floor(q) for q in quotas]
-    left = total - sum(out)
-    order = sorted(range(len(sizes)), key=lambda i: (-(quotas[i] - out[i]), -sizes[i], i))
-    for i in order[:left]:
-        out[i] += 1
-    return tuple(out)
+    silhouette order (DESIGN reading). No minimum: a part may own no band. Remainders
+    are compared as integers (size * total mod sum: the same denominator, exact); the
+    three-level order is one integer key per part, unique thanks to the index, and a
+    part's rank is how many parts of its row have a larger key."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    whole = sizes.sum(axis=1, keepdims=True)
+    if sizes.size and (np.any(whole <= 0) or np.any(sizes < 0)):
+        raise ValueError(f"sizes must be non-negative with a positive sum, got {sizes.tolist()}")
+    scaled = sizes * total
+    floor, remainder = scaled // whole, scaled % whole
+    k = sizes.shape[1]
+    later = np.arange(k - 1, -1, -1)  # earlier part: larger key
+    size_span = int(sizes.max(initial=0)) + 1
+    key = (remainder * size_span + sizes) * k + later
+    rank = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    left = total - floor.sum(axis=1, keepdims=True)
+    return (floor + (rank < left)).astype(np.int8)
 
 
 def band_ranges(band_counts: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -199,14 +229,26 @@ def band_ranges(band_counts: Sequence[int]) -> list[tuple[int, int, int]]:
     return rows
 
 
-def location_of(roll: int, band_counts: Sequence[int]) -> int:
-    """Silhouette index struck by a location roll 1..20 (003 F4)."""
-    edge = 0
-    for i, n in enumerate(band_counts):
-        edge += n
-        if roll <= edge:
-            return i
-    raise ValueError(f"location roll {roll} is off the silhouette")
+def band_top(band_counts: Any) -> Any:
+    """The last location-die face of each band (cumulative bands, along the last axis)."""
+    return np.cumsum(band_counts, axis=-1)
+
+
+def location(roll: Any, tops: Any) -> Any:
+    """003 F4: the silhouette index struck by a location roll 1..20: the first band whose
+    last face (``tops``, :func:`band_top`) reaches the roll. A part owning no band is
+    never struck. ``roll`` an int with ``tops`` [6], or int[n] with [6] or [n, 6]."""
+    return _plain((np.asarray(roll)[..., None] > np.asarray(tops)).sum(axis=-1))
+
+
+def location_of(roll: Any, band_counts: Sequence[int]) -> Any:
+    """Silhouette index struck by a location roll 1..20 (003 F4), from band counts."""
+    return location(roll, band_top(band_counts))
+
+
+def hits_cover(part: Any, hard_cover: Any) -> Any:
+    """003 F4 / H5: behind hard cover the Legs band hits the cover, and the shot is over."""
+    return _plain(np.asarray(hard_cover) & (np.asarray(part) == LEGS))
 
 
 # ---- F3: modifier dice ---------------------------------------------------------------
@@ -222,18 +264,25 @@ def modifier(net: int) -> Dist:
     """003 F3: roll |net| d6, keep the single highest; add it for [+], subtract for [-]."""
     if net == 0:
         return Dist.constant(0)
-    best = Dist.die(6).highest(abs(net))
+    best = Dist.die(MODIFIER_DIE).highest(abs(net))
     return best if net > 0 else -best
 
 
-def modifier_result(rolls: Iterable[int], net: int) -> int:
-    """The scalar form of :func:`modifier` for engines that roll the dice themselves."""
-    rolls = list(rolls)
-    if net == 0:
-        return 0
-    if len(rolls) != abs(net):
-        raise ValueError(f"{abs(net)} modifier dice expected, got {len(rolls)}")
-    return max(rolls) if net > 0 else -max(rolls)
+def highest_kept(faces: Any, count: Any) -> Any:
+    """003 F3: the single highest of the first ``count`` faces (0 when ``count`` is 0).
+    ``faces`` [k] with an int ``count``, or [n, k] with int[n] (rows rolled k dice)."""
+    faces = np.asarray(faces)
+    used = np.arange(faces.shape[-1]) < np.asarray(count)[..., None]
+    return _plain(np.max(faces * used, axis=-1, initial=0))
+
+
+def modifier_result(faces: Any, net: Any) -> Any:
+    """003 F3 as rolled: the highest kept of |net| d6, added for [+], subtracted for
+    [-]. ``faces`` holds at least |net| dice per row (see :func:`highest_kept`)."""
+    net = np.asarray(net)
+    if np.ndim(faces) == 1 and len(faces) != abs(int(net)) and int(net) != 0:
+        raise ValueError(f"{abs(int(net))} modifier dice expected, got {len(faces)}")
+    return _plain(np.sign(net) * highest_kept(faces, np.abs(net)))
 
 
 # ---- F Declare: range bands, cover and situational modifier dice ---------------------
@@ -242,19 +291,25 @@ RANGE_BANDS = ("optimal", "long", "out")
 COVERS = ("none", "soft", "hard")
 
 
-def long_range(weapon_range: int, params: Parameters) -> int:
+def long_range(weapon_range: Any, params: Parameters) -> Any:
     """003 F Declare: long range reaches 1.5x Range, rounded down."""
     return weapon_range * params.long_range_percent // 100
 
 
+def range_code(distance: Any, weapon_range: Any, weapon_long: Any, melee: Any) -> Any:
+    """003 F Declare / F11 as a code, index into RANGE_BANDS: 0 optimal (up to Range),
+    1 long (up to the long reach, :func:`long_range`, at 1[-]), 2 out (no shot). Melee
+    reaches adjacent hexes only (distance 1), and never at long range."""
+    melee = np.asarray(melee, dtype=bool)
+    optimal = np.where(melee, distance <= 1, distance <= weapon_range)
+    long = ~melee & (distance <= weapon_long)
+    return _plain(np.where(optimal, 0, np.where(long, 1, 2)))
+
+
 def range_band(distance: int, weapon: Part, params: Parameters) -> str:
-    """003 F Declare / F11: optimal up to Range, long up to 1.5x at 1[-], else no shot.
-    Melee needs adjacency (distance 1)."""
-    if weapon.is_melee:
-        return "optimal" if distance <= 1 else "out"
-    if distance <= weapon.range:
-        return "optimal"
-    return "long" if distance <= long_range(weapon.range, params) else "out"
+    """003 F Declare / F11 for one weapon, as a word (:func:`range_code`)."""
+    reach = long_range(weapon.range, params)
+    return RANGE_BANDS[range_code(distance, weapon.range, reach, weapon.is_melee)]
 
 
 def cover_dice(cover: str, params: Parameters) -> int:
@@ -287,14 +342,26 @@ def situational_dice(
 # ---- F Hit ---------------------------------------------------------------------------
 
 
-def hits(natural: int, accuracy: int, mod: int, evasion: int) -> bool:
+def hits(natural: Any, accuracy: Any, mod: Any, evasion: Any) -> Any:
     """003 F Hit: d20 + accuracy +/- modifier >= Evasion; natural 20 always hits,
     natural 1 always misses."""
-    if natural == HIT_DIE:
-        return True
-    if natural == 1:
-        return False
-    return natural + accuracy + mod >= evasion
+    natural = np.asarray(natural)
+    reached = natural + accuracy + mod >= evasion
+    return _plain((natural == HIT_DIE) | ((natural != NATURAL_MISS) & reached))
+
+
+def penetration_total(roll: Any, pen: Any, natural: Any, params: Parameters, *,
+                      bonus: Any = 0) -> Any:  # fmt: skip
+    """003 F5: d6 + weapon Pen, +``nat20_pen`` on a natural-20 hit (F Hit); ``bonus`` an
+    active ``pen`` ability (D)."""
+    return _plain(roll + pen + bonus + params.nat20_pen * (np.asarray(natural) == HIT_DIE))
+
+
+def armor_now(armor: Any, params: Parameters, *, braced: Any = False, bonus: Any = 0,
+              lost: Any = 0) -> Any:  # fmt: skip
+    """003 F5: the struck part's Armor, +``brace_armor`` while Braced (E Brace); ``bonus``
+    an active ``armor`` ability on the Core (D), ``lost`` Armor taken by crits (F7)."""
+    return _plain(armor + params.brace_armor * np.asarray(braced) + bonus - lost)
 
 
 @functools.cache
@@ -310,14 +377,16 @@ def hit_chances(accuracy: int, evasion: int, net_dice: int) -> tuple[Fraction, F
 # ---- F5: penetration -----------------------------------------------------------------
 
 
+def outcome_code(total: Any, armor: Any, margin: Any) -> Any:
+    """003 F5 with DESIGN's reading, as a code (index into OUTCOMES): below Armor a
+    glance (0); at least Armor + margin a crit (2); otherwise full (1)."""
+    total = np.asarray(total)
+    return _plain((total >= armor) * 1 + (total >= armor + margin) * 1)
+
+
 def penetration_outcome(total: int, armor: int, margin: int) -> str:
-    """003 F5 with DESIGN's reading: below Armor a glance; at least Armor + margin a crit;
-    otherwise full."""
-    if total < armor:
-        return "glance"
-    if total >= armor + margin:
-        return "crit"
-    return "full"
+    """003 F5 as a word (:func:`outcome_code`): glance, full or crit."""
+    return OUTCOMES[outcome_code(total, armor, margin)]
 
 
 def penetration(
@@ -349,31 +418,28 @@ def clear_caches() -> None:
 # ---- F6: damage ----------------------------------------------------------------------
 
 
-def simple_dice(expr: str) -> tuple[int, int, int]:
-    """``NdS+C`` as (N, S, C): the one shape the battle engines roll (003 F6 weapons)."""
-    import re
-
-    m = re.fullmatch(r"\s*(\d*)d(\d+)\s*(?:([+-])\s*(\d+))?\s*", expr)
-    if not m:
-        raise ValueError(f"{expr!r} is not of the form NdS or NdS+C")
-    n = int(m.group(1) or 1)
-    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-    return n, int(m.group(2)), bonus
-
-
 def damage_dist(weapon: Part) -> Dist:
     """003 F6: the weapon's damage dice."""
     return Dist.parse(weapon.damage)
 
 
-def glance_damage(rolled: int, params: Parameters) -> int:
+def glance_damage(rolled: Any, params: Parameters) -> Any:
     """DESIGN reading of F5: a glance does none, or half the dice rounded down."""
-    return 0 if params.glance_damage == "none" else rolled // 2
+    if params.glance_damage == "none":
+        return _plain(np.asarray(rolled) * 0)
+    return _plain(np.asarray(rolled) // 2)
+
+
+def hit_damage(code: Any, rolled: Any, params: Parameters) -> Any:
+    """003 F5/F6: damage a hit deals from its dice roll by outcome code (:func:`outcome_code`):
+    full and crit deal the roll, a glance :func:`glance_damage` (the crit-table d6 is an
+    effect, not damage)."""
+    return _plain(np.where(np.asarray(code) > GLANCE, rolled, glance_damage(rolled, params)))
 
 
 def outcome_damage(outcome: str, rolled: int, params: Parameters) -> int:
-    """Damage a hit deals from its dice roll (the crit-table d6 is an effect, not damage)."""
-    return glance_damage(rolled, params) if outcome == "glance" else rolled
+    """Damage a hit deals from its dice roll, the outcome as a word (:func:`hit_damage`)."""
+    return hit_damage(OUTCOMES.index(outcome), rolled, params)
 
 
 # ---- D: pilots -----------------------------------------------------------------------
@@ -402,7 +468,7 @@ def bonded_pairs(pilots: Sequence[Pilot]) -> list[tuple[str, str]]:
 def mech_problems(mech: Mech, params: Parameters) -> list[str]:
     """003 B3/B4: a mech may exceed its class cap by at most ``overload_max``."""
     weight, cap = mech_weight(mech), class_cap(mech.chassis.klass, params)
-    if weight - cap > params.overload_max:
+    if not params.within_overload(weight - cap):
         return [f"{mech.name} weighs {weight}, more than {params.overload_max} over its "
                 f"{mech.chassis.klass} cap {cap} (B4)"]  # fmt: skip
     return []
@@ -465,3 +531,42 @@ def zone_points_available(params: Parameters) -> int:
 def wipe_points(params: Parameters) -> int:
     """003 I4 (DESIGN reading): points for destroying every fielded enemy."""
     return params.fielded * params.kill_points
+
+
+def overheats(heat: Any, reactor: Any) -> Any:
+    """003 G Stress: the moment Heat exceeds Reactor Cap the mech rolls the stress d6
+    (and its Heat resets to 0 in every case)."""
+    return _plain(np.asarray(heat) > reactor)
+
+
+def points(kills: Any, zone_rounds: Any, params: Parameters) -> Any:
+    """003 I4 (DESIGN reading): ``kill_points`` per enemy mech destroyed and
+    ``zone_points`` per zone held at the end of each round."""
+    return _plain(np.asarray(kills) * params.kill_points
+                  + np.asarray(zone_rounds) * params.zone_points)  # fmt: skip
+
+
+def hull_fraction(durability_left: Any, maximum: Any) -> Any:
+    """003 I4 tiebreak: current over maximum Durability across the fielded team, each
+    part counted at 0 once destroyed (``durability_left`` may run below 0)."""
+    return np.maximum(durability_left, 0).sum(axis=-1) / maximum
+
+
+def decide(wipe_winner: Any, points_a: Any, points_b: Any, hull_a: Any, hull_b: Any
+           ) -> tuple[Any, Any]:  # fmt: skip
+    """003 I "Ending a game" with DESIGN's scoring reading: (winner, decided) codes.
+
+    A side that destroyed every enemy mech has won (``wipe_winner`` SIDE_A or SIDE_B;
+    -1 when nobody was wiped out); otherwise more points win, then the higher Hull
+    fraction; still equal is a DRAW. ``decided`` indexes DECIDED (wipe, points, hull,
+    draw). The sudden-death round is not played (a reading: the battle model ends at
+    the round cap)."""
+    wipe = np.asarray(wipe_winner)
+    by_points = (wipe < 0) & (np.asarray(points_a) != points_b)
+    by_hull = (wipe < 0) & ~by_points & (np.asarray(hull_a) != hull_b)
+    winner = np.where(wipe >= 0, wipe,
+                      np.where(by_points, np.where(np.asarray(points_a) > points_b, SIDE_A, SIDE_B),
+                               np.where(by_hull, np.where(np.asarray(hull_a) > hull_b, SIDE_A,
+                                                          SIDE_B), DRAW)))  # fmt: skip
+    decided = np.where(wipe >= 0, 0, np.where(by_points, 1, np.where(by_hull, 2, 3)))
+    return _plain(winner), _plain(decided)

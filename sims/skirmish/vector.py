@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from sims.skirmish import rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
@@ -46,8 +47,6 @@ from sims.skirmish.battle import (
     check_batch,
     e_def_now,
     evasion_now,
-    hit,
-    outcome_code,
     reach_band,
     reactor_now,
     sensors_now,
@@ -94,14 +93,23 @@ class Dice:
         return total
 
     def highest(self, count: np.ndarray) -> np.ndarray:
-        """Per row, the highest of ``count`` d6 (0 where count is 0): F3 modifier dice."""
+        """Per row, the highest of ``count`` d6 (0 where count is 0): F3 modifier dice
+        (``rules.highest_kept`` of k = max(count) dice rolled per row)."""
         k = int(count.max(initial=0))
         if not k:
             return np.zeros(len(count), I16)
         self.drawn += len(count) * k
         self.blocks.append(len(count) * k)
-        faces = self.rng.integers(1, 7, size=(len(count), k), dtype=I16)
-        return (faces * (np.arange(k) < count[:, None])).max(axis=1)
+        faces = self.rng.integers(1, rules.MODIFIER_DIE + 1, size=(len(count), k), dtype=I16)
+        return rules.highest_kept(faces, count)
+
+    def expr(self, expr: str, n: int) -> np.ndarray:
+        """n rolls of a dice parameter of rules.toml (NdS+C, e.g. ``1d3``, ``2d6``): one
+        block of n dice for a single die, else :meth:`sum`."""
+        count, sides, bonus = rules.simple_dice(expr)
+        if count == 1 and bonus == 0:
+            return self.roll(sides, n)
+        return self.sum(np.full(n, count), sides, bonus)
 
 
 def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -404,7 +412,7 @@ class Engine:
     def gain_heat(self, ix, m, heat) -> None:
         s, b = self.s, self.b
         s.heat[ix, m] += heat
-        over = s.heat[ix, m] > self.reactor(ix, m)
+        over = rules.overheats(s.heat[ix, m], self.reactor(ix, m))
         if not over.any():
             return
         ix, m = keep(over, ix, m)
@@ -513,7 +521,7 @@ class Engine:
             t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
                         | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
             net -= p.shield_melee_dice * (melee & t_shield)
-        mod = dice.highest(np.abs(net)) * np.sign(net)
+        mod = dice.highest(np.abs(net)) * np.sign(net)  # rules.modifier_result, rolled
         acc = accuracy(b, ka, melee, acc_w, self.part_alive(ix, m, HEAD))
         side = self.side[m]
         any_hit = np.zeros(n, bool)
@@ -525,10 +533,10 @@ class Engine:
             g = np.nonzero(go)[0]
             gi, gm, gt = ix[g], m[g], t[g]
             s.shots[gi, side[g]] += 1
-            natural = dice.roll(20, len(g))
+            natural = dice.roll(rules.HIT_DIE, len(g))
             evasion = evasion_now(b, self.key(gi, gt), self.part_alive(gi, gt, LEGS),
                                   s.prone[gi, gt])  # fmt: skip
-            landed = hit(natural, acc[g], mod[g], evasion)
+            landed = rules.hits(natural, acc[g], mod[g], evasion)
             kick_miss = ~landed & (strike[g] == 1)
             if kick_miss.any():  # F11.1 a missed kick may fall Prone
                 q = np.nonzero(kick_miss)[0]
@@ -555,7 +563,7 @@ class Engine:
                         break
                     part[again] = self.location(hi[again], ht[again])
                     rerolls -= again
-            covered = hard[h] & (part == LEGS)  # H5: the Legs band hits the cover
+            covered = rules.hits_cover(part, hard[h])  # H5: the Legs band hits the cover
             if covered.all():
                 continue
             if covered.any():
@@ -563,17 +571,16 @@ class Engine:
             part = np.where(self.part_alive(hi, ht, part), part, CORE)
             struck[h] = part
             kah, kth = self.key(hi, hm), self.key(hi, ht)  # static rows of the hits
-            total = (dice.roll(6, len(h)) + pen[h] + b.pen_bonus[kah]
-                     + p.nat20_pen * (nat == 20))  # fmt: skip
-            armor = (b.armor[kth, part] + p.brace_armor * s.braced[hi, ht]
-                     + b.core_armor_bonus[kth] * (part == CORE)
-                     - s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
-            outcome = outcome_code(total, armor, p.crit_margin)
+            total = rules.penetration_total(dice.roll(rules.PEN_DIE, len(h)), pen[h], nat, p,
+                                            bonus=b.pen_bonus[kah])  # fmt: skip
+            armor = rules.armor_now(b.armor[kth, part], p, braced=s.braced[hi, ht],
+                                    bonus=b.core_armor_bonus[kth] * (part == CORE),
+                                    lost=s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
+            outcome = rules.outcome_code(total, armor, p.crit_margin)
             if self.record is not None:
                 self.record.append((hi, part, outcome))
             rolled = dice.sum(n_dmg[h], sides[h], bonus[h])
-            amount = np.where(outcome > 0, rolled, rolled // 2 if p.glance_damage == "half" else 0)
-            self.damage(hi, ht, part, amount)
+            self.damage(hi, ht, part, rules.hit_damage(outcome, rolled, p))
             crit = (outcome == 2) & (s.dur[hi, ht, CORE] > 0)
             if crit.any():
                 s.crits[hi[crit], side[h][crit]] += 1
@@ -582,8 +589,8 @@ class Engine:
                     s.mount_crits[hi[fc], hm[fc], mount[h][fc]] += 1
                 self.crit(hi[crit], ht[crit], part[crit])
             hot = pulse[h] & (s.dur[hi, ht, CORE] > 0)
-            if hot.any():  # G: Pulse hits add 1d3 Heat
-                self.gain_heat(hi[hot], ht[hot], dice.roll(3, int(hot.sum())))
+            if hot.any():  # G: Pulse hits add ``pulse_heat``
+                self.gain_heat(hi[hot], ht[hot], dice.expr(p.pulse_heat, int(hot.sum())))
             knock = melee[h] & (outcome > 0) & (b.klass[kah] > b.klass[kth])
             s.prone[hi[knock], ht[knock]] = True  # F11.4
         fired = ~is_strike
@@ -593,8 +600,8 @@ class Engine:
 
     def location(self, ix, t):
         """F4: the band whose last face reaches a d20."""
-        roll = self.dice.roll(20, len(ix))
-        return (roll[:, None] > self.b.band_top[self.key(ix, t)]).sum(axis=1)
+        roll = self.dice.roll(rules.LOCATION_DIE, len(ix))
+        return rules.location(roll, self.b.band_top[self.key(ix, t)])
 
     def backup_fire(self, ix, m, t) -> None:
         """D4 Backup Fire, partners in index order."""
@@ -742,7 +749,7 @@ class Engine:
             s.heat[ix, m] * 100 >= b.p_vent_at[km] * self.reactor(ix, m, km))  # fmt: skip
         if vent.any():
             v = np.nonzero(vent)[0]
-            cooled = s.heat[ix[v], m[v]] - dice.roll(6, len(v)) - b.vent_bonus[km[v]]
+            cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
             s.heat[ix[v], m[v]] = np.maximum(0, cooled)
             quick -= vent
         # 4. target
@@ -914,11 +921,13 @@ class Engine:
                 wall = ~inside
                 if wall.any():
                     self.damage(
-                        qi[wall], qt[wall], part[q][wall], self.dice.roll(6, int(wall.sum()))
+                        qi[wall], qt[wall], part[q][wall],
+                        self.dice.expr(p.charge_wall_damage, int(wall.sum())),
                     )
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
-            self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS), self.dice.roll(3, int(ok.sum())))
+            self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS),
+                        self.dice.expr(p.charge_self_damage, int(ok.sum())))
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
             self.gain_heat(ix[ok], m[ok], p.charge_heat)
@@ -940,8 +949,8 @@ class Engine:
         todo = np.ones(len(ix), bool)
         while todo.any():
             k = np.nonzero(todo)[0]
-            a = self.dice.sum(np.full(len(k), 2), 6, 0) + bonus[0][k]
-            c = self.dice.sum(np.full(len(k), 2), 6, 0) + bonus[1][k]
+            a = self.dice.expr(self.p.initiative_dice, len(k)) + bonus[0][k]
+            c = self.dice.expr(self.p.initiative_dice, len(k)) + bonus[1][k]
             first[k] = np.where(a > c, 0, 1)
             todo[k] = a == c
         return first
@@ -989,16 +998,9 @@ class Engine:
         alive = s.dur[:, :, CORE] > 0
         now = (np.maximum(s.dur.a, 0).sum(axis=2) * alive).astype(float)
         hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[:, k] for k in (0, 1)], 1)
-        winner = s.winner.astype(np.int64)
-        decided = np.where(winner >= 0, 0, 3)
-        open_ = winner < 0
-        by_points = open_ & (s.kills[:, 0] != s.kills[:, 1])
-        winner = np.where(by_points, np.where(s.kills[:, 0] > s.kills[:, 1], 0, 1), winner)
-        decided = np.where(by_points, 1, decided)
-        by_hull = open_ & ~by_points & (hull[:, 0] != hull[:, 1])
-        winner = np.where(by_hull, np.where(hull[:, 0] > hull[:, 1], 0, 1), winner)
-        decided = np.where(by_hull, 2, decided)
-        winner = np.where(winner < 0, 2, winner)
+        points = rules.points(s.kills.a, 0, self.p)  # [N, 2]; no zones on a track
+        winner, decided = rules.decide(s.winner.astype(np.int64), points[:, 0], points[:, 1],
+                                       hull[:, 0], hull[:, 1])  # fmt: skip
         return {
             "winner": winner.astype(np.int8), "rounds": s.rounds.copy(),
             "decided": decided.astype(np.int8), "hull": hull,
