@@ -14,6 +14,7 @@ Silhouette order is fixed by 003 F4: head, right_arm, left_arm, core, back, legs
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -272,6 +273,8 @@ def highest_kept(faces: Any, count: Any) -> Any:
     """003 F3: the single highest of the first ``count`` faces (0 when ``count`` is 0).
     ``faces`` [k] with an int ``count``, or [n, k] with int[n] (rows rolled k dice)."""
     faces = np.asarray(faces)
+    if faces.dtype.kind not in "iu":  # an empty list of faces (no modifier dice)
+        faces = faces.astype(np.int64)
     used = np.arange(faces.shape[-1]) < np.asarray(count)[..., None]
     return _plain(np.max(faces * used, axis=-1, initial=0))
 
@@ -366,12 +369,16 @@ def armor_now(armor: Any, params: Parameters, *, braced: Any = False, bonus: Any
 
 @functools.cache
 def hit_chances(accuracy: int, evasion: int, net_dice: int) -> tuple[Fraction, Fraction]:
-    """(P(hit), P(hit with a natural 20)) for one shot, exact (003 F Hit)."""
+    """(P(hit), P(hit with a natural 20)) for one shot, exact (003 F Hit): every natural
+    of the d20 against every modifier result, each decided by :func:`hits`."""
     mod = modifier(net_dice)
-    p = Fraction(1, HIT_DIE)  # natural 20
-    for natural in range(2, HIT_DIE):
-        p += Fraction(1, HIT_DIE) * mod.p_at_least(evasion - accuracy - natural)
-    return p, Fraction(1, HIT_DIE)
+    naturals = np.arange(1, HIT_DIE + 1)[:, None]  # [20, 1] against the results [1, k]
+    landed = hits(naturals, accuracy, np.array(mod.outcomes)[None, :], evasion)
+    den = math.lcm(*(q.denominator for q in mod.probabilities))
+    weights = np.array([q.numerator * (den // q.denominator) for q in mod.probabilities])
+    p = Fraction(int((landed * weights).sum()), HIT_DIE * den)
+    p20 = Fraction(int((landed[-1] * weights).sum()), HIT_DIE * den)
+    return p, p20
 
 
 # ---- F5: penetration -----------------------------------------------------------------

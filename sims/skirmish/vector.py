@@ -112,6 +112,60 @@ class Dice:
         return self.sum(np.full(n, count), sides, bonus)
 
 
+class ScriptedDice(Dice):
+    """Dice for a batch of ONE battle read from a script of (sides, face) pairs, for
+    hand-traced situations in tests (the twin of ``reference.ScriptedDice``). Each
+    draw asks for at most one row (one battle); a draw of the wrong die, a face off the
+    die, or a draw past the end of the script is an AssertionError naming the roll.
+
+    The draws of one battle come in the reference engine's order, with one difference:
+    every attack here draws its cover d100 first, melee attacks and strikes included
+    (they then ignore it), where the reference draws it for ranged attacks only."""
+
+    def __init__(self, script) -> None:
+        super().__init__(np.random.default_rng(0))  # never drawn from
+        self.script = list(script)
+        self.used = 0
+
+    def _face(self, sides: int) -> int:
+        if self.used >= len(self.script):
+            raise AssertionError(f"script exhausted at roll {self.used + 1} (a d{sides})")
+        want, face = self.script[self.used]
+        if want != sides:
+            raise AssertionError(f"roll {self.used + 1}: engine rolled a d{sides}, "
+                                 f"script has a d{want}")  # fmt: skip
+        if not 1 <= face <= sides:
+            raise AssertionError(f"roll {self.used + 1}: face {face} is off a d{sides}")
+        self.used += 1
+        self.drawn += 1
+        return face
+
+    def _rows(self, n: int) -> int:
+        if n > 1:
+            raise AssertionError(f"scripted dice play one battle; {n} rows asked for")
+        return n
+
+    def roll(self, sides, n: int) -> np.ndarray:
+        sides = np.broadcast_to(np.asarray(sides), (self._rows(n),))
+        return np.array([self._face(int(k)) for k in sides], I16)
+
+    def sum(self, count, sides, bonus) -> np.ndarray:
+        count = np.asarray(count)
+        n = self._rows(len(count))
+        sides = np.broadcast_to(np.asarray(sides), (n,))
+        bonus = np.broadcast_to(np.asarray(bonus), (n,))
+        return np.array([sum(self._face(int(sides[i])) for _ in range(int(count[i])))
+                         + int(bonus[i]) for i in range(n)], I16)  # fmt: skip
+
+    def highest(self, count: np.ndarray) -> np.ndarray:
+        count = np.asarray(count)
+        n = self._rows(len(count))
+        k = int(count.max(initial=0))
+        faces = np.array([[self._face(rules.MODIFIER_DIE) for _ in range(k)]
+                          for _ in range(n)], I16).reshape(n, k)  # fmt: skip
+        return rules.highest_kept(faces, count) if k else np.zeros(n, I16)
+
+
 def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     """The rows of each array where ``mask`` holds. Gathering by index is several times
     faster than boolean indexing when the mask is irregular, as battle masks are."""
@@ -264,7 +318,7 @@ class Engine:
     ``scenario`` the matchup of each of the N battles (ints in 0..S-1)."""
 
     def __init__(self, battles: Sequence[Battle], scenario: np.ndarray,
-                 rng: np.random.Generator) -> None:  # fmt: skip
+                 rng: np.random.Generator | None, dice: Dice | None = None) -> None:  # fmt: skip
         scenario = check_batch(battles, scenario)
         first = battles[0]
         n, M, S = len(scenario), first.mechs, len(battles)
@@ -284,7 +338,7 @@ class Engine:
             dur = self.gather(battle.durability.astype(I16))
         self.b = battle  # static numbers: one matchup, or S stacked (module docstring)
         self.s = State.start(pos, dur)
-        self.dice = Dice(rng)
+        self.dice = dice if dice is not None else Dice(rng)  # tests: ScriptedDice
         self.any_bonds = bool(battle.bonded.any())
         self.profile = attack_profiles(battle)
         self.any_melee = bool(battle.w_melee.any())
