@@ -7,6 +7,7 @@ table contract: fractions as strings ``a/b`` with a ``<column>_float`` beside ea
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -16,7 +17,7 @@ import polars as pl
 
 from sims.core.dist import fraction_str
 from sims.core.protocol import Pivot, Table, columns
-from sims.skirmish import rules
+from sims.skirmish import modifiers, rules
 from sims.skirmish.catalog import Catalog, Mech, Part
 
 BONUS_RANGE = range(0, 11)  # Gunnery + weapon Acc + Head Acc
@@ -55,9 +56,10 @@ DOC_WEAPON_VS_KIT = (
 )
 DOC_DAMAGE_BY_RANGE = (
     "Each kit's best expected damage per Fire action at each range against the "
-    "standard Medium (the Foreman): the kit's own pilot and Head, long range 1[-] and "
-    "Engaged 1[-] for ranged weapons, no cover, target undamaged; the weapon giving "
-    "it."
+    "standard Medium (rules parameter standard_medium, the Foreman): the kit's own "
+    "pilot and Head, not moved, no cover; "
+    "long range 1[-] and Engaged 1[-] for ranged weapons, the target's intact Shield "
+    "arm 1[-] for melee weapons (003 F11.6); target undamaged; the weapon giving it."
 )
 DOC_STRIKES = (
     "Given one hit by the weapon (attacker as in weapon_vs_kit), the probability of "
@@ -150,21 +152,23 @@ def reference_accuracy(weapon: Part) -> int:
 
 def strike_outcomes(
     weapon: Part, target: Mech, params: rules.Parameters, accuracy: int | None = None,
-    net_dice: int = 0,
+    net_dice: int = 0, *, braced: bool = False, evasion: int | None = None,
 ) -> dict[tuple[str, str], Fraction]:  # fmt: skip
     """P(part, outcome | hit) for one shot of ``weapon`` at an undamaged ``target``
-    without cover: location over its bands (F4), then penetration (F5) with the
-    natural-20 bonus weighted by P(natural 20 | hit)."""
+    without cover: location over its bands (F4), then penetration (F5, +Brace Armor when
+    ``braced``) with the natural-20 bonus weighted by P(natural 20 | hit). ``evasion``
+    replaces the target's own (a Prone target, say)."""
     stats = rules.mech_stats(target, params)
     acc = reference_accuracy(weapon) if accuracy is None else accuracy
-    p_hit, p_nat = rules.hit_chances(acc, stats.evasion, net_dice)
+    evasion = stats.evasion if evasion is None else evasion
+    p_hit, p_nat = rules.hit_chances(acc, evasion, net_dice)
     q = p_nat / p_hit
     out: dict[tuple[str, str], Fraction] = {}
     for i, first, last in rules.band_ranges(stats.bands):
         p_band = Fraction(last - first + 1, rules.LOCATION_DIE)
-        armor = stats.armor[i]
-        plain = rules.penetration(weapon.pen, armor, params.crit_margin, params=params)
-        nat = rules.penetration(weapon.pen, armor, params.crit_margin, nat20=True, params=params)
+        args = (weapon.pen, stats.armor[i], params.crit_margin)
+        plain = rules.penetration(*args, braced=braced, params=params)
+        nat = rules.penetration(*args, nat20=True, braced=braced, params=params)
         for outcome in rules.OUTCOMES:
             out[(rules.SILHOUETTE[i], outcome)] = p_band * (
                 (1 - q) * plain[outcome] + q * nat[outcome]
@@ -180,17 +184,40 @@ def outcome_shares(outcomes: dict[tuple[str, str], Fraction]) -> dict[str, Fract
     return shares
 
 
-def expected_damage(weapon: Part, target: Mech, params: rules.Parameters) -> Fraction:
-    """Expected damage-dice damage of one Fire action: Shots x P(hit) x E[damage | hit]
-    (shots independent, target undamaged; crit-table effects are not damage)."""
-    stats = rules.mech_stats(target, params)
-    p_hit, _ = rules.hit_chances(reference_accuracy(weapon), stats.evasion, 0)
-    shares = outcome_shares(strike_outcomes(weapon, target, params))
+def outcome_damage_means(weapon: Part, params: rules.Parameters) -> dict[str, Fraction]:
+    """Mean damage-dice damage of a hit by outcome (glance per ``glance_damage``, F5/F6)."""
+    return dict(_outcome_means(weapon, params))
+
+
+@functools.cache  # pure in (part, parameters), both frozen; tables ask many times
+def _outcome_means(weapon: Part, params: rules.Parameters) -> tuple[tuple[str, Fraction], ...]:
     dice = rules.damage_dist(weapon)
-    per_outcome = {o: dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean()
-                   for o in rules.OUTCOMES}  # fmt: skip
-    per_hit = sum(shares[o] * per_outcome[o] for o in rules.OUTCOMES)
+    return tuple((o, dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean())
+                 for o in rules.OUTCOMES)  # fmt: skip
+
+
+def fire_damage(
+    weapon: Part, target: Mech, params: rules.Parameters, *, accuracy: int | None = None,
+    net_dice: int = 0, braced: bool = False, evasion: int | None = None,
+) -> Fraction:  # fmt: skip
+    """Expected damage-dice damage of one Fire action without cover: Shots x P(hit) x
+    E[damage | hit] (shots independent, target undamaged; crit-table effects are not
+    damage). ``accuracy`` defaults to the weapon_vs_kit attacker's, ``evasion`` to the
+    target's own."""
+    evasion = rules.mech_stats(target, params).evasion if evasion is None else evasion
+    acc = reference_accuracy(weapon) if accuracy is None else accuracy
+    p_hit, _ = rules.hit_chances(acc, evasion, net_dice)
+    strikes = strike_outcomes(weapon, target, params, acc, net_dice, braced=braced,
+                              evasion=evasion)  # fmt: skip
+    per_outcome = outcome_damage_means(weapon, params)
+    per_hit = sum(p * per_outcome[o] for (_, o), p in strikes.items())
     return weapon.shots * p_hit * per_hit
+
+
+def expected_damage(weapon: Part, target: Mech, params: rules.Parameters) -> Fraction:
+    """weapon_vs_kit's expected damage per Fire action: the contract's attacker, no
+    modifier dice (DESIGN Tables)."""
+    return fire_damage(weapon, target, params)
 
 
 def crit_share(weapon: Part, target: Mech, params: rules.Parameters) -> Fraction:
@@ -256,27 +283,29 @@ def damage_at_distance(
 ) -> Fraction | None:
     """Exact expected damage-dice damage of one Fire action of ``attacker``'s
     ``weapon`` at ``distance`` hexes (None where it cannot shoot): the attacker's own
-    pilot and Head, long range 1[-] and Engaged 1[-] for ranged weapons (F Declare, E),
-    no cover; target undamaged with its kit's pilot."""
-    band = rules.range_band(distance, weapon, params)
-    if band == "out":
+    pilot and Head, not moved, no cover; the modifier dice of that situation
+    (``modifiers.shot_situation``: long range, Engaged for ranged weapons, a Shield arm
+    against melee); target undamaged with its kit's pilot."""
+    if rules.range_band(distance, weapon, params) == "out":
         return None
-    net = sum(n for n, _ in rules.situational_dice(weapon, distance, "none", params))
+    situation = modifiers.shot_situation(weapon, target, distance, params)
+    net = modifiers.fire_dice(situation, params).net
     acc = rules.attack_accuracy(attacker.pilot, weapon, attacker.head)
-    stats = rules.mech_stats(target, params)
-    p_hit, _ = rules.hit_chances(acc, stats.evasion, net)
-    shares = strike_outcomes(weapon, target, params, accuracy=acc, net_dice=net)
-    dice = rules.damage_dist(weapon)
-    per_outcome = {o: dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean()
-                   for o in rules.OUTCOMES}  # fmt: skip
-    per_hit = sum(p * per_outcome[o] for (_, o), p in shares.items())
-    return weapon.shots * p_hit * per_hit
+    return fire_damage(weapon, target, params, accuracy=acc, net_dice=net)
 
 
-def damage_by_range_table(catalog: Catalog, target: str = "foreman") -> pl.DataFrame:
+def standard_medium(catalog: Catalog) -> str:
+    """The kit that is "the standard Medium" (003 F4): the rules parameter
+    ``standard_medium`` (rules.toml, the Foreman)."""
+    return catalog.params.standard_medium
+
+
+def damage_by_range_table(catalog: Catalog, target: str | None = None) -> pl.DataFrame:
     """Per kit and distance 1..the longest reach, the best expected damage per Fire
-    action among its weapons (and which weapon gives it) against ``target``."""
+    action among its weapons (and which weapon gives it) against ``target`` (default
+    the standard Medium)."""
     params = catalog.params
+    target = standard_medium(catalog) if target is None else target
     tgt = catalog.mech(target)
     longest = max(1 if w.is_melee else rules.long_range(w.range, params) for w in catalog.weapons())
     rows = []

@@ -1,11 +1,14 @@
 """The working of one Mecha Skirmish shot (DESIGN "Show the working"), as exact fractions.
 
 :func:`explain_shot` collects every term, modifier die, threshold and die of one Fire
-action from the rule functions in ``rules.py``; the one rule applied here is that melee
-ignores cover for the location bands as well as the dice (F11). :func:`to_text`
-renders it for a terminal. Sections of 003 are cited as the rulebook
-names them: F Declare, F3 (modifier dice), F Hit, F4 (location), F5 (penetration),
-F6 (damage), F11 (melee), H5 (cover).
+action: the modifier dice from ``modifiers.fire_dice`` (the one function that says
+which [+] and [-] a situation gives, each with its reason and section), everything else
+from the rule functions in ``rules.py``; the one rule applied here is that melee
+ignores cover for the location bands as well as the dice (F11). :func:`contract_shot`
+explains the shot the ``weapon_vs_kit`` and ``strikes`` tables describe; both end in
+:func:`explain_fire`. :func:`to_text` renders it for a terminal. Sections of 003 are
+cited as the rulebook names them: F Declare, F3 (modifier dice), F Hit, F4 (location),
+F5 (penetration), F6 (damage), F11 (melee), H5 (cover).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from fractions import Fraction
 
 from sims.core.dist import Dist, fraction_str
 from sims.core.protocol import Explain, InputError, Option
-from sims.skirmish import exact, rules
-from sims.skirmish.catalog import Catalog
+from sims.skirmish import exact, modifiers, rules
+from sims.skirmish.catalog import Catalog, Part
+from sims.skirmish.modifiers import Die
 
 
 class ExplainError(InputError):
@@ -75,8 +79,8 @@ class ShotExplanation:
     braced: bool
     accuracy_terms: tuple[Term, ...]
     accuracy: int
-    dice: tuple[tuple[int, str], ...]  # (signed count, reason); [+] positive
-    net_dice: int
+    dice: tuple[Die, ...]  # every modifier die with its reason (modifiers.fire_dice)
+    net_dice: int  # [+] positive, after cancelling
     modifier: Dist  # the modifier result (F3)
     evasion_terms: tuple[Term, ...]
     evasion: int
@@ -145,12 +149,52 @@ def explain_shot(
     accuracy = rules.attack_accuracy(pilot, gun, shooter.head)
     _check_sum("accuracy", acc_terms, accuracy)
 
-    # 003 F3: collect the [+] and [-], cancel one for one, roll the rest.
-    shielded = any(p.kind == "shield" for p in (victim.right_arm, victim.left_arm))
-    dice = rules.situational_dice(gun, distance, cover, params, target_shield=shielded)
-    if modifier:
-        dice.append((modifier, "designer's extra dice (--modifier)"))
-    net = sum(n for n, _ in dice)
+    # 003 F3: every [+] and [-] of this situation, from the one function that says them.
+    situation = modifiers.shot_situation(gun, victim, distance, params, cover=cover,
+                                         extra=modifier)  # fmt: skip
+    dice = modifiers.fire_dice(situation, params)
+    return explain_fire(catalog, gun, target, attacker=attacker, attacker_pilot=pilot.id,
+                        accuracy_terms=acc_terms, dice=dice, distance=distance, cover=cover,
+                        braced=braced)  # fmt: skip
+
+
+def contract_shot(catalog: Catalog, weapon: str, target: str, *,
+                  braced: bool = False) -> ShotExplanation:  # fmt: skip
+    """The shot of ``weapon_vs_kit`` and ``strikes`` (DESIGN Tables), explained: an
+    attacker with Gunnery 2 (Piloting 2 for melee) + weapon Acc and no Head, no modifier
+    dice by the tables' contract, optimal range, no cover, not moved."""
+    _kit(catalog, target, "target")
+    gun = catalog.parts.get(weapon)
+    if gun is None or not gun.is_weapon:
+        raise ExplainError(f"unknown weapon {weapon!r}")
+    skill = "Piloting" if gun.is_melee else "Gunnery"
+    acc_terms = (
+        Term(skill, "weapon_vs_kit attacker", exact.REFERENCE_SKILL),
+        Term("weapon Acc", f"part {gun.id}", gun.acc),
+    )
+    _check_sum("accuracy", acc_terms, exact.reference_accuracy(gun))
+    notes = ()
+    if gun.is_melee and modifiers.intact_shield(catalog.mech(target)):
+        notes = ("the tables' contract has no modifier dice: the target's Shield arm 1[-] "
+                 "against melee (003 F11.6) is left out here",)  # fmt: skip
+    return explain_fire(catalog, gun, target, attacker="the weapon_vs_kit attacker",
+                        attacker_pilot=f"{skill} {exact.REFERENCE_SKILL}, no Head",
+                        accuracy_terms=acc_terms,
+                        dice=modifiers.FireDice((), 0), distance=1 if gun.is_melee else gun.range,
+                        cover="none", braced=braced, extra_notes=notes)  # fmt: skip
+
+
+def explain_fire(
+    catalog: Catalog, gun: Part, target: str, *, attacker: str, attacker_pilot: str,
+    accuracy_terms: tuple[Term, ...], dice: modifiers.FireDice, distance: int, cover: str,
+    braced: bool, extra_notes: tuple[str, ...] = (),
+) -> ShotExplanation:  # fmt: skip
+    """The working of one Fire action once the attacker's accuracy terms and the modifier
+    dice are known: hit, location, penetration and damage against kit ``target``."""
+    params = catalog.params
+    victim = catalog.mech(target)
+    accuracy = sum(t.value for t in accuracy_terms)
+    net = dice.net
     mod = rules.modifier(net)
 
     # 003 C: Evasion = chassis + legs + pilot Piloting - overload (B4).
@@ -174,9 +218,7 @@ def explain_shot(
 
     # 003 F4 bands; under hard cover the Legs band hits the cover (H5); melee ignores
     # cover (F11). Then F5 penetration per part and F6 damage dice.
-    dmg = rules.damage_dist(gun)
-    by_outcome = {o: dmg.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean()
-                  for o in rules.OUTCOMES}  # fmt: skip
+    by_outcome = exact.outcome_damage_means(gun, params)
     parts = rules.silhouette(victim)
     rows = []
     for row in exact.kit_bands(victim, params, "none" if gun.is_melee else cover):
@@ -198,7 +240,7 @@ def explain_shot(
     shares["cover"] = sum((r.p_strike for r in rows if r.part == "cover"), Fraction(0))
     per_hit = sum((r.p_strike * r.damage for r in rows), Fraction(0))
 
-    notes = []
+    notes = list(extra_notes)
     if gun.is_melee:
         notes.append("melee ignores cover and Engaged and may reroll the location die once; "
                      "the bands show one roll (003 F11)")  # fmt: skip
@@ -210,10 +252,11 @@ def explain_shot(
                      "the expectation is still Shots x P(hit) x E[damage | hit]")  # fmt: skip
 
     return ShotExplanation(
-        attacker=attacker, attacker_pilot=pilot.id, weapon=weapon, target=target,
-        target_pilot=victim.pilot.id, distance=distance, range_band=band,
-        weapon_range=gun.range, long_range=reach, melee=gun.is_melee, cover=cover,
-        braced=braced, accuracy_terms=acc_terms, accuracy=accuracy, dice=tuple(dice),
+        attacker=attacker, attacker_pilot=attacker_pilot, weapon=gun.id, target=target,
+        target_pilot=victim.pilot.id, distance=distance,
+        range_band=rules.range_band(distance, gun, params), weapon_range=gun.range,
+        long_range=rules.long_range(gun.range, params), melee=gun.is_melee, cover=cover,
+        braced=braced, accuracy_terms=accuracy_terms, accuracy=accuracy, dice=dice.dice,
         net_dice=net, modifier=mod, evasion_terms=eva_terms, evasion=stats.evasion,
         needs=tuple(needs), p_hit=p_hit, p_nat20=p_nat, p_nat20_given_hit=q, pen=gun.pen,
         nat20_pen=params.nat20_pen, brace_armor=params.brace_armor,
@@ -244,6 +287,11 @@ def _n(x: Fraction) -> str:
 
 def _dice(n: int) -> str:
     return f"{n}[+]" if n > 0 else f"{-n}[-]"
+
+
+def _grouped(dice: tuple[Die, ...]) -> tuple[tuple[int, str, str], ...]:
+    net = sum(d.sign for d in dice)
+    return modifiers.FireDice(dice, net).grouped()
 
 
 def _terms(terms: tuple[Term, ...], total: int, name: str) -> list[str]:
@@ -280,7 +328,7 @@ def to_text(e: ShotExplanation) -> str:
         *_terms(e.accuracy_terms, e.accuracy, "accuracy"),
         "",
         "Modifier dice (003 F3: [+] and [-] cancel; roll the rest, keep the highest d6)",
-        *(f"  {_dice(n):<5} {why}" for n, why in e.dice),
+        *(f"  {_dice(n):<5} {why} ({section})" for n, why, section in _grouped(e.dice)),
     ]
     if e.net_dice == 0:
         out.append(f"  net 0{' (they cancel)' if e.dice else ''}: no modifier dice, result 0")

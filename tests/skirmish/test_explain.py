@@ -28,7 +28,15 @@ import pytest
 from analysis.cli import EXIT_USER_ERROR, main
 from sims.core.dist import fraction_str
 from sims.skirmish import exact, rules
-from sims.skirmish.explain import ExplainError, NeedRow, Term, explain_shot, to_text
+from sims.skirmish.explain import (
+    ExplainError,
+    NeedRow,
+    Term,
+    contract_shot,
+    explain_shot,
+    to_text,
+)
+from sims.skirmish.modifiers import Die
 from tests.conftest import CATALOGS, ROOT
 
 FOREMAN_BANDS = [("head", 1, 1), ("right_arm", 2, 4), ("left_arm", 5, 7), ("core", 8, 13),
@@ -62,7 +70,7 @@ def test_rifle_at_foreman_optimal_range(skirmish):
 def test_long_range_costs_one_die(skirmish):
     e = rifle_shot(skirmish, distance=10)  # Range 8 < 10 <= 12: long range, 1[-]
     assert e.range_band == "long"
-    assert e.dice == ((-1, "long range (F Declare)"),) and e.net_dice == -1
+    assert e.dice == (Die(-1, "long range", "F Declare"),) and e.net_dice == -1
     # By hand: the modifier is -d for d = 1..6 (1/6 each). A natural 20 always hits; a
     # natural n in 2..19 hits when n + 4 - d >= 9, i.e. n >= 5 + d: 15 - d faces. So
     # P(hit | d) = (16 - d)/20 and P(hit) = (16 - 7/2)/20 = 5/8.
@@ -75,7 +83,7 @@ def test_long_range_costs_one_die(skirmish):
 
 def test_designer_dice_add_and_cancel(skirmish):
     e = rifle_shot(skirmish, modifier=1)
-    assert e.dice == ((1, "designer's extra dice (--modifier)"),)
+    assert e.dice == (Die(1, "designer's extra dice (--modifier)", "F3"),)
     # +d: natural 4+ (d=1, 17 faces), 3+ (d=2, 18), 2+ (d>=3, 19; a natural 1 misses).
     assert e.p_hit == F(17 + 18 + 4 * 19, 6 * 20) == F(37, 40)
     cancel = rifle_shot(skirmish, distance=10, modifier=1)  # 1[-] long range, 1[+] extra
@@ -85,7 +93,7 @@ def test_designer_dice_add_and_cancel(skirmish):
 
 def test_adjacent_ranged_shot_is_engaged(skirmish):
     e = rifle_shot(skirmish, distance=1)
-    assert e.dice == ((-1, "Engaged: adjacent hostile (E)"),) and e.p_hit == F(5, 8)
+    assert e.dice == (Die(-1, "Engaged: adjacent hostile", "E"),) and e.p_hit == F(5, 8)
 
 
 # ---- location, penetration, damage -----------------------------------------------------------
@@ -119,7 +127,7 @@ def test_rifle_band_table_by_hand(skirmish):
 
 def test_hard_cover_takes_the_legs_band(skirmish):
     e = rifle_shot(skirmish, cover="hard")
-    assert e.dice == ((-2, "hard cover (H5)"),)
+    assert e.dice == (Die(-1, "hard cover", "H5"),) * 2  # 2[-], one Die each
     # By hand: the highest of 2d6 is k with P (2k-1)/36 and leaves 16 - k hitting faces;
     # E[k] = 161/36, so P(hit) = (16 - 161/36)/20 = 83/144.
     assert e.p_hit == F(83, 144) == rules.hit_chances(4, 9, -2)[0]
@@ -136,7 +144,7 @@ def test_hard_cover_takes_the_legs_band(skirmish):
 
 def test_soft_cover_keeps_the_legs(skirmish):
     e = rifle_shot(skirmish, cover="soft")
-    assert e.dice == ((-1, "soft cover (H5)"),) and e.p_hit == F(5, 8)
+    assert e.dice == (Die(-1, "soft cover", "H5"),) and e.p_hit == F(5, 8)
     assert e.bands[-1].part == "legs"
 
 
@@ -174,6 +182,25 @@ def test_reference_attacker_matches_weapon_vs_kit(skirmish):
         assert e.shares["crit"] == exact.crit_share(rifle, target, skirmish.params)
 
 
+def test_contract_shot_is_the_weapon_vs_kit_attacker(skirmish):
+    # weapon_vs_kit's attacker: Gunnery 2 + weapon Acc, no Head, no modifier dice.
+    e = contract_shot(skirmish, "rifle", "foreman")
+    assert e.accuracy_terms == (Term("Gunnery", "weapon_vs_kit attacker", 2),
+                                Term("weapon Acc", "part rifle", 1))  # fmt: skip
+    assert (e.accuracy, e.distance, e.range_band, e.dice) == (3, 8, "optimal", ())
+    assert e.p_hit == F(3, 4)  # naturals 6..20
+    rifle, foreman = skirmish.parts["rifle"], skirmish.mech("foreman")
+    assert e.damage_per_fire == exact.expected_damage(rifle, foreman, skirmish.params)
+    # the contract leaves out the Shield's 1[-] against melee, and says so
+    blade = contract_shot(skirmish, "blade", "foreman")
+    assert blade.accuracy_terms[0] == Term("Piloting", "weapon_vs_kit attacker", 2)
+    assert blade.dice == () and blade.p_hit == F(3, 4)
+    assert any("F11.6" in n for n in blade.notes)
+    assert not any("F11.6" in n for n in contract_shot(skirmish, "blade", "courier").notes)
+    with pytest.raises(ExplainError, match="unknown weapon 'buckler'"):
+        contract_shot(skirmish, "buckler", "foreman")
+
+
 def test_bursts_multiply_by_shots(skirmish):
     e = explain_shot(skirmish, "courier", "repeater", "foreman")
     assert e.distance == 5 and e.shots == 3
@@ -194,7 +221,7 @@ def test_melee_rolls_piloting(skirmish):
     # the foreman's buckler gives melee 1[-] (F11.6): 4 - d6 against Evasion 9 needs
     # d6 <= natural - 5: (1+2+3+4+5 + 9 x 6)/6 of 18 naturals, plus the natural 20:
     # (69/6 + 1) / 20 = 5/8
-    assert e.dice == ((-1, "target's intact Shield arm (F11.6)"),)
+    assert e.dice == (Die(-1, "target's intact Shield arm", "F11.6"),)
     assert e.needs[0].natural == 11 and e.p_hit == F(5, 8)
     stock = explain_shot(skirmish, "reaver", "blade", "foreman")  # Ruko: Piloting 2
     # accuracy 3: d6 <= natural - 6: ((1+2+3+4+5 + 8 x 6)/6 + 1)/20 = 23/40
