@@ -214,7 +214,7 @@ class Game:
         s.heat += heat
         if not rules.overheats(s.heat, self.reactor(m)):
             return
-        face = self.dice.roll(6)
+        face = self.dice.roll(rules.TABLE_DIE)
         s.heat = 0
         code, value = int(self.b.stress_code[face - 1]), int(self.b.stress_value[face - 1])
         if code == E["core_damage"]:
@@ -236,13 +236,12 @@ class Game:
         s = self.mechs[t]
         if not s.alive or amount <= 0:
             return
-        if part != CORE and not s.part_alive(part):
-            part = CORE
+        part = rules.struck_part(part, s.part_alive(part))  # F4: a destroyed part: the Core
         side = self.side(t)
         s.dur[part] -= amount
         if part != CORE and s.dur[part] <= 0:
             self.destroyed[side][part] += 1
-            s.dur[CORE] -= -s.dur[part]  # F6 carry-over, no second penetration roll
+            s.dur[CORE] -= rules.carry_over(s.dur[part])  # F6, no second penetration roll
             s.dur[part] = 0
         if not s.alive:
             self.destroyed[side][CORE] += 1
@@ -253,7 +252,7 @@ class Game:
     def crit(self, t: int, part: int) -> None:
         """F7: one d6 on the crit table; effects last until Stabilize."""
         s = self.mechs[t]
-        face = self.dice.roll(6)
+        face = self.dice.roll(rules.TABLE_DIE)
         code, value = int(self.b.crit_code[face - 1]), int(self.b.crit_value[face - 1])
         if code == E["sensors"]:
             s.n_sensors += 1
@@ -297,7 +296,7 @@ class Game:
             net -= p.long_range_dice  # F Declare: long range
         cover = 0
         if not melee:  # F11: melee ignores cover and Engaged
-            cover_roll = self.dice.roll(100)  # H5 on a track: cover drawn per Fire action
+            cover_roll = self.dice.roll(rules.COVER_DIE)  # H5 on a track: drawn per Fire action
             if cover_roll <= p.hard_cover_percent:
                 cover, net = 2, net - p.hard_cover_dice
             elif cover_roll <= p.hard_cover_percent + p.soft_cover_percent:
@@ -333,7 +332,7 @@ class Game:
             evasion = int(evasion_now(b, t, s.part_alive(LEGS), s.prone))
             if not rules.hits(natural, acc, mod, evasion):
                 if strike == 1:  # F11.1 a missed kick: d20 + Piloting below 10 falls Prone
-                    if self.dice.roll(20) + int(b.piloting[m]) < p.kick_fall_below:
+                    if rules.kick_falls(self.dice.roll(rules.CONTEST_DIE), int(b.piloting[m]), p):
                         a.prone = True
                 continue
             self.hits[side] += 1
@@ -344,13 +343,12 @@ class Game:
                 part = CORE  # E Aimed Shot chooses the band
             else:
                 part = self.location(t)
-                rerolls = (2 if s.prone else 1) if melee else 0  # F11, F7 Prone
+                rerolls = rules.location_rerolls(melee, s.prone)  # F11, F7 Prone
                 while rerolls and part != CORE and s.part_alive(part):
                     part, rerolls = self.location(t), rerolls - 1
             if rules.hits_cover(part, cover == 2):
                 continue  # H5: the Legs band hits the cover; the shot is over
-            if not s.part_alive(part):
-                part = CORE  # F4: a destroyed part's band transfers to the Core
+            part = rules.struck_part(part, s.part_alive(part))  # F4: destroyed: the Core
             struck = part
             total = rules.penetration_total(self.dice.roll(rules.PEN_DIE), pen, natural, p,
                                             bonus=int(b.pen_bonus[m]))  # fmt: skip
@@ -367,7 +365,7 @@ class Game:
                 self.crit(t, part)
             if pulse and s.alive:
                 self.gain_heat(t, self.roll_expr(p.pulse_heat))  # G: Pulse hits add Heat
-            if melee and outcome > 0 and b.klass[m] > b.klass[t]:
+            if rules.knocks_down(melee, outcome, int(b.klass[m]), int(b.klass[t])):
                 s.prone = True  # F11.4 knockdown
         if strike is None:
             self.gain_heat(m, int(b.w_heat[m, mount]))  # E Fire: add its Heat
@@ -558,8 +556,9 @@ class Game:
 
     def lock_on(self, m: int, t: int) -> None:
         """E Lock On: d20 + Systems >= target E-Def locks it until the end of the round."""
-        roll = self.dice.roll(20) + int(self.b.systems[m]) + int(self.b.lock_bonus[m])
-        if roll >= e_def_now(self.b, t, self.mechs[t].part_alive(HEAD)):
+        roll = self.dice.roll(rules.CONTEST_DIE)
+        e_def = int(e_def_now(self.b, t, self.mechs[t].part_alive(HEAD)))
+        if rules.locks_on(roll, int(self.b.systems[m]), e_def, bonus=int(self.b.lock_bonus[m])):
             self.mechs[t].locked = True
 
     def stabilize(self, m: int) -> None:
@@ -592,7 +591,7 @@ class Game:
         moved = abs(self.mechs[m].pos - start)
         if self.distance(m, t) <= 1:
             w, option = self.best_melee(m)
-            bonus = min(p.charge_max_dice, moved // p.charge_hexes_per_die)
+            bonus = rules.charge_dice(moved, p)
             landed, part = self.attack(m, t, w, strike=None if w is not None else option,
                                        extra_dice=bonus)  # fmt: skip
             st = self.mechs[t]

@@ -37,6 +37,9 @@ HIT_DIE = 20  # 003 F Hit: d20
 NATURAL_MISS = 1  # 003 F Hit: a natural 1 always misses
 PEN_DIE = 6  # 003 F5: d6 + Pen
 MODIFIER_DIE = 6  # 003 F3: modifier dice are d6
+TABLE_DIE = 6  # 003 F7, G: one d6 on the crit table, on the stress table
+COVER_DIE = 100  # the range track's cover draw: a percent die against the cover percents
+CONTEST_DIE = 20  # 003 E Lock On (d20 + Systems), F11.1 a missed kick (d20 + Piloting)
 OUTCOMES = ("glance", "full", "crit")
 GLANCE, FULL, CRIT = range(3)  # outcome codes, indices in OUTCOMES
 # Battle results (I4): who won, and what decided it.
@@ -245,6 +248,18 @@ def location(roll: Any, tops: Any) -> Any:
 def location_of(roll: Any, band_counts: Sequence[int]) -> Any:
     """Silhouette index struck by a location roll 1..20 (003 F4), from band counts."""
     return location(roll, band_top(band_counts))
+
+
+def struck_part(part: Any, alive: Any) -> Any:
+    """003 F4: a band belonging to a destroyed part transfers the hit to the Core."""
+    return _plain(np.where(alive, part, CORE))
+
+
+def location_rerolls(melee: Any, prone: Any) -> Any:
+    """003 F11 / F7: melee may reroll its location die once, twice against a Prone
+    target; ranged attacks never (the engines reroll a location that is not the Core
+    and belongs to a standing part)."""
+    return _plain(np.where(melee, np.where(prone, 2, 1), 0))
 
 
 def hits_cover(part: Any, hard_cover: Any) -> Any:
@@ -538,6 +553,37 @@ def zone_points_available(params: Parameters) -> int:
 def wipe_points(params: Parameters) -> int:
     """003 I4 (DESIGN reading): points for destroying every fielded enemy."""
     return params.fielded * params.kill_points
+
+
+def carry_over(durability_left: Any) -> Any:
+    """003 F6: damage past a part's 0 carries into the Core (no second penetration
+    roll): how much, from the part's Durability after the hit (negative when past 0)."""
+    return _plain(np.maximum(-np.asarray(durability_left), 0))
+
+
+def knocks_down(melee: Any, code: Any, attacker_class: Any, target_class: Any) -> Any:
+    """003 F11.4: a melee hit that is Full or Crit from a heavier chassis class knocks
+    the target Prone (classes ranked light 0, medium 1, heavy 2)."""
+    return _plain(np.asarray(melee, dtype=bool) & (np.asarray(code) > GLANCE)
+                  & (np.asarray(attacker_class) > target_class))  # fmt: skip
+
+
+def kick_falls(roll: Any, piloting: Any, params: Parameters) -> Any:
+    """003 F11.1: after a missed kick the kicker rolls d20 + Piloting and falls Prone
+    below ``kick_fall_below`` (10)."""
+    return _plain(np.asarray(roll) + piloting < params.kick_fall_below)
+
+
+def locks_on(roll: Any, systems: Any, e_def: Any, *, bonus: Any = 0) -> Any:
+    """003 E Lock On: d20 + Systems (+ an active ``lock_on`` ability) >= target E-Def."""
+    return _plain(np.asarray(roll) + systems + bonus >= e_def)
+
+
+def charge_dice(hexes: Any, params: Parameters) -> Any:
+    """003 F11.3: a Charge's 1[+] per ``charge_hexes_per_die`` (3) hexes moved, at most
+    ``charge_max_dice`` (2)."""
+    per_die = np.asarray(hexes) // params.charge_hexes_per_die
+    return _plain(np.minimum(params.charge_max_dice, per_die))
 
 
 def overheats(heat: Any, reactor: Any) -> Any:

@@ -92,16 +92,19 @@ class Dice:
             total += (faces * (np.arange(k) < count[:, None])).sum(axis=1, dtype=I16)
         return total
 
-    def highest(self, count: np.ndarray) -> np.ndarray:
-        """Per row, the highest of ``count`` d6 (0 where count is 0): F3 modifier dice
-        (``rules.highest_kept`` of k = max(count) dice rolled per row)."""
+    def modifier_faces(self, count: np.ndarray) -> np.ndarray:
+        """F3 modifier dice: int16[n, k], k = max(count) d6 per row (row i uses its first
+        ``count[i]``, ``rules.highest_kept``); [n, 0] and no draw when no row rolls."""
         k = int(count.max(initial=0))
         if not k:
-            return np.zeros(len(count), I16)
+            return np.zeros((len(count), 0), I16)
         self.drawn += len(count) * k
         self.blocks.append(len(count) * k)
-        faces = self.rng.integers(1, rules.MODIFIER_DIE + 1, size=(len(count), k), dtype=I16)
-        return rules.highest_kept(faces, count)
+        return self.rng.integers(1, rules.MODIFIER_DIE + 1, size=(len(count), k), dtype=I16)
+
+    def highest(self, count: np.ndarray) -> np.ndarray:
+        """Per row, the highest of ``count`` d6 (0 where count is 0)."""
+        return rules.highest_kept(self.modifier_faces(count), count)
 
     def expr(self, expr: str, n: int) -> np.ndarray:
         """n rolls of a dice parameter of rules.toml (NdS+C, e.g. ``1d3``, ``2d6``): one
@@ -157,13 +160,12 @@ class ScriptedDice(Dice):
         return np.array([sum(self._face(int(sides[i])) for _ in range(int(count[i])))
                          + int(bonus[i]) for i in range(n)], I16)  # fmt: skip
 
-    def highest(self, count: np.ndarray) -> np.ndarray:
+    def modifier_faces(self, count: np.ndarray) -> np.ndarray:
         count = np.asarray(count)
         n = self._rows(len(count))
         k = int(count.max(initial=0))
-        faces = np.array([[self._face(rules.MODIFIER_DIE) for _ in range(k)]
-                          for _ in range(n)], I16).reshape(n, k)  # fmt: skip
-        return rules.highest_kept(faces, count) if k else np.zeros(n, I16)
+        return np.array([[self._face(rules.MODIFIER_DIE) for _ in range(k)]
+                         for _ in range(n)], I16).reshape(n, k)  # fmt: skip
 
 
 def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -470,7 +472,7 @@ class Engine:
         if not over.any():
             return
         ix, m = keep(over, ix, m)
-        face = self.dice.roll(6, len(ix)) - 1
+        face = self.dice.roll(rules.TABLE_DIE, len(ix)) - 1
         s.heat[ix, m] = 0
         code, value = b.stress_code[face], b.stress_value[face]
         for kind, part in (("core_damage", CORE), ("back_damage", BACK)):
@@ -492,13 +494,13 @@ class Engine:
         if not len(ix):
             return
         side = self.side[t]
-        part = np.where((part != CORE) & (s.dur[ix, t, part] <= 0), CORE, part)
+        part = rules.struck_part(part, s.dur[ix, t, part] > 0)  # F4: destroyed: the Core
         s.dur[ix, t, part] -= amount
         gone = (part != CORE) & (s.dur[ix, t, part] <= 0)
         if gone.any():
             g = np.nonzero(gone)[0]
             s.destroyed[ix[g], side[g], part[g]] += 1
-            s.dur[ix[g], t[g], CORE] += s.dur[ix[g], t[g], part[g]]  # F6 carry-over
+            s.dur[ix[g], t[g], CORE] -= rules.carry_over(s.dur[ix[g], t[g], part[g]])  # F6
             s.dur[ix[g], t[g], part[g]] = 0
         dead = s.dur[ix, t, CORE] <= 0
         if dead.any():
@@ -512,7 +514,7 @@ class Engine:
 
     def crit(self, ix, t, part) -> None:
         s, b = self.s, self.b
-        face = self.dice.roll(6, len(ix)) - 1
+        face = self.dice.roll(rules.TABLE_DIE, len(ix)) - 1
         code, value = b.crit_code[face], b.crit_value[face]
         s.n_sensors[ix, t] += code == E["sensors"]
         s.n_speed[ix, t] += code == E["speed"]
@@ -555,7 +557,7 @@ class Engine:
         # F3 modifier dice, collected once per Fire action
         net = np.full(n, extra_dice, np.int64) if np.ndim(extra_dice) == 0 else extra_dice.copy()
         net -= p.long_range_dice * (band == 1)
-        cover_roll = dice.roll(100, n)
+        cover_roll = dice.roll(rules.COVER_DIE, n)
         hard = ~melee & (cover_roll <= p.hard_cover_percent)
         soft = ~melee & ~hard & (cover_roll <= p.hard_cover_percent + p.soft_cover_percent)
         net -= p.hard_cover_dice * hard + p.soft_cover_dice * soft
@@ -575,7 +577,7 @@ class Engine:
             t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
                         | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
             net -= p.shield_melee_dice * (melee & t_shield)
-        mod = dice.highest(np.abs(net)) * np.sign(net)  # rules.modifier_result, rolled
+        mod = rules.modifier_result(dice.modifier_faces(np.abs(net)), net)  # F3
         acc = accuracy(b, ka, melee, acc_w, self.part_alive(ix, m, HEAD))
         side = self.side[m]
         any_hit = np.zeros(n, bool)
@@ -595,7 +597,7 @@ class Engine:
             if kick_miss.any():  # F11.1 a missed kick may fall Prone
                 q = np.nonzero(kick_miss)[0]
                 kq = self.key(gi[q], gm[q])
-                fall = dice.roll(20, len(q)) + b.piloting[kq] < p.kick_fall_below
+                fall = rules.kick_falls(dice.roll(rules.CONTEST_DIE, len(q)), b.piloting[kq], p)
                 s.prone[gi[q[fall]], gm[q[fall]]] = True
             if not landed.any():
                 continue
@@ -609,7 +611,7 @@ class Engine:
             any_hit[h] = True
             part = self.location(hi, ht)
             part = np.where(aimed, CORE, part)
-            rerolls = np.where(melee[h], np.where(s.prone[hi, ht], 2, 1), 0)
+            rerolls = rules.location_rerolls(melee[h], s.prone[hi, ht])  # F11, F7 Prone
             if not aimed:
                 for _ in range(2):
                     again = (rerolls > 0) & (part != CORE) & self.part_alive(hi, ht, part)
@@ -622,7 +624,7 @@ class Engine:
                 continue
             if covered.any():
                 h, hi, hm, ht, nat, part = keep(~covered, h, hi, hm, ht, nat, part)
-            part = np.where(self.part_alive(hi, ht, part), part, CORE)
+            part = rules.struck_part(part, self.part_alive(hi, ht, part))  # F4
             struck[h] = part
             kah, kth = self.key(hi, hm), self.key(hi, ht)  # static rows of the hits
             total = rules.penetration_total(dice.roll(rules.PEN_DIE, len(h)), pen[h], nat, p,
@@ -645,7 +647,7 @@ class Engine:
             hot = pulse[h] & (s.dur[hi, ht, CORE] > 0)
             if hot.any():  # G: Pulse hits add ``pulse_heat``
                 self.gain_heat(hi[hot], ht[hot], dice.expr(p.pulse_heat, int(hot.sum())))
-            knock = melee[h] & (outcome > 0) & (b.klass[kah] > b.klass[kth])
+            knock = rules.knocks_down(melee[h], outcome, b.klass[kah], b.klass[kth])
             s.prone[hi[knock], ht[knock]] = True  # F11.4
         fired = ~is_strike
         if fired.any():
@@ -925,8 +927,10 @@ class Engine:
     def lock_on(self, ix, m, t) -> None:
         b, s = self.b, self.s
         km = self.key(ix, m)
-        roll = self.dice.roll(20, len(ix)) + b.systems[km] + b.lock_bonus[km]
-        ok = roll >= e_def_now(b, self.key(ix, t), self.part_alive(ix, t, HEAD))
+        roll = self.dice.roll(rules.CONTEST_DIE, len(ix))
+        ok = rules.locks_on(roll, b.systems[km], e_def_now(b, self.key(ix, t),
+                                                           self.part_alive(ix, t, HEAD)),
+                            bonus=b.lock_bonus[km])  # fmt: skip
         s.locked[ix[ok], t[ok]] = True
 
     def stabilize(self, ix, m) -> None:
@@ -958,7 +962,7 @@ class Engine:
             a = np.nonzero(adj)[0]
             ai, am, at = ix[a], m[a], t[a]
             weapon, strike = self.best_melee(ai, am)
-            bonus = np.minimum(p.charge_max_dice, moved[a] // p.charge_hexes_per_die)
+            bonus = rules.charge_dice(moved[a], p)
             landed, part = self.attack(
                 ai, am, at, weapon, strike, extra_dice=bonus.astype(np.int64)
             )

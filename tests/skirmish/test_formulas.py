@@ -31,6 +31,9 @@ RULEBOOK = {  # 003 values the hand-derived expectations below rely on
     "kill_points": 3,  # I4 reading: 3 per enemy mech destroyed
     "zone_points": 1,  # I4 reading: 1 per zone held per round
     "legs_lost_speed": 1,  # reading of 003 A: Speed left with the Legs gone
+    "kick_fall_below": 10,  # F11.1: a missed kick falls Prone below 10
+    "charge_hexes_per_die": 3,  # F11.3: 1[+] per 3 hexes moved
+    "charge_max_dice": 2,  # F11.3: max 2
 }
 
 
@@ -291,3 +294,39 @@ def test_heat_and_scoring_edges(params):
     assert rules.decide(-1, 3, 0, 0.2, 0.9) == (rules.SIDE_A, 1)
     assert rules.decide(-1, 3, 3, 0.2, 0.9) == (rules.SIDE_B, 2)
     assert rules.decide(-1, 3, 3, 0.5, 0.5) == (rules.DRAW, 3)
+
+
+def test_shot_steps_ints_and_arrays(params):
+    agree(rules.struck_part, {"part": list(range(6)), "alive": [False, True]})
+    agree(rules.location_rerolls, {"melee": [False, True], "prone": [False, True]})
+    agree(rules.carry_over, {"durability_left": list(range(-12, 12))})
+    agree(rules.knocks_down, {"melee": [False, True], "code": [0, 1, 2],
+                              "attacker_class": [0, 1, 2], "target_class": [0, 1, 2]})
+    agree(lambda roll, piloting: rules.kick_falls(roll, piloting, params),
+          {"roll": list(range(1, 21)), "piloting": [0, 1, 2, 3]})
+    agree(lambda roll, systems, e_def: rules.locks_on(roll, systems, e_def),
+          {"roll": list(range(1, 21)), "systems": [0, 3], "e_def": [5, 12, 20]})
+    agree(lambda hexes: rules.charge_dice(hexes, params), {"hexes": list(range(0, 13))})
+
+
+def test_shot_step_edges(params):
+    # 003 F4: a destroyed part's band transfers to the Core
+    assert rules.struck_part(rules.LEGS, False) == rules.CORE
+    assert rules.struck_part(rules.LEGS, True) == rules.LEGS
+    # F11: melee rerolls location once, twice against Prone (F7); ranged never
+    assert [rules.location_rerolls(m, p) for m in (False, True) for p in (False, True)] == [
+        0, 0, 1, 2]  # fmt: skip
+    # F6: 11 damage on a 4-Durability head leaves -7: 7 carries into the Core
+    assert rules.carry_over(4 - 11) == 7 and rules.carry_over(0) == 0 and rules.carry_over(3) == 0
+    # F11.4: melee Full or Crit from a heavier class (heavy 2 on medium 1) knocks Prone
+    assert rules.knocks_down(True, rules.FULL, 2, 1) is True
+    assert rules.knocks_down(True, rules.GLANCE, 2, 1) is False
+    assert rules.knocks_down(True, rules.CRIT, 1, 1) is False
+    assert rules.knocks_down(False, rules.CRIT, 2, 0) is False
+    # F11.1: d20 + Piloting below 10 falls: 8 + 1 = 9 falls, 9 + 1 = 10 stands
+    assert rules.kick_falls(8, 1, params) is True and rules.kick_falls(9, 1, params) is False
+    # E Lock On: d20 + Systems >= E-Def
+    assert rules.locks_on(10, 2, 12) is True and rules.locks_on(9, 2, 12) is False
+    assert rules.locks_on(9, 2, 12, bonus=1) is True
+    # F11.3: 1[+] per 3 hexes moved, max 2
+    assert [rules.charge_dice(h, params) for h in (0, 2, 3, 5, 6, 9, 12)] == [0, 0, 1, 1, 2, 2, 2]
