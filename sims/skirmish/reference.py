@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.skirmish import rules
+from sims.skirmish import modifiers, rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
@@ -138,6 +138,7 @@ class Game:
 
     def __init__(self, battle: Battle, dice: Dice) -> None:
         self.b, self.dice, self.p = battle, dice, battle.params
+        self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.mechs = [
             MechState(pos=int(battle.start[m]), dur=[int(d) for d in battle.durability[m]])
             for m in range(battle.mechs)
@@ -270,10 +271,11 @@ class Game:
     # ---- attacks (F) -----------------------------------------------------------------
 
     def attack(self, m: int, t: int, mount: int | None, *, strike: int | None = None,
-               extra_dice: int = 0, aimed: bool = False, shots: int | None = None,
-               reaction: bool = False) -> tuple[bool, int]:  # fmt: skip
+               extra_dice: int = 0, charge_hexes: int = 0, aimed: bool = False,
+               shots: int | None = None, reaction: bool = False) -> tuple[bool, int]:  # fmt: skip
         """One Fire action (or a Strike when ``strike`` is given). Returns (any hit, the
-        last part struck)."""
+        last part struck). ``charge_hexes``: hexes a Charge moved (F11.3); ``extra_dice``
+        a designer's signed modifier dice."""
         b, p, a, s = self.b, self.p, self.mechs[m], self.mechs[t]
         if strike is None:
             melee = bool(b.w_melee[m, mount])
@@ -290,36 +292,23 @@ class Game:
                                 b.shield[m, 2] and a.part_alive(2)):  # fmt: skip
                 pen += p.shield_punch_pen
             dmg = (int(b.s_dice[strike]), int(b.s_sides[strike]), int(b.s_bonus[strike]))
-        # F3 modifier dice, collected once per Fire action
-        net = extra_dice
-        if band == 1:
-            net -= p.long_range_dice  # F Declare: long range
-        cover = 0
-        if not melee:  # F11: melee ignores cover and Engaged
-            cover_roll = self.dice.roll(rules.COVER_DIE)  # H5 on a track: drawn per Fire action
-            if cover_roll <= p.hard_cover_percent:
-                cover, net = 2, net - p.hard_cover_dice
-            elif cover_roll <= p.hard_cover_percent + p.soft_cover_percent:
-                cover, net = 1, net - p.soft_cover_dice
-            if self.distance(m, t) <= 1:
-                net -= p.engaged_dice  # E: Engaged
-        if heavy and a.moved:
-            net -= p.heavy_dice  # B tags: Heavy after moving
-        if any(b.bonded[m, o] and self.mechs[o].alive and self.distance(m, o) <= p.bond_range
-               for o in range(b.mechs)):  # fmt: skip
-            net += p.bond_dice  # D4
-        if s.locked:
-            net += p.lock_dice  # E Lock On
-        net -= a.n_attack * b.fx_attack  # F7 crit effect
-        if a.flicker:
-            net -= b.flicker_dice  # G stress: the next attack
-            a.flicker = False
-        if reaction:
-            net -= p.reaction_dice  # E6
-        if aimed:
-            net -= p.aimed_dice  # E Aimed Shot
-        if melee and ((b.shield[t, 1] and s.part_alive(1)) or (b.shield[t, 2] and s.part_alive(2))):
-            net -= p.shield_melee_dice  # F11.6
+        # F3 modifier dice, once per Fire action: the situation here, the dice in
+        # modifiers.dice_terms. H5 on a track: cover drawn per Fire action, ranged only
+        # (melee ignores cover, F11).
+        cover = 0 if melee else rules.track_cover(self.dice.roll(rules.COVER_DIE), p)
+        situation = modifiers.Situation(
+            melee=melee, long_range=band == 1, cover=cover, engaged=self.distance(m, t) <= 1,
+            heavy=heavy, moved=a.moved,
+            bonded=any(b.bonded[m, o] and self.mechs[o].alive
+                       and self.distance(m, o) <= p.bond_range for o in range(b.mechs)),
+            locked=s.locked, reaction=reaction, aimed=aimed,
+            target_shield=bool(b.shield[t, 1] and s.part_alive(1)
+                               or b.shield[t, 2] and s.part_alive(2)),
+            charge_hexes=charge_hexes, attack_crits=a.n_attack, flicker=a.flicker,
+            extra=extra_dice,
+        )  # fmt: skip
+        net = modifiers.net_dice(situation, p, self.effects)
+        a.flicker = False  # G stress: the flicker was the next attack's
         mod = rules.modifier_result(self.dice.rolls(abs(net), rules.MODIFIER_DIE), net)
         acc = int(accuracy(b, m, melee, acc_w, a.part_alive(HEAD)))
         any_hit, struck = False, -1
@@ -591,9 +580,8 @@ class Game:
         moved = abs(self.mechs[m].pos - start)
         if self.distance(m, t) <= 1:
             w, option = self.best_melee(m)
-            bonus = rules.charge_dice(moved, p)
             landed, part = self.attack(m, t, w, strike=None if w is not None else option,
-                                       extra_dice=bonus)  # fmt: skip
+                                       charge_hexes=moved)  # fmt: skip
             st = self.mechs[t]
             if landed and st.alive and part >= 0:
                 away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (

@@ -330,6 +330,17 @@ def range_band(distance: int, weapon: Part, params: Parameters) -> str:
     return RANGE_BANDS[range_code(distance, weapon.range, reach, weapon.is_melee)]
 
 
+def track_cover(roll: Any, params: Parameters) -> Any:
+    """H5 on the range track (no terrain): the target's best cover drawn per Fire action
+    from a d100 against the cover percents, as a code (index into COVERS): 2 hard for
+    the first ``hard_cover_percent``, 1 soft for the next ``soft_cover_percent``, else
+    0 none."""
+    roll = np.asarray(roll)
+    hard = roll <= params.hard_cover_percent
+    soft = roll <= params.hard_cover_percent + params.soft_cover_percent
+    return _plain(np.where(hard, 2, np.where(soft, 1, 0)))
+
+
 def cover_dice(cover: str, params: Parameters) -> int:
     """003 H5: [-] dice for the target's best single cover."""
     return {"none": 0, "soft": params.soft_cover_dice, "hard": params.hard_cover_dice}[cover]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sims.skirmish import rules
+from sims.skirmish import modifiers, rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
@@ -351,6 +351,7 @@ class Engine:
         self.ranged_flat = np.where(battle.has_weapon & ~battle.w_melee, battle.w_range,
                                     0).reshape(-1).astype(I16)  # fmt: skip
         self.any_shields = bool(battle.shield.any())
+        self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 
     # ---- static numbers of each battle's own matchup ---------------------------------
@@ -527,10 +528,11 @@ class Engine:
 
     # ---- attacks (F) -----------------------------------------------------------------
 
-    def attack(self, ix, m, t, mount, strike, *, extra_dice=0, aimed=False, shots=None,
-               reaction=False):  # fmt: skip
+    def attack(self, ix, m, t, mount, strike, *, extra_dice=0, charge_hexes=0, aimed=False,
+               shots=None, reaction=False):  # fmt: skip
         """Fire actions (mount >= 0) or Strikes (strike >= 0), one per row of ``ix``.
-        Returns (any hit, last part struck or -1) per row."""
+        Returns (any hit, last part struck or -1) per row. ``charge_hexes``: hexes a
+        Charge moved (F11.3); ``extra_dice``: a designer's signed modifier dice."""
         b, p, s, dice = self.b, self.p, self.s, self.dice
         n = len(ix)
         ka = self.key(ix, m)  # the attacker's static rows
@@ -554,29 +556,29 @@ class Engine:
         pulse = pt["pulse"].take(prof)
         dist = self.distance(ix, m, t)
         band = reach_band(dist, pt["range"].take(prof), pt["long"].take(prof), melee)
-        # F3 modifier dice, collected once per Fire action
-        net = np.full(n, extra_dice, np.int64) if np.ndim(extra_dice) == 0 else extra_dice.copy()
-        net -= p.long_range_dice * (band == 1)
-        cover_roll = dice.roll(rules.COVER_DIE, n)
-        hard = ~melee & (cover_roll <= p.hard_cover_percent)
-        soft = ~melee & ~hard & (cover_roll <= p.hard_cover_percent + p.soft_cover_percent)
-        net -= p.hard_cover_dice * hard + p.soft_cover_dice * soft
-        net -= p.engaged_dice * (~melee & (dist <= 1))
-        net -= p.heavy_dice * (heavy & s.moved[ix, m])
+        # F3 modifier dice, once per Fire action: the situation here, the dice in
+        # modifiers.dice_terms. H5 on a track: cover drawn per Fire action (for every
+        # row, melee included, which then ignores it, F11: see ScriptedDice).
+        cover = np.where(melee, 0, rules.track_cover(dice.roll(rules.COVER_DIE, n), p))
+        hard = cover == 2
+        bonded = False
         if self.any_bonds:  # D4: a bonded ally within range
             near = b.bonded[ka] & (s.dur[ix, :, CORE] > 0) & (
                 np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
-            net += p.bond_dice * near.any(axis=1)
-        net += p.lock_dice * s.locked[ix, t]
-        net -= s.n_attack[ix, m] * b.fx_attack
-        net -= b.flicker_dice * s.flicker[ix, m]
-        s.flicker[ix, m] = False
-        net -= p.reaction_dice * reaction + p.aimed_dice * aimed
+            bonded = near.any(axis=1)
+        t_shield = False
         if self.any_shields:  # F11.6: an intact Shield arm against melee
             kt = self.key(ix, t)
             t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
                         | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
-            net -= p.shield_melee_dice * (melee & t_shield)
+        situation = modifiers.Situation(
+            melee=melee, long_range=band == 1, cover=cover, engaged=dist <= 1, heavy=heavy,
+            moved=s.moved[ix, m], bonded=bonded, locked=s.locked[ix, t], reaction=reaction,
+            aimed=aimed, target_shield=t_shield, charge_hexes=charge_hexes,
+            attack_crits=s.n_attack[ix, m], flicker=s.flicker[ix, m], extra=extra_dice,
+        )  # fmt: skip
+        net = np.broadcast_to(modifiers.net_dice(situation, p, self.effects), (n,))
+        s.flicker[ix, m] = False  # G stress: the flicker was the next attack's
         mod = rules.modifier_result(dice.modifier_faces(np.abs(net)), net)  # F3
         acc = accuracy(b, ka, melee, acc_w, self.part_alive(ix, m, HEAD))
         side = self.side[m]
@@ -962,10 +964,7 @@ class Engine:
             a = np.nonzero(adj)[0]
             ai, am, at = ix[a], m[a], t[a]
             weapon, strike = self.best_melee(ai, am)
-            bonus = rules.charge_dice(moved[a], p)
-            landed, part = self.attack(
-                ai, am, at, weapon, strike, extra_dice=bonus.astype(np.int64)
-            )
+            landed, part = self.attack(ai, am, at, weapon, strike, charge_hexes=moved[a])
             push = landed & (s.dur[ai, at, CORE] > 0) & (part >= 0)
             if push.any():
                 q = np.nonzero(push)[0]
