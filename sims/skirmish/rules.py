@@ -303,7 +303,7 @@ def modifier_result(faces: Any, net: Any) -> Any:
     return _plain(np.sign(net) * highest_kept(faces, np.abs(net)))
 
 
-# ---- F Declare: range bands, cover and situational modifier dice ---------------------
+# ---- F Declare, H5: range bands and cover (the modifier dice: modifiers.py) ----------
 
 RANGE_BANDS = ("optimal", "long", "out")
 COVERS = ("none", "soft", "hard")
@@ -339,33 +339,6 @@ def track_cover(roll: Any, params: Parameters) -> Any:
     hard = roll <= params.hard_cover_percent
     soft = roll <= params.hard_cover_percent + params.soft_cover_percent
     return _plain(np.where(hard, 2, np.where(soft, 1, 0)))
-
-
-def cover_dice(cover: str, params: Parameters) -> int:
-    """003 H5: [-] dice for the target's best single cover."""
-    return {"none": 0, "soft": params.soft_cover_dice, "hard": params.hard_cover_dice}[cover]
-
-
-def situational_dice(
-    weapon: Part, distance: int, cover: str, params: Parameters, *, moved: bool = False,
-    target_shield: bool = False,
-) -> list[tuple[int, str]]:  # fmt: skip
-    """The modifier dice of one Fire action that follow from the situation, each with
-    where it came from: (signed count, reason). Melee ignores cover and Engaged (F11);
-    a target's intact Shield arm gives melee attacks [-] (F11.6)."""
-    dice: list[tuple[int, str]] = []
-    if range_band(distance, weapon, params) == "long":
-        dice.append((-params.long_range_dice, "long range (F Declare)"))
-    if not weapon.is_melee:
-        if cover != "none":
-            dice.append((-cover_dice(cover, params), f"{cover} cover (H5)"))
-        if distance <= 1:
-            dice.append((-params.engaged_dice, "Engaged: adjacent hostile (E)"))
-    elif target_shield:
-        dice.append((-params.shield_melee_dice, "target's intact Shield arm (F11.6)"))
-    if moved and "heavy" in weapon.tags:
-        dice.append((-params.heavy_dice, "Heavy weapon after moving (B tags)"))
-    return dice
 
 
 # ---- F Hit ---------------------------------------------------------------------------

@@ -330,3 +330,12 @@ def test_shot_step_edges(params):
     assert rules.locks_on(9, 2, 12, bonus=1) is True
     # F11.3: 1[+] per 3 hexes moved, max 2
     assert [rules.charge_dice(h, params) for h in (0, 2, 3, 5, 6, 9, 12)] == [0, 0, 1, 1, 2, 2, 2]
+
+
+def test_track_cover(params):
+    # the range track's cover reading (rules.toml: 10% hard, the next 20% soft, H5)
+    p = replace(params, hard_cover_percent=10, soft_cover_percent=20)
+    agree(lambda roll: rules.track_cover(roll, p), {"roll": list(range(1, 101))})
+    assert [rules.track_cover(r, p) for r in (1, 10, 11, 30, 31, 100)] == [2, 2, 1, 1, 0, 0]
+    none = replace(p, hard_cover_percent=0, soft_cover_percent=0)
+    assert {rules.track_cover(r, none) for r in range(1, 101)} == {0}
