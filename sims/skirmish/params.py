@@ -60,8 +60,8 @@ class _CatalogId(tuple):
         return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
-DICE = _OneDiceExpression(("one dice expression NdS or NdS+C",))
-KIT_ID = _CatalogId(("a kit id of catalogs/skirmish/kits.toml",))
+DICE = _OneDiceExpression(("the dice expressions NdS or NdS+C",))
+KIT_ID = _CatalogId(("the kit ids of kits.toml",))
 
 
 @dataclass(frozen=True)

@@ -193,3 +193,30 @@ def test_assumptions_list_every_assumed_entry(skirmish):
     assert assumed, "the v0 catalog is mostly placeholders"
     missing = [name for name in assumed if name not in text]
     assert missing == []
+
+
+def test_dice_and_standard_medium_are_rules_parameters(skirmish):
+    """The dice the engines roll besides weapons and d20s, and the standard Medium, come
+    from rules.toml (003 G Pulse 1d3, F11.3 Charge 1d3 and the wall 1d6, E Vent 1d6,
+    I initiative 2d6; F4 the standard Medium is the Foreman)."""
+    from sims.core.catalog import CatalogError
+    from sims.skirmish.catalog import load_catalog
+    from tests.conftest import CATALOGS
+
+    p = skirmish.params
+    assert (p.pulse_heat, p.charge_self_damage, p.charge_wall_damage, p.vent_heat,
+            p.initiative_dice) == ("1d3", "1d3", "1d6", "1d6", "2d6")  # fmt: skip
+    assert p.standard_medium == "foreman"
+    assert [rules.simple_dice(e) for e in ("1d3", "2d6", "1d6+4", "d8")] == [
+        (1, 3, 0), (2, 6, 0), (1, 6, 4), (1, 8, 0)]  # fmt: skip
+    edited = load_catalog(CATALOGS, overrides={"vent_heat": "2d6", "standard_medium": "lancer"})
+    assert (edited.params.vent_heat, edited.params.standard_medium) == ("2d6", "lancer")
+    refused = [
+        ("vent_heat", "lots", "not one of the dice expressions NdS"),  # not NdS or NdS+C
+        ("pulse_heat", 3, "not one of the dice expressions NdS"),  # a number, not dice
+        ("standard_medium", "bastion", "'bastion' is a heavy, not a Medium"),
+        ("standard_medium", "nobody", "names unknown kit 'nobody'"),
+    ]
+    for name, value, why in refused:
+        with pytest.raises(CatalogError, match=f"parameter '{name}'.*{why}"):
+            load_catalog(CATALOGS, overrides={name: value})
