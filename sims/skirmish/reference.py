@@ -4,7 +4,9 @@ This is the oracle the vectorized engine is tested against, so it favours readin
 speed. The battle model it plays is written down in ``battle.py``; each step below cites
 the rulebook section (seed 003) it implements. Dice come from a :class:`Dice` source
 passed in explicitly: :class:`RandomDice` over a ``numpy.random.Generator`` for play,
-:class:`ScriptedDice` for hand-traced battles in tests.
+:class:`ScriptedDice` for hand-traced battles in tests. Every rule is a call to
+``rules.py`` (through ``battle.py`` for a Battle's numbers); a Fire action's modifier
+dice come from ``modifiers.net_dice``.
 
 Entry points: :func:`play_one` plays one battle with a Dice source or a Generator;
 :func:`play` is the engine contract shared with ``vector.play``: a batch of battles, each

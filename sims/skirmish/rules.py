@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -352,20 +353,6 @@ def hits(natural: Any, accuracy: Any, mod: Any, evasion: Any) -> Any:
     return _plain((natural == HIT_DIE) | ((natural != NATURAL_MISS) & reached))
 
 
-def penetration_total(roll: Any, pen: Any, natural: Any, params: Parameters, *,
-                      bonus: Any = 0) -> Any:  # fmt: skip
-    """003 F5: d6 + weapon Pen, +``nat20_pen`` on a natural-20 hit (F Hit); ``bonus`` an
-    active ``pen`` ability (D)."""
-    return _plain(roll + pen + bonus + params.nat20_pen * (np.asarray(natural) == HIT_DIE))
-
-
-def armor_now(armor: Any, params: Parameters, *, braced: Any = False, bonus: Any = 0,
-              lost: Any = 0) -> Any:  # fmt: skip
-    """003 F5: the struck part's Armor, +``brace_armor`` while Braced (E Brace); ``bonus``
-    an active ``armor`` ability on the Core (D), ``lost`` Armor taken by crits (F7)."""
-    return _plain(armor + params.brace_armor * np.asarray(braced) + bonus - lost)
-
-
 @functools.cache
 def hit_chances(accuracy: int, evasion: int, net_dice: int) -> tuple[Fraction, Fraction]:
     """(P(hit), P(hit with a natural 20)) for one shot, exact (003 F Hit): every natural
@@ -390,9 +377,27 @@ def outcome_code(total: Any, armor: Any, margin: Any) -> Any:
     return _plain((total >= armor) * 1 + (total >= armor + margin) * 1)
 
 
+def penetration_total(roll: Any, pen: Any, natural: Any, params: Parameters, *,
+                      bonus: Any = 0) -> Any:  # fmt: skip
+    """003 F5: d6 + weapon Pen, +``nat20_pen`` on a natural-20 hit (F Hit); ``bonus`` an
+    active ``pen`` ability (D)."""
+    return _plain(roll + pen + bonus + params.nat20_pen * (np.asarray(natural) == HIT_DIE))
+
+
+def armor_now(armor: Any, params: Parameters, *, braced: Any = False, bonus: Any = 0,
+              lost: Any = 0) -> Any:  # fmt: skip
+    """003 F5: the struck part's Armor, +``brace_armor`` while Braced (E Brace); ``bonus``
+    an active ``armor`` ability on the Core (D), ``lost`` Armor taken by crits (F7)."""
+    return _plain(armor + params.brace_armor * np.asarray(braced) + bonus - lost)
+
+
 def penetration_outcome(total: int, armor: int, margin: int) -> str:
     """003 F5 as a word (:func:`outcome_code`): glance, full or crit."""
     return OUTCOMES[outcome_code(total, armor, margin)]
+
+
+# 003 F Hit: a natural 20 adds +1 to the penetration roll; E Brace: +1 Armor.
+_RULEBOOK_BONUSES: Any = SimpleNamespace(nat20_pen=1, brace_armor=1)
 
 
 def penetration(
@@ -400,11 +405,11 @@ def penetration(
     params: Parameters | None = None,
 ) -> dict[str, Fraction]:  # fmt: skip
     """Exact glance/full/crit odds of one hit: d6 + Pen (+nat20 bonus) against Armor
-    (+Brace bonus). Without ``params`` the rulebook's +1 and +1 apply."""
-    nat_bonus = params.nat20_pen if params else 1
-    brace_bonus = params.brace_armor if params else 1
-    total_pen = pen + (nat_bonus if nat20 else 0)
-    target = armor + (brace_bonus if braced else 0)
+    (+Brace bonus), by :func:`penetration_total`, :func:`armor_now` and
+    :func:`outcome_code`. Without ``params`` the rulebook's +1 and +1 apply."""
+    bonuses = params if params is not None else _RULEBOOK_BONUSES
+    total_pen = penetration_total(0, pen, HIT_DIE if nat20 else 0, bonuses)
+    target = armor_now(armor, bonuses, braced=braced)
     return dict(zip(OUTCOMES, _penetration_odds(total_pen, target, margin), strict=True))
 
 
@@ -446,6 +451,40 @@ def hit_damage(code: Any, rolled: Any, params: Parameters) -> Any:
 def outcome_damage(outcome: str, rolled: int, params: Parameters) -> int:
     """Damage a hit deals from its dice roll, the outcome as a word (:func:`hit_damage`)."""
     return hit_damage(OUTCOMES.index(outcome), rolled, params)
+
+
+def carry_over(durability_left: Any) -> Any:
+    """003 F6: damage past a part's 0 carries into the Core (no second penetration
+    roll): how much, from the part's Durability after the hit (negative when past 0)."""
+    return _plain(np.maximum(-np.asarray(durability_left), 0))
+
+
+# ---- E, F11: Lock On and melee ------------------------------------------------------
+
+
+def knocks_down(melee: Any, code: Any, attacker_class: Any, target_class: Any) -> Any:
+    """003 F11.4: a melee hit that is Full or Crit from a heavier chassis class knocks
+    the target Prone (classes ranked light 0, medium 1, heavy 2)."""
+    return _plain(np.asarray(melee, dtype=bool) & (np.asarray(code) > GLANCE)
+                  & (np.asarray(attacker_class) > target_class))  # fmt: skip
+
+
+def kick_falls(roll: Any, piloting: Any, params: Parameters) -> Any:
+    """003 F11.1: after a missed kick the kicker rolls d20 + Piloting and falls Prone
+    below ``kick_fall_below`` (10)."""
+    return _plain(np.asarray(roll) + piloting < params.kick_fall_below)
+
+
+def locks_on(roll: Any, systems: Any, e_def: Any, *, bonus: Any = 0) -> Any:
+    """003 E Lock On: d20 + Systems (+ an active ``lock_on`` ability) >= target E-Def."""
+    return _plain(np.asarray(roll) + systems + bonus >= e_def)
+
+
+def charge_dice(hexes: Any, params: Parameters) -> Any:
+    """003 F11.3: a Charge's 1[+] per ``charge_hexes_per_die`` (3) hexes moved, at most
+    ``charge_max_dice`` (2)."""
+    per_die = np.asarray(hexes) // params.charge_hexes_per_die
+    return _plain(np.minimum(params.charge_max_dice, per_die))
 
 
 # ---- D: pilots -----------------------------------------------------------------------
@@ -515,7 +554,7 @@ def roster_problems(roster: Sequence[Mech], params: Parameters) -> list[str]:
     return problems
 
 
-# ---- G3 / H / I4: heat, board and scoring arithmetic ---------------------------------
+# ---- G, H, I: heat, board, scoring ---------------------------------------------------
 
 
 def overcharge_heat(nth: int, params: Parameters) -> Dist:
@@ -537,37 +576,6 @@ def zone_points_available(params: Parameters) -> int:
 def wipe_points(params: Parameters) -> int:
     """003 I4 (DESIGN reading): points for destroying every fielded enemy."""
     return params.fielded * params.kill_points
-
-
-def carry_over(durability_left: Any) -> Any:
-    """003 F6: damage past a part's 0 carries into the Core (no second penetration
-    roll): how much, from the part's Durability after the hit (negative when past 0)."""
-    return _plain(np.maximum(-np.asarray(durability_left), 0))
-
-
-def knocks_down(melee: Any, code: Any, attacker_class: Any, target_class: Any) -> Any:
-    """003 F11.4: a melee hit that is Full or Crit from a heavier chassis class knocks
-    the target Prone (classes ranked light 0, medium 1, heavy 2)."""
-    return _plain(np.asarray(melee, dtype=bool) & (np.asarray(code) > GLANCE)
-                  & (np.asarray(attacker_class) > target_class))  # fmt: skip
-
-
-def kick_falls(roll: Any, piloting: Any, params: Parameters) -> Any:
-    """003 F11.1: after a missed kick the kicker rolls d20 + Piloting and falls Prone
-    below ``kick_fall_below`` (10)."""
-    return _plain(np.asarray(roll) + piloting < params.kick_fall_below)
-
-
-def locks_on(roll: Any, systems: Any, e_def: Any, *, bonus: Any = 0) -> Any:
-    """003 E Lock On: d20 + Systems (+ an active ``lock_on`` ability) >= target E-Def."""
-    return _plain(np.asarray(roll) + systems + bonus >= e_def)
-
-
-def charge_dice(hexes: Any, params: Parameters) -> Any:
-    """003 F11.3: a Charge's 1[+] per ``charge_hexes_per_die`` (3) hexes moved, at most
-    ``charge_max_dice`` (2)."""
-    per_die = np.asarray(hexes) // params.charge_hexes_per_die
-    return _plain(np.minimum(params.charge_max_dice, per_die))
 
 
 def overheats(heat: Any, reactor: Any) -> Any:

@@ -24,6 +24,10 @@ battle i plays the compiled matchup ``battles[scenario[i]]``. The layout:
   shots and rerolls, never over battles. Finished battles drop out of ``ix``.
 - Randomness comes from one ``numpy.random.Generator`` passed in; :class:`Dice` draws
   from it in blocks and counts what it draws (the benchmark's random-number floor).
+  Tests pass ``Engine(..., dice=ScriptedDice(script))`` instead: the faces of a batch of
+  one battle, read from a script as ``reference.ScriptedDice`` reads it.
+- Every rule is a call to ``rules.py`` (through ``battle.py`` for a Battle's numbers);
+  a Fire action's modifier dice come from ``modifiers.net_dice``.
 """
 
 from __future__ import annotations
