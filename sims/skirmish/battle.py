@@ -22,7 +22,7 @@ activated mechs in index order; a side with none left passes. Reactions reset at
 start; Locks end with it.
 
 Activation (003 E), the same decision list for every mech, switched by its policy
-(``policies.toml``):
+(``policies.toml``; each step's condition is a predicate of ``policy.py``):
 
 1. Upkeep: Brace and Overwatch end; a Shutdown mech skips this activation; coolant
    leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech stands up

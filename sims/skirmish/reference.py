@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.skirmish import modifiers, rules
+from sims.skirmish import modifiers, policy, rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
@@ -168,7 +168,8 @@ class Game:
     def nearest_enemy(self, m: int) -> int | None:
         """Step 4: the nearest living enemy, ties to the lowest index."""
         foes = self.living(1 - self.side(m))
-        return min(foes, key=lambda e: (self.distance(m, e), e)) if foes else None
+        rank = lambda e: policy.target_rank(self.distance(m, e), e, self.b.mechs)  # noqa: E731
+        return min(foes, key=rank) if foes else None
 
     def roll_dice(self, count: int, sides: int, bonus: int = 0) -> int:
         return sum(self.dice.rolls(count, sides)) + bonus
@@ -198,9 +199,8 @@ class Game:
     def strike_option(self, m: int) -> int | None:
         """F11.1: a punch needs an intact arm, a kick intact legs. 0 punch, 1 kick."""
         s = self.mechs[m]
-        if s.part_alive(1) or s.part_alive(2):
-            return 0
-        return 1 if s.part_alive(LEGS) else None
+        option = policy.strike_option(s.part_alive(1) or s.part_alive(2), s.part_alive(LEGS))
+        return None if option == policy.NO_STRIKE else option
 
     def melee_option(self, m: int) -> bool:
         b, s = self.b, self.mechs[m]
@@ -452,7 +452,7 @@ class Game:
         if a.prone:
             a.prone, budget = False, 0  # F7: standing costs the whole Move
         # 2. Overcharge (G3), free and once per activation
-        if a.heat * 100 < b.p_overcharge_below[m] * self.reactor(m):
+        if policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
             nth = min(a.overcharges, len(b.overcharge) - 1)
             a.overcharges += 1
             quick = 3
@@ -460,10 +460,10 @@ class Game:
             if not a.alive:
                 return
         # 3. Stabilize (Full) or Vent (Quick)
-        if a.effects >= b.p_stabilize_at[m] and quick >= 2:
+        if policy.stabilizes(a.effects, b.p_stabilize_at[m], quick):
             self.stabilize(m)
             quick -= 2
-        elif a.heat > 0 and a.heat * 100 >= b.p_vent_at[m] * self.reactor(m):
+        elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
             a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
             quick -= 1
         t = self.nearest_enemy(m)  # 4. target
@@ -472,16 +472,16 @@ class Game:
         boosted = charged = False
         d = self.distance(m, t)
         # 5. Charge (F11.3) or Move (+ Boost)
-        if b.p_charge[m] and quick >= 2 and 2 <= d <= budget + 1 and self.melee_option(m):
+        if policy.charges(b.p_charge[m], quick, d, budget, self.melee_option(m)):
             charged, quick = True, quick - 2
             self.charge(m, t, d - 1)
         else:
-            goal = 1 if b.p_adjacent[m] else self.max_optimal(m)
+            goal = policy.move_goal(b.p_adjacent[m], self.max_optimal(m))
             self.move(m, t, goal, budget)
             if self.winner is not None or not a.alive:
                 return
-            if (b.p_boost[m] and quick >= 2 and not self.reach(m, t) and self.speed(m) > 0
-                    and self.distance(m, t) != goal):  # fmt: skip
+            if policy.boosts(b.p_boost[m], quick, bool(self.reach(m, t)), self.speed(m),
+                             self.distance(m, t), goal):  # fmt: skip
                 boosted, quick = True, quick - 1
                 self.move(m, t, goal, self.speed(m))
         if self.winner is not None or not a.alive:
@@ -494,12 +494,14 @@ class Game:
             mounts = self.reach(m, t)
             ranged = [w for w in range(3) if b.has_weapon[m, w] and not b.w_melee[m, w]
                       and a.part_alive(MOUNTS[w])]  # fmt: skip
-            if b.p_overwatch[m] and quick >= 2 and not mounts and ranged:
-                a.overwatch = max(ranged, key=lambda w: (int(b.w_long[m, w]), -w))
+            two_heat = sum(int(b.w_heat[m, w]) for w in mounts[:2])
+            shots = int(b.w_shots[m, mounts[0]]) if mounts else 0
+            if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
+                a.overwatch = max(ranged, key=lambda w: policy.overwatch_rank(
+                    int(b.w_long[m, w]), w))  # fmt: skip
                 quick -= 2
-            elif (b.p_barrage[m] and quick >= 2 and len(mounts) >= 2
-                  and a.heat + b.w_heat[m, mounts[0]] + b.w_heat[m, mounts[1]] + p.barrage_heat
-                  <= self.reactor(m)):  # fmt: skip
+            elif policy.barrages(b.p_barrage[m], quick, len(mounts) >= 2, a.heat, two_heat,
+                                 p.barrage_heat, self.reactor(m)):  # fmt: skip
                 quick -= 2
                 self.attack(m, t, mounts[0])
                 if self.mechs[t].alive and a.alive and self.winner is None:
@@ -507,13 +509,13 @@ class Game:
                 if a.alive:
                     self.gain_heat(m, p.barrage_heat)
                 self.backup_fire(m, t)
-            elif b.p_aimed[m] and quick >= 2 and mounts and b.w_shots[m, mounts[0]] == 1:
+            elif policy.aims(b.p_aimed[m], quick, bool(mounts), shots):
                 quick -= 2
                 self.attack(m, t, mounts[0], aimed=True)
                 self.backup_fire(m, t)
             elif mounts:
-                if (b.p_lock_on[m] and quick >= 2 and not self.mechs[t].locked
-                        and self.distance(m, t) <= self.sensors(m)):  # fmt: skip
+                if policy.tries_lock_on(b.p_lock_on[m], quick, self.mechs[t].locked,
+                                        self.distance(m, t), self.sensors(m)):  # fmt: skip
                     quick -= 1
                     self.lock_on(m, t)
                 quick -= 1
@@ -524,11 +526,12 @@ class Game:
         while quick >= 1 and self.winner is None and a.alive:
             t = t if self.mechs[t].alive else self.nearest_enemy(m)
             option = self.strike_option(m)
-            if (b.p_strike[m] and not struck and t is not None and self.distance(m, t) <= 1
-                    and option is not None):  # fmt: skip
+            distance = self.distance(m, t) if t is not None else 0
+            if policy.strikes(b.p_strike[m], struck, t is not None, distance,
+                              policy.NO_STRIKE if option is None else option):  # fmt: skip
                 struck, quick = True, quick - 1
                 self.attack(m, t, None, strike=option)
-            elif b.p_brace[m] and not boosted and not a.braced:
+            elif policy.braces(b.p_brace[m], boosted, a.braced):
                 a.braced, quick = True, quick - 1
             else:
                 break

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sims.skirmish import modifiers, rules
+from sims.skirmish import modifiers, policy, rules
 from sims.skirmish.battle import (
     BACK,
     CORE,
@@ -400,7 +400,7 @@ class Engine:
             return np.where(self.s.dur[ix, other, CORE] > 0, other, IX(-1))
         d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
         foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
-        key = np.where(foe, d * M + np.arange(M), np.iinfo(np.int64).max)
+        key = np.where(foe, policy.target_rank(d, np.arange(M), M), np.iinfo(np.int64).max)
         best = key.argmin(axis=1).astype(IX)
         return np.where(foe.any(axis=1), best, IX(-1))
 
@@ -441,7 +441,7 @@ class Engine:
     def strike_option(self, ix, m):
         """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
         arm = self.part_alive(ix, m, 1) | self.part_alive(ix, m, 2)
-        return np.where(arm, 0, np.where(self.part_alive(ix, m, LEGS), 1, -1))
+        return policy.strike_option(arm, self.part_alive(ix, m, LEGS))
 
     def best_melee(self, ix, m):
         """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
@@ -789,7 +789,7 @@ class Engine:
         budget = np.where(prone, 0, budget)
         km = self.key(ix, m)  # the static rows of m (recomputed whenever ix shrinks)
         # 2. Overcharge (G3)
-        oc = s.heat[ix, m] * 100 < b.p_overcharge_below[km] * self.reactor(ix, m, km)
+        oc = policy.overcharges(s.heat[ix, m], self.reactor(ix, m, km), b.p_overcharge_below[km])
         if oc.any():
             o = np.nonzero(oc)[0]
             nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
@@ -803,12 +803,11 @@ class Engine:
         # 3. Stabilize or Vent
         effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
                    + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
-        stab = (effects >= b.p_stabilize_at[km]) & (quick >= 2)
+        stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
         if stab.any():
             self.stabilize(ix[stab], m[stab])
             quick -= 2 * stab
-        vent = ~stab & (s.heat[ix, m] > 0) & (
-            s.heat[ix, m] * 100 >= b.p_vent_at[km] * self.reactor(ix, m, km))  # fmt: skip
+        vent = ~stab & policy.vents(s.heat[ix, m], self.reactor(ix, m, km), b.p_vent_at[km])
         if vent.any():
             v = np.nonzero(vent)[0]
             cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
@@ -823,8 +822,7 @@ class Engine:
         km = self.key(ix, m)
         d = self.distance(ix, m, t)
         # 5. Charge, or Move then Boost
-        charge = (b.p_charge[km] & (quick >= 2) & (d >= 2) & (d <= budget + 1)
-                  & self.melee_option(ix, m))  # fmt: skip
+        charge = policy.charges(b.p_charge[km], quick, d, budget, self.melee_option(ix, m))
         boosted = np.zeros(len(ix), bool)
         if charge.any():
             c = np.nonzero(charge)[0]
@@ -834,12 +832,12 @@ class Engine:
         if mv.any():
             g = np.nonzero(mv)[0]
             gi, gm, gt = ix[g], m[g], t[g]
-            goal = np.where(b.p_adjacent[km[g]], 1, self.max_optimal(gi, gm))
+            goal = policy.move_goal(b.p_adjacent[km[g]], self.max_optimal(gi, gm))
             self.move(gi, gm, gt, goal, budget[g])
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
-            boost = (live & b.p_boost[km[g]] & (quick[g] >= 2) & (self.reach(gi, gm, gt)[0] < 0)
-                     & (spd > 0) & (self.distance(gi, gm, gt) != goal))  # fmt: skip
+            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], self.reach(gi, gm, gt)[0] >= 0,
+                                         spd, self.distance(gi, gm, gt), goal)  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
                 boosted[g[k]] = True
@@ -860,19 +858,21 @@ class Engine:
         first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
         can = ~charge & (quick >= 1)
-        overwatch = can & b.p_overwatch[km] & (quick >= 2) & (first < 0)
+        # holds_overwatch's last condition (a working ranged weapon) is read only on the
+        # rows where the others hold
+        overwatch = can & policy.holds_overwatch(b.p_overwatch[km], quick, first >= 0, True)
         if overwatch.any():
             ranged = self.working(ix, m) & ~b.w_melee[km]
             overwatch &= ranged.any(axis=1)
-        barrage = (can & ~overwatch & b.p_barrage[km] & (quick >= 2) & (second >= 0)
-                   & (s.heat[ix, m] + b.w_heat[km, f0] + b.w_heat[km, f1] + p.barrage_heat
-                      <= self.reactor(ix, m, km)))  # fmt: skip
-        aimed = (can & ~overwatch & ~barrage & b.p_aimed[km] & (quick >= 2) & (first >= 0)
-                 & (b.w_shots[km, f0] == 1))  # fmt: skip
+        barrage = can & ~overwatch & policy.barrages(
+            b.p_barrage[km], quick, second >= 0, s.heat[ix, m],
+            b.w_heat[km, f0] + b.w_heat[km, f1], p.barrage_heat, self.reactor(ix, m, km))
+        aimed = can & ~overwatch & ~barrage & policy.aims(b.p_aimed[km], quick, first >= 0,
+                                                          b.w_shots[km, f0])  # fmt: skip
         fire = can & ~overwatch & ~barrage & ~aimed & (first >= 0)
         if overwatch.any():
             k = np.nonzero(overwatch)[0]
-            longest = np.where(ranged[k], b.w_long[km[k]] * 4 + (3 - np.arange(3)), -1)
+            longest = np.where(ranged[k], policy.overwatch_rank(b.w_long[km[k]], np.arange(3)), -1)
             s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
             quick[k] -= 2
         if barrage.any():
@@ -896,8 +896,9 @@ class Engine:
             self.backup_fire(ix[k], m[k], t[k])
         if fire.any():
             k = np.nonzero(fire)[0]
-            lock = (b.p_lock_on[km[k]] & (quick[k] >= 2) & ~s.locked[ix[k], t[k]]
-                    & (self.distance(ix[k], m[k], t[k]) <= self.sensors(ix[k], m[k])))  # fmt: skip
+            lock = policy.tries_lock_on(b.p_lock_on[km[k]], quick[k], s.locked[ix[k], t[k]],
+                                        self.distance(ix[k], m[k], t[k]),
+                                        self.sensors(ix[k], m[k]))  # fmt: skip
             if lock.any():
                 j = k[lock]
                 quick[j] -= 1
@@ -917,9 +918,9 @@ class Engine:
                 t[gone] = self.nearest_enemy(ix[gone], m[gone])
             tt = np.maximum(t, 0)
             option = self.strike_option(ix, m)
-            strike = (go & b.p_strike[km] & ~struck & (t >= 0) & (self.distance(ix, m, tt) <= 1)
-                      & (option >= 0))  # fmt: skip
-            brace = go & ~strike & b.p_brace[km] & ~boosted & ~s.braced[ix, m]
+            strike = go & policy.strikes(b.p_strike[km], struck, t >= 0,
+                                         self.distance(ix, m, tt), option)  # fmt: skip
+            brace = go & ~strike & policy.braces(b.p_brace[km], boosted, s.braced[ix, m])
             if strike.any():
                 k = np.nonzero(strike)[0]
                 struck[k] = True

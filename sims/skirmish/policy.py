@@ -1,0 +1,146 @@
+"""Mecha Skirmish policy: the choices a mech makes in its activation, written once for
+both engines.
+
+Every mech walks the same decision list (``battle.py``, "Activation"); its policy
+(``catalogs/skirmish/policies.toml``, compiled into a Battle's ``p_*`` fields) switches
+steps on and sets their thresholds. Each predicate here is one step's condition: given
+Python ints and bools it returns a Python bool (or int), given NumPy arrays it returns
+arrays, like the formulas of ``rules.py`` (``tests/skirmish/test_policy.py`` holds each
+to itself on ints and arrays over a grid and to hand-derived values at its edges).
+
+What a step then does (the rolls, the moves, the attacks) stays with the engines; the
+rules each step follows are ``rules.py``'s. A predicate that is a conjunction lists its
+conditions cheapest first, so the vector engine may read a costly one only on the rows
+where the others hold (it says so where it does).
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any
+
+import numpy as np
+
+from sims.skirmish.rules import _plain
+
+PUNCH, KICK, NO_STRIKE = 0, 1, -1  # strike options (F11.1), as both engines code them
+FULL = 2  # a Full action takes both Quick actions (E)
+
+
+def _all(*conditions: Any) -> Any:
+    """Every condition holds: a Python bool on ints and bools, a bool array on arrays."""
+    return _plain(reduce(np.logical_and, conditions))
+
+
+def _not(condition: Any) -> Any:
+    return np.logical_not(condition)  # ``~True`` is -2: never ``~`` on a Python bool
+
+
+# ---- 2. Overcharge (G3) ----------------------------------------------------------------
+
+
+def overcharges(heat: Any, reactor: Any, below_percent: Any) -> Any:
+    """Overcharge (free, a third Quick action) while Heat is under ``below_percent`` of
+    Reactor Cap (``overcharge_below_percent``; 0 never)."""
+    return _plain(heat * 100 < below_percent * reactor)
+
+
+# ---- 3. Stabilize (Full) or Vent (Quick) -----------------------------------------------
+
+
+def stabilizes(effects: Any, at_effects: Any, quick: Any) -> Any:
+    """Stabilize when the mech carries ``at_effects`` lasting crit effects
+    (``stabilize_at_effects``; 99 never) and has a Full action left."""
+    return _all(effects >= at_effects, quick >= FULL)
+
+
+def vents(heat: Any, reactor: Any, at_percent: Any) -> Any:
+    """Vent (when it does not Stabilize) at Heat >= ``at_percent`` of Reactor Cap
+    (``vent_at_percent``; 999 never), never at Heat 0."""
+    return _all(heat > 0, heat * 100 >= at_percent * reactor)
+
+
+# ---- 4. target -------------------------------------------------------------------------
+
+
+def target_rank(distance: Any, mech: Any, mechs: int) -> Any:
+    """Order of enemies as targets, lowest first: the nearest, ties to the lowest index
+    (``mech`` in 0..mechs-1)."""
+    return _plain(distance * mechs + mech)
+
+
+# ---- 5. Charge, or Move then Boost -----------------------------------------------------
+
+
+def charges(charge: Any, quick: Any, distance: Any, budget: Any, melee_option: Any) -> Any:
+    """Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and an
+    adjacent hex is within the Move ``budget``, and a melee weapon or strike exists."""
+    return _all(charge, quick >= FULL, distance >= 2, distance <= budget + 1, melee_option)
+
+
+def move_goal(adjacent: Any, max_optimal: Any) -> Any:
+    """The distance a mech moves toward: 1 for an ``adjacent`` policy, else the longest
+    optimal Range among its working ranged weapons (``max_optimal``)."""
+    return _plain(np.where(adjacent, 1, max_optimal))
+
+
+def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any) -> Any:
+    """Boost (Quick: move again) after the Move when the policy boosts, a Full action is
+    left, no weapon reaches, the mech can move and it is not at its goal."""
+    return _all(boost, quick >= FULL, _not(reaches), speed > 0, distance != goal)
+
+
+# ---- 6. Attack: Overwatch, else Barrage, else Aimed Shot, else Lock On and Fire --------
+
+
+def holds_overwatch(overwatch: Any, quick: Any, reaches: Any, has_ranged: Any) -> Any:
+    """Hold Overwatch (Full, E5) when the policy does, nothing reaches the target and a
+    working ranged weapon exists."""
+    return _all(overwatch, quick >= FULL, _not(reaches), has_ranged)
+
+
+def overwatch_rank(weapon_long: Any, mount: Any) -> Any:
+    """Which ranged weapon Overwatch holds: the highest rank, the longest long Range,
+    ties to the lower mount (0..2)."""
+    return _plain(weapon_long * 4 + (3 - mount))
+
+
+def barrages(barrage: Any, quick: Any, two_reach: Any, heat: Any, weapons_heat: Any,
+             barrage_heat: Any, reactor: Any) -> Any:  # fmt: skip
+    """Barrage (Full, E) with the two best weapons in reach when the policy does and the
+    Heat after it (``weapons_heat``: the two weapons' Heat; ``barrage_heat``) stays
+    within Reactor Cap."""
+    return _all(barrage, quick >= FULL, two_reach, heat + weapons_heat + barrage_heat <= reactor)
+
+
+def aims(aimed: Any, quick: Any, reaches: Any, shots: Any) -> Any:
+    """Aimed Shot (Full, E, at the Core) when the policy aims and the best weapon in
+    reach fires one shot (``shots``)."""
+    return _all(aimed, quick >= FULL, reaches, shots == 1)
+
+
+def tries_lock_on(lock_on: Any, quick: Any, locked: Any, distance: Any, sensors: Any) -> Any:
+    """Lock On (Quick, E) before a single Fire when the policy does, both Quick actions
+    are left, and the target is not Locked and within Sensors."""
+    return _all(lock_on, quick >= FULL, _not(locked), distance <= sensors)
+
+
+# ---- 7. spare Quick actions: Strike once when adjacent, else Brace ----------------------
+
+
+def strike_option(arm_alive: Any, legs_alive: Any) -> Any:
+    """F11.1 which strike: a punch with an intact arm, else a kick with intact legs,
+    else none (``PUNCH``, ``KICK``, ``NO_STRIKE``)."""
+    return _plain(np.where(arm_alive, PUNCH, np.where(legs_alive, KICK, NO_STRIKE)))
+
+
+def strikes(strike: Any, struck: Any, has_target: Any, distance: Any, option: Any) -> Any:
+    """Strike (Quick, F11.1) once per activation when the policy strikes, a target is
+    adjacent (``distance`` is read only with ``has_target``) and a strike option exists."""
+    return _all(strike, _not(struck), has_target, distance <= 1, option != NO_STRIKE)
+
+
+def braces(brace: Any, boosted: Any, braced: Any) -> Any:
+    """Brace (Quick, E) with a spare Quick action when the policy does, the mech did not
+    Boost and is not Braced already."""
+    return _all(brace, _not(boosted), _not(braced))
