@@ -1,6 +1,6 @@
 """The Skirmish battle model shared by both engines (003 D to G on a range track).
 
-``reference.py`` plays one battle rule by rule; ``vector.py`` plays N at once. Both read
+``reference/`` plays one battle rule by rule; ``vector/`` plays N at once. Both read
 the same compiled :class:`Battle` (static per-mech numbers, built once from the catalog
 by :func:`compile_battle`) and call the same formulas below, which are written so that
 they work on Python ints and on NumPy arrays alike. What differs between the engines

@@ -1,0 +1,211 @@
+"""The activation (003 E), as ``battle.py`` lists it: upkeep, Overcharge, Stabilize or
+Vent, the target, Charge or Move and Boost, the attack, spare Quick actions; movement and
+the reactions it triggers (E6); Lock On, Stabilize and Charge. Each choice is a
+``policy.py`` predicate."""
+
+from __future__ import annotations
+
+from sims.skirmish import policy, rules
+from sims.skirmish.battle import HEAD, LEGS, MOUNTS, e_def_now, reach_band
+from sims.skirmish.reference.state import Reading
+
+
+class Actions(Reading):
+    """What a mech does in its activation and in reaction to a move."""
+
+    def activate(self, m: int) -> None:
+        self.act(m)
+        self.mechs[m].moved = False  # Heavy's "moved this activation" ends with it
+
+    def act(self, m: int) -> None:
+        b, p, a = self.b, self.p, self.mechs[m]
+        a.braced, a.overwatch, a.moved = False, -1, False  # 1. upkeep
+        if a.shutdown:
+            a.shutdown = False
+            return
+        if a.n_coolant:
+            self.gain_heat(m, a.n_coolant * b.fx_coolant)
+            if not a.alive:
+                return
+        quick, budget = 2, self.speed(m)
+        if a.prone:
+            a.prone, budget = False, 0  # F7: standing costs the whole Move
+        # 2. Overcharge (G3), free and once per activation
+        if policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
+            nth = min(a.overcharges, len(b.overcharge) - 1)
+            a.overcharges += 1
+            quick = 3
+            self.gain_heat(m, self.roll_dice(*b.overcharge[nth]))
+            if not a.alive:
+                return
+        # 3. Stabilize (Full) or Vent (Quick)
+        if policy.stabilizes(a.effects, b.p_stabilize_at[m], quick):
+            self.stabilize(m)
+            quick -= 2
+        elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
+            a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
+            quick -= 1
+        t = self.nearest_enemy(m)  # 4. target
+        if t is None:
+            return
+        boosted = charged = False
+        d = self.distance(m, t)
+        # 5. Charge (F11.3) or Move (+ Boost)
+        if policy.charges(b.p_charge[m], quick, d, budget, self.melee_option(m)):
+            charged, quick = True, quick - 2
+            self.charge(m, t, d - 1)
+        else:
+            goal = policy.move_goal(b.p_adjacent[m], self.max_optimal(m))
+            self.move(m, t, goal, budget)
+            if self.winner is not None or not a.alive:
+                return
+            if policy.boosts(b.p_boost[m], quick, bool(self.reach(m, t)), self.speed(m),
+                             self.distance(m, t), goal):  # fmt: skip
+                boosted, quick = True, quick - 1
+                self.move(m, t, goal, self.speed(m))
+        if self.winner is not None or not a.alive:
+            return
+        t = t if self.mechs[t].alive else self.nearest_enemy(m)
+        if t is None:
+            return
+        # 6. Attack
+        if not charged and quick >= 1:
+            mounts = self.reach(m, t)
+            ranged = [w for w in range(3) if b.has_weapon[m, w] and not b.w_melee[m, w]
+                      and a.part_alive(MOUNTS[w])]  # fmt: skip
+            two_heat = sum(int(b.w_heat[m, w]) for w in mounts[:2])
+            shots = int(b.w_shots[m, mounts[0]]) if mounts else 0
+            if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
+                a.overwatch = max(ranged, key=lambda w: policy.overwatch_rank(
+                    int(b.w_long[m, w]), w))  # fmt: skip
+                quick -= 2
+            elif policy.barrages(b.p_barrage[m], quick, len(mounts) >= 2, a.heat, two_heat,
+                                 p.barrage_heat, self.reactor(m)):  # fmt: skip
+                quick -= 2
+                self.attack(m, t, mounts[0])
+                if self.mechs[t].alive and a.alive and self.winner is None:
+                    self.attack(m, t, mounts[1])
+                if a.alive:
+                    self.gain_heat(m, p.barrage_heat)
+                self.backup_fire(m, t)
+            elif policy.aims(b.p_aimed[m], quick, bool(mounts), shots):
+                quick -= 2
+                self.attack(m, t, mounts[0], aimed=True)
+                self.backup_fire(m, t)
+            elif mounts:
+                if policy.tries_lock_on(b.p_lock_on[m], quick, self.mechs[t].locked,
+                                        self.distance(m, t), self.sensors(m)):  # fmt: skip
+                    quick -= 1
+                    self.lock_on(m, t)
+                quick -= 1
+                self.attack(m, t, mounts[0])
+                self.backup_fire(m, t)
+        # 7. spare Quick actions: Strike once when adjacent, else Brace
+        struck = False
+        while quick >= 1 and self.winner is None and a.alive:
+            t = t if self.mechs[t].alive else self.nearest_enemy(m)
+            option = self.strike_option(m)
+            distance = self.distance(m, t) if t is not None else 0
+            if policy.strikes(b.p_strike[m], struck, t is not None, distance,
+                              policy.NO_STRIKE if option is None else option):  # fmt: skip
+                struck, quick = True, quick - 1
+                self.attack(m, t, None, strike=option)
+            elif policy.braces(b.p_brace[m], boosted, a.braced):
+                a.braced, quick = True, quick - 1
+            else:
+                break
+
+    def move(self, m: int, t: int, goal: int, budget: int) -> None:
+        """Move up to ``budget`` hexes so the distance to ``t`` approaches ``goal``."""
+        a = self.mechs[m]
+        d = self.distance(m, t)
+        step = min(budget, abs(d - goal))
+        if step == 0:
+            return
+        toward = 1 if self.mechs[t].pos > a.pos else -1 if self.mechs[t].pos < a.pos else (
+            1 if self.side(m) == 0 else -1)  # fmt: skip
+        direction = toward if d > goal else -toward
+        before = {e: self.distance(m, e) for e in self.living(1 - self.side(m))}
+        a.pos = min(self.b.wall_high, max(self.b.wall_low, a.pos + direction * step))
+        a.moved = True
+        for e in sorted(before):
+            self.react_to_move(e, m, before[e])
+            if self.winner is not None or not a.alive:
+                return
+
+    def react_to_move(self, e: int, m: int, before: int) -> None:
+        """E6: Disengage, Overwatch, riposte; one Reaction per round, none while Prone."""
+        se, b = self.mechs[e], self.b
+        if not (se.alive and se.reaction and not se.prone):
+            return
+        after = self.distance(e, m)
+        if before <= 1 < after:  # F11.8 Disengage strike
+            option = self.strike_option(e)
+            if option is not None:
+                se.reaction = False
+                self.attack(e, m, None, strike=option, reaction=True)
+                return
+        if se.overwatch >= 0 and b.has_weapon[e, se.overwatch] and se.part_alive(
+            MOUNTS[se.overwatch]
+        ) and reach_band(after, b.w_range[e, se.overwatch], b.w_long[e, se.overwatch],
+                         b.w_melee[e, se.overwatch]) < 2:  # fmt: skip
+            w, se.overwatch, se.reaction = se.overwatch, -1, False
+            self.attack(e, m, w)  # E5: Overwatch takes no reaction [-]
+            return
+        if b.riposte[e] and before > 1 >= after:  # D6 Marrow's riposte
+            w, option = self.best_melee(e)
+            if w is not None or option is not None:
+                se.reaction = False
+                self.attack(e, m, w, strike=None if w is not None else option, reaction=True)
+
+    def lock_on(self, m: int, t: int) -> None:
+        """E Lock On: d20 + Systems >= target E-Def locks it until the end of the round."""
+        roll = self.dice.roll(rules.CONTEST_DIE)
+        e_def = int(e_def_now(self.b, t, self.mechs[t].part_alive(HEAD)))
+        if rules.locks_on(roll, int(self.b.systems[m]), e_def, bonus=int(self.b.lock_bonus[m])):
+            self.mechs[t].locked = True
+
+    def stabilize(self, m: int) -> None:
+        """E Stabilize: Heat to 0, remove one crit effect, stand up."""
+        s = self.mechs[m]
+        s.heat, s.prone = 0, False
+        if s.n_attack:  # the removal order is a reading: the most harmful first
+            s.n_attack -= 1
+        elif s.n_speed:
+            s.n_speed -= 1
+        elif s.n_coolant:
+            s.n_coolant -= 1
+        elif s.n_sensors:
+            s.n_sensors -= 1
+        else:
+            for part in range(6):
+                if s.n_armor[part]:
+                    s.n_armor[part] -= 1
+                    break
+
+    def charge(self, m: int, t: int, hexes: int) -> None:
+        """F11.3: move at least one hex ending adjacent, melee with 1[+] per 3 hexes (max
+        2); a hit pushes the target a hex away (1d6 to the struck part at the wall); the
+        charger takes 1d3 to its Legs, ignoring Armor, and +1 Heat."""
+        b, p = self.b, self.p
+        start = self.mechs[m].pos
+        self.move(m, t, 1, hexes)
+        if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
+            return
+        moved = abs(self.mechs[m].pos - start)
+        if self.distance(m, t) <= 1:
+            w, option = self.best_melee(m)
+            landed, part = self.attack(m, t, w, strike=None if w is not None else option,
+                                       charge_hexes=moved)  # fmt: skip
+            st = self.mechs[t]
+            if landed and st.alive and part >= 0:
+                away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (
+                    1 if self.side(t) == 0 else -1)  # fmt: skip
+                if b.wall_low <= st.pos + away <= b.wall_high:
+                    st.pos += away
+                else:
+                    self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
+        if self.mechs[m].alive and self.winner is None:
+            self.damage(m, LEGS, self.roll_expr(p.charge_self_damage), None)
+        if self.mechs[m].alive and self.winner is None:
+            self.gain_heat(m, p.charge_heat)

@@ -1,0 +1,71 @@
+"""The reference engine put together: :class:`Game` plays one battle; :func:`play_one`
+and :func:`play` are the entry points (see the package's docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sims.skirmish import modifiers
+from sims.skirmish.battle import Battle, check_batch
+from sims.skirmish.reference.actions import Actions
+from sims.skirmish.reference.attack import Attacks
+from sims.skirmish.reference.dice import Dice, RandomDice
+from sims.skirmish.reference.effects import Effects
+from sims.skirmish.reference.scoring import Scoring
+from sims.skirmish.reference.state import BattleResult, MechState
+from sims.skirmish.reference.turns import Turns
+
+ENGINE_VERSION = "skirmish-reference-1"
+
+
+class Game(Turns, Actions, Attacks, Effects, Scoring):
+    """One battle in progress: its state (``mechs`` and the counts below), and the
+    engine's parts: turns, actions, attack, effects, scoring (one module each)."""
+
+    def __init__(self, battle: Battle, dice: Dice) -> None:
+        self.b, self.dice, self.p = battle, dice, battle.params
+        self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
+        self.mechs = [
+            MechState(pos=int(battle.start[m]), dur=[int(d) for d in battle.durability[m]])
+            for m in range(battle.mechs)
+        ]
+        self.kills = [0, 0]
+        self.crits = [0, 0]
+        self.shots = [0, 0]
+        self.hits = [0, 0]
+        self.destroyed = [[0] * 6, [0] * 6]
+        self.mount_hits = [[0] * 3 for _ in range(battle.mechs)]
+        self.mount_crits = [[0] * 3 for _ in range(battle.mechs)]
+        self.winner: int | None = None
+
+
+def play_one(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
+    """Play one battle. ``dice`` is a Generator (random play) or a Dice source."""
+    source = RandomDice(dice) if isinstance(dice, np.random.Generator) else dice
+    return Game(battle, source).play()
+
+
+def play(battles: Sequence[Battle], scenario: np.ndarray,
+         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+    """Battles one after another on the one ``rng``: battle i plays the matchup
+    ``battles[scenario[i]]`` (the engine contract of ``vector.play``, whose result arrays
+    these are shaped like). The battles must share a ``battle.batch_key``."""
+    ids = check_batch(battles, scenario)
+    n, M = len(ids), battles[0].mechs
+    results = [play_one(battles[i], rng) for i in ids.tolist()]
+    return {
+        "winner": np.array([r.winner for r in results], np.int8),
+        "rounds": np.array([r.rounds for r in results], np.int8),
+        "decided": np.array([r.decided for r in results], np.int8),
+        "hull": np.array([r.hull for r in results], float).reshape(n, 2),
+        "kills": np.array([r.kills for r in results], np.int16).reshape(n, 2),
+        "crits": np.array([r.crits for r in results], np.int32).reshape(n, 2),
+        "shots": np.array([r.shots for r in results], np.int32).reshape(n, 2),
+        "hits": np.array([r.hits for r in results], np.int32).reshape(n, 2),
+        "destroyed": np.array([r.destroyed for r in results], np.int16).reshape(n, 2, 6),
+        "mount_hits": np.array([r.mount_hits for r in results], np.int16).reshape(n, M, 3),
+        "mount_crits": np.array([r.mount_crits for r in results], np.int16).reshape(n, M, 3),
+    }  # fmt: skip
+

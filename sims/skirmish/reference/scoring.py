@@ -1,0 +1,38 @@
+"""The end of a battle (003 I4): Hull per side, points, and what decided it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sims.skirmish import rules
+from sims.skirmish.battle import SIDE_A, SIDE_B
+from sims.skirmish.reference.state import BattleResult, Reading
+
+
+class Scoring(Reading):
+    """The result of a battle from its end state."""
+
+    kills: list[int]  # per side; the rest of the counts as BattleResult lists them
+    crits: list[int]
+    shots: list[int]
+    hits: list[int]
+    destroyed: list[list[int]]
+    mount_hits: list[list[int]]
+    mount_crits: list[list[int]]
+
+    def result(self, rounds: int) -> BattleResult:
+        """The battle's result after ``rounds`` rounds (I4: wipe, points, Hull, draw)."""
+        hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
+        points = [rules.points(k, 0, self.p) for k in self.kills]  # no zones on a track
+        winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points,
+                                       *hull)  # fmt: skip
+        return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
+                            self.shots, self.hits, self.destroyed, self.mount_hits,
+                            self.mount_crits)  # fmt: skip
+
+    def hull(self, side: int) -> float:
+        """I4 tiebreak: current over maximum Durability across the fielded team."""
+        mechs = [m for m in range(self.b.mechs) if self.side(m) == side]
+        left = [d for m in mechs if self.mechs[m].alive for d in self.mechs[m].dur]
+        full = int(self.b.durability[mechs].sum())
+        return float(rules.hull_fraction(np.array(left, np.int64), full))

@@ -1,0 +1,160 @@
+"""One battle's changing state (003 E-G), its result, and the readings of state that
+every part of the engine uses: sides, distances, the nearest enemy, derived stats now
+(Reactor Cap, Speed, Sensors), weapons in reach, melee options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sims.skirmish import policy, rules
+from sims.skirmish.battle import (
+    BACK,
+    CORE,
+    HEAD,
+    LEGS,
+    MOUNTS,
+    Battle,
+    reach_band,
+    reactor_now,
+    sensors_now,
+    speed_now,
+)  # fmt: skip
+from sims.skirmish.reference.dice import Dice
+
+
+@dataclass
+class MechState:
+    """One mech's changing state (003 E-G); static numbers stay in the Battle."""
+
+    pos: int
+    dur: list[int]  # silhouette order
+    heat: int = 0
+    prone: bool = False
+    braced: bool = False
+    locked: bool = False
+    reaction: bool = True
+    overwatch: int = -1  # mount index held for Overwatch, -1 none
+    shutdown: bool = False
+    overcharges: int = 0
+    activated: bool = False
+    moved: bool = False
+    flicker: bool = False  # stress: [-] on the next attack
+    # lasting crit effects (F7), counted per kind until Stabilize removes one
+    n_sensors: int = 0
+    n_speed: int = 0
+    n_attack: int = 0
+    n_coolant: int = 0
+    n_armor: list[int] = field(default_factory=lambda: [0] * 6)
+
+    @property
+    def alive(self) -> bool:
+        return self.dur[CORE] > 0
+
+    def part_alive(self, part: int) -> bool:
+        return self.dur[part] > 0
+
+    @property
+    def effects(self) -> int:
+        return self.n_sensors + self.n_speed + self.n_attack + self.n_coolant + sum(self.n_armor)
+
+
+@dataclass
+class BattleResult:
+    """What one battle records (both engines write the same fields)."""
+
+    winner: int  # SIDE_A, SIDE_B or DRAW
+    rounds: int
+    decided: int  # index into battle.DECIDED
+    hull: list[float]  # per side, 0..1
+    kills: list[int]  # enemy mechs destroyed, per side
+    crits: list[int]  # crits dealt, per side
+    shots: list[int]  # shots fired, per side
+    hits: list[int]  # hits landed, per side
+    destroyed: list[list[int]]  # parts destroyed on each side's mechs, by location
+    mount_hits: list[list[int]]  # per mech and weapon mount: hits its Fire actions landed
+    mount_crits: list[list[int]]  # ...and crits
+
+
+
+class Reading:
+    """Readings of a battle's state; the base of every part of :class:`~.game.Game`,
+    which sets the attributes below."""
+
+    b: Battle  # the compiled matchup: static numbers
+    p: rules.Parameters
+    dice: Dice
+    mechs: list[MechState]
+    winner: int | None  # the side that wiped the other, the moment it did
+
+    def side(self, m: int) -> int:
+        return int(self.b.side[m])
+
+    def living(self, side: int) -> list[int]:
+        return [m for m, s in enumerate(self.mechs) if s.alive and self.side(m) == side]
+
+    def distance(self, a: int, b: int) -> int:
+        return abs(self.mechs[a].pos - self.mechs[b].pos)
+
+    def nearest_enemy(self, m: int) -> int | None:
+        """Step 4: the nearest living enemy, ties to the lowest index."""
+        foes = self.living(1 - self.side(m))
+        rank = lambda e: policy.target_rank(self.distance(m, e), e, self.b.mechs)  # noqa: E731
+        return min(foes, key=rank) if foes else None
+
+    def roll_dice(self, count: int, sides: int, bonus: int = 0) -> int:
+        return sum(self.dice.rolls(count, sides)) + bonus
+
+    def roll_expr(self, expr: str) -> int:
+        """One roll of a dice parameter of rules.toml (``1d3``, ``2d6``: NdS+C)."""
+        return self.roll_dice(*rules.simple_dice(expr))
+
+    def reactor(self, m: int) -> int:
+        return int(reactor_now(self.b, m, self.mechs[m].part_alive(BACK)))
+
+    def speed(self, m: int) -> int:
+        s = self.mechs[m]
+        return int(speed_now(self.b, m, s.part_alive(LEGS), s.n_speed * self.b.fx_speed))
+
+    def sensors(self, m: int) -> int:
+        s = self.mechs[m]
+        return int(sensors_now(self.b, m, s.part_alive(HEAD), s.part_alive(BACK),
+                               s.n_sensors * self.b.fx_sensors))  # fmt: skip
+
+    def reach(self, m: int, t: int) -> list[int]:
+        """Working weapon mounts that reach ``t`` now, best first (F Declare)."""
+        d, s, b = self.distance(m, t), self.mechs[m], self.b
+        out = []
+        for w in b.w_order[m]:
+            w = int(w)
+            if b.has_weapon[m, w] and s.part_alive(MOUNTS[w]):
+                if reach_band(d, b.w_range[m, w], b.w_long[m, w], b.w_melee[m, w]) < 2:
+                    out.append(w)
+        return out
+
+    def max_optimal(self, m: int) -> int:
+        """Preferred distance of a ranged policy: the longest optimal Range it has."""
+        b, s = self.b, self.mechs[m]
+        ranges = [int(b.w_range[m, w]) for w in range(3) if b.has_weapon[m, w]
+                  and not b.w_melee[m, w] and s.part_alive(MOUNTS[w])]  # fmt: skip
+        return max(ranges, default=1)
+
+    def strike_option(self, m: int) -> int | None:
+        """F11.1: a punch needs an intact arm, a kick intact legs. 0 punch, 1 kick."""
+        s = self.mechs[m]
+        option = policy.strike_option(s.part_alive(1) or s.part_alive(2), s.part_alive(LEGS))
+        return None if option == policy.NO_STRIKE else option
+
+    def melee_option(self, m: int) -> bool:
+        b, s = self.b, self.mechs[m]
+        weapon = any(b.has_weapon[m, w] and b.w_melee[m, w] and s.part_alive(MOUNTS[w])
+                     for w in range(3))  # fmt: skip
+        return weapon or self.strike_option(m) is not None
+
+    def best_melee(self, m: int) -> tuple[int | None, int | None]:
+        """(melee weapon mount, or None with a strike) for Charge and riposte."""
+        b, s = self.b, self.mechs[m]
+        for w in b.w_order[m]:
+            w = int(w)
+            if b.has_weapon[m, w] and b.w_melee[m, w] and s.part_alive(MOUNTS[w]):
+                return w, None
+        return None, self.strike_option(m)

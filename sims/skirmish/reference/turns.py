@@ -1,0 +1,48 @@
+"""The game (003 I): initiative each round, sides alternating activations, the round cap."""
+
+from __future__ import annotations
+
+from sims.skirmish.battle import SIDE_A, SIDE_B
+from sims.skirmish.reference.state import BattleResult, Reading
+
+
+class Turns(Reading):
+    """Turn structure: who activates when."""
+
+    def initiative(self) -> int:
+        """I: each side rolls ``initiative_dice`` (2d6) + its highest living Initiative;
+        ties reroll."""
+        while True:
+            totals = []
+            for side in (SIDE_A, SIDE_B):
+                alive = self.living(side)
+                best = max(int(self.b.initiative[m]) for m in alive)
+                bonus = max(int(self.b.initiative_bonus[m]) for m in alive)
+                totals.append(self.roll_expr(self.p.initiative_dice) + best + bonus)
+            if totals[0] != totals[1]:
+                return SIDE_A if totals[0] > totals[1] else SIDE_B
+
+    def play_round(self) -> None:
+        for s in self.mechs:
+            s.reaction, s.activated = True, False
+        side = self.initiative()
+        while self.winner is None:
+            ready = [m for m in self.living(side) if not self.mechs[m].activated]
+            if not ready:
+                side = 1 - side
+                ready = [m for m in self.living(side) if not self.mechs[m].activated]
+                if not ready:
+                    break
+            m = ready[0]
+            self.mechs[m].activated = True
+            self.activate(m)
+            side = 1 - side
+        for s in self.mechs:
+            s.locked = False
+
+    def play(self) -> BattleResult:
+        rounds = 0
+        while rounds < self.p.round_cap and self.winner is None:  # I: at most 7 rounds
+            rounds += 1
+            self.play_round()
+        return self.result(rounds)

@@ -1,0 +1,321 @@
+"""The activation (003 E), as ``battle.py`` lists it: upkeep, Overcharge, Stabilize or
+Vent, the target, Charge or Move and Boost, the attack, spare Quick actions; movement and
+the reactions it triggers (E6); Lock On, Stabilize and Charge. Each choice is a
+``policy.py`` predicate, on arrays of battles."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sims.skirmish import policy, rules
+from sims.skirmish.battle import CORE, HEAD, LEGS, e_def_now, reach_band
+from sims.skirmish.vector.state import I16, MOUNT_PART, Reading, keep
+
+
+class Actions(Reading):
+    """What mechs do in their activation and in reaction to a move."""
+
+    def activate(self, ix, m) -> None:
+        self.act(ix, m)
+        self.s.moved[ix, m] = False
+
+    def act(self, ix, m) -> None:  # noqa: C901 - one step per rulebook action, in order
+        b, p, s, dice = self.b, self.p, self.s, self.dice
+        s.braced[ix, m] = False
+        s.overwatch[ix, m] = -1
+        s.moved[ix, m] = False
+        off = s.shutdown[ix, m]
+        s.shutdown[ix[off], m[off]] = False
+        ix, m = keep(~off, ix, m)
+        leak = s.n_coolant[ix, m] > 0
+        if leak.any():
+            self.gain_heat(ix[leak], m[leak], s.n_coolant[ix[leak], m[leak]] * b.fx_coolant)
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m = keep(ok, ix, m)
+        if not len(ix):
+            return
+        quick = np.full(len(ix), 2)
+        budget = self.speed(ix, m)
+        prone = s.prone[ix, m]
+        s.prone[ix, m] = False
+        budget = np.where(prone, 0, budget)
+        km = self.key(ix, m)  # the static rows of m (recomputed whenever ix shrinks)
+        # 2. Overcharge (G3)
+        oc = policy.overcharges(s.heat[ix, m], self.reactor(ix, m, km), b.p_overcharge_below[km])
+        if oc.any():
+            o = np.nonzero(oc)[0]
+            nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
+            s.overcharges[ix[o], m[o]] += 1
+            quick[o] = 3
+            table = np.array(b.overcharge)
+            self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m, quick, budget = keep(ok, ix, m, quick, budget)
+            km = self.key(ix, m)
+        # 3. Stabilize or Vent
+        effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
+                   + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
+        stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
+        if stab.any():
+            self.stabilize(ix[stab], m[stab])
+            quick -= 2 * stab
+        vent = ~stab & policy.vents(s.heat[ix, m], self.reactor(ix, m, km), b.p_vent_at[km])
+        if vent.any():
+            v = np.nonzero(vent)[0]
+            cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
+            s.heat[ix[v], m[v]] = np.maximum(0, cooled)
+            quick -= vent
+        # 4. target
+        t = self.nearest_enemy(ix, m)
+        ok = t >= 0
+        ix, m, t, quick, budget = keep(ok, ix, m, t, quick, budget)
+        if not len(ix):
+            return
+        km = self.key(ix, m)
+        d = self.distance(ix, m, t)
+        # 5. Charge, or Move then Boost
+        charge = policy.charges(b.p_charge[km], quick, d, budget, self.melee_option(ix, m))
+        boosted = np.zeros(len(ix), bool)
+        if charge.any():
+            c = np.nonzero(charge)[0]
+            quick[c] -= 2
+            self.charge(ix[c], m[c], t[c], d[c] - 1)
+        mv = ~charge
+        if mv.any():
+            g = np.nonzero(mv)[0]
+            gi, gm, gt = ix[g], m[g], t[g]
+            goal = policy.move_goal(b.p_adjacent[km[g]], self.max_optimal(gi, gm))
+            self.move(gi, gm, gt, goal, budget[g])
+            live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
+            spd = self.speed(gi, gm)
+            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], self.reach(gi, gm, gt)[0] >= 0,
+                                         spd, self.distance(gi, gm, gt), goal)  # fmt: skip
+            if boost.any():
+                k = np.nonzero(boost)[0]
+                boosted[g[k]] = True
+                quick[g[k]] -= 1
+                self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0)
+        ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
+        gone = s.dur[ix, t, CORE] <= 0
+        if gone.any():
+            t = t.copy()
+            t[gone] = self.nearest_enemy(ix[gone], m[gone])
+        ok = t >= 0
+        ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
+        if not len(ix):
+            return
+        km = self.key(ix, m)
+        # 6. Attack
+        first, second = self.reach(ix, m, t)
+        f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
+        can = ~charge & (quick >= 1)
+        # holds_overwatch's last condition (a working ranged weapon) is read only on the
+        # rows where the others hold
+        overwatch = can & policy.holds_overwatch(b.p_overwatch[km], quick, first >= 0, True)
+        if overwatch.any():
+            ranged = self.working(ix, m) & ~b.w_melee[km]
+            overwatch &= ranged.any(axis=1)
+        barrage = can & ~overwatch & policy.barrages(
+            b.p_barrage[km], quick, second >= 0, s.heat[ix, m],
+            b.w_heat[km, f0] + b.w_heat[km, f1], p.barrage_heat, self.reactor(ix, m, km))
+        aimed = can & ~overwatch & ~barrage & policy.aims(b.p_aimed[km], quick, first >= 0,
+                                                          b.w_shots[km, f0])  # fmt: skip
+        fire = can & ~overwatch & ~barrage & ~aimed & (first >= 0)
+        if overwatch.any():
+            k = np.nonzero(overwatch)[0]
+            longest = np.where(ranged[k], policy.overwatch_rank(b.w_long[km[k]], np.arange(3)), -1)
+            s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
+            quick[k] -= 2
+        if barrage.any():
+            k = np.nonzero(barrage)[0]
+            quick[k] -= 2
+            none = np.full(len(k), -1)
+            self.attack(ix[k], m[k], t[k], first[k], none)
+            again = self.running(ix[k]) & (s.dur[ix[k], t[k], CORE] > 0) & (
+                s.dur[ix[k], m[k], CORE] > 0)  # fmt: skip
+            if again.any():
+                a = k[again]
+                self.attack(ix[a], m[a], t[a], second[a], none[again])
+            hot = s.dur[ix[k], m[k], CORE] > 0
+            if hot.any():
+                self.gain_heat(ix[k[hot]], m[k[hot]], p.barrage_heat)
+            self.backup_fire(ix[k], m[k], t[k])
+        if aimed.any():
+            k = np.nonzero(aimed)[0]
+            quick[k] -= 2
+            self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1), aimed=True)
+            self.backup_fire(ix[k], m[k], t[k])
+        if fire.any():
+            k = np.nonzero(fire)[0]
+            lock = policy.tries_lock_on(b.p_lock_on[km[k]], quick[k], s.locked[ix[k], t[k]],
+                                        self.distance(ix[k], m[k], t[k]),
+                                        self.sensors(ix[k], m[k]))  # fmt: skip
+            if lock.any():
+                j = k[lock]
+                quick[j] -= 1
+                self.lock_on(ix[j], m[j], t[j])
+            quick[k] -= 1
+            self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1))
+            self.backup_fire(ix[k], m[k], t[k])
+        # 7. spare Quick actions: Strike once when adjacent, else Brace
+        struck = np.zeros(len(ix), bool)
+        for _ in range(2):
+            go = (quick >= 1) & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+            if not go.any():
+                break
+            gone = s.dur[ix, t, CORE] <= 0
+            if gone.any():
+                t = t.copy()
+                t[gone] = self.nearest_enemy(ix[gone], m[gone])
+            tt = np.maximum(t, 0)
+            option = self.strike_option(ix, m)
+            strike = go & policy.strikes(b.p_strike[km], struck, t >= 0,
+                                         self.distance(ix, m, tt), option)  # fmt: skip
+            brace = go & ~strike & policy.braces(b.p_brace[km], boosted, s.braced[ix, m])
+            if strike.any():
+                k = np.nonzero(strike)[0]
+                struck[k] = True
+                quick[k] -= 1
+                self.attack(ix[k], m[k], tt[k], np.full(len(k), -1), option[k])
+            if brace.any():
+                s.braced[ix[brace], m[brace]] = True
+                quick -= brace
+            quick = np.where(go & ~strike & ~brace, 0, quick)  # the reference's `break`
+
+    def move(self, ix, m, t, goal, budget) -> None:
+        s, b = self.s, self.b
+        d = self.distance(ix, m, t)
+        step = np.minimum(budget, np.abs(d - goal))
+        go = step > 0
+        if not go.any():
+            return
+        ix, m, t, d, step, goal = (
+            ix[go],
+            m[go],
+            t[go],
+            d[go],
+            step[go],
+            np.broadcast_to(goal, go.shape)[go],
+        )
+        pm, pt = s.pos[ix, m], s.pos[ix, t]
+        toward = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[m] == 0, 1, -1)))
+        direction = np.where(d > goal, toward, -toward)
+        before = np.abs(s.pos[ix] - pm[:, None])  # [n, M] distances before the move
+        foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
+        s.pos[ix, m] = np.clip(pm + direction * step, b.wall_low, b.wall_high)
+        s.moved[ix, m] = True
+        for e in range(self.M):
+            go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+            if go.any():
+                gi, gm, gb = keep(go, ix, m, before[:, e])
+                self.react_to_move(gi, e, gm, gb)
+
+    def react_to_move(self, ix, e: int, m, before) -> None:
+        """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
+        check is computed only where it can apply."""
+        s, b = self.s, self.b
+        ok = (s.dur[ix, e, CORE] > 0) & s.reaction[ix, e] & ~s.prone[ix, e]
+        ix, m, before = keep(ok, ix, m, before)
+        n = len(ix)
+        if not n:
+            return
+        ke = self.key(ix, e)  # e's static row: e itself with one matchup, else [n]
+        after = self.distance(ix, e, m)
+        none = np.zeros(n, bool)
+        disengage, overwatch, riposte = none, none, none
+        leaving = (before <= 1) & (after > 1)
+        if leaving.any():
+            option = self.strike_option(ix, e)
+            disengage = leaving & (option >= 0)
+        held = s.overwatch[ix, e].astype(np.int64)
+        armed = held >= 0
+        if armed.any():
+            hw = np.maximum(held, 0)
+            overwatch = (~disengage & armed & b.has_weapon[ke, hw]
+                         & self.part_alive(ix, e, MOUNT_PART[hw])
+                         & (reach_band(after, b.w_range[ke, hw], b.w_long[ke, hw],
+                                       b.w_melee[ke, hw]) < 2))  # fmt: skip
+        ripostes = b.riposte[ke]  # one bool with one matchup, else bool[n]
+        if ripostes.any():
+            arriving = ripostes & ~disengage & ~overwatch & (before > 1) & (after <= 1)
+            if arriving.any():
+                weapon, strike = self.best_melee(ix, np.full(n, e))
+                riposte = arriving & ((weapon >= 0) | (strike >= 0))
+        for k, kind in ((disengage, "disengage"), (overwatch, "overwatch"), (riposte, "riposte")):
+            if not k.any():
+                continue
+            rows = np.flatnonzero(k)
+            ki, km = ix[rows], m[rows]
+            who = np.full(len(rows), e)
+            s.reaction[ki, e] = False
+            if kind == "overwatch":  # E5: Overwatch takes no reaction [-]
+                s.overwatch[ki, e] = -1
+                self.attack(ki, who, km, held[rows], np.full(len(rows), -1))
+            elif kind == "disengage":
+                self.attack(ki, who, km, np.full(len(rows), -1), option[rows], reaction=True)
+            else:
+                self.attack(ki, who, km, weapon[rows], strike[rows], reaction=True)
+
+    def lock_on(self, ix, m, t) -> None:
+        b, s = self.b, self.s
+        km = self.key(ix, m)
+        roll = self.dice.roll(rules.CONTEST_DIE, len(ix))
+        ok = rules.locks_on(roll, b.systems[km], e_def_now(b, self.key(ix, t),
+                                                           self.part_alive(ix, t, HEAD)),
+                            bonus=b.lock_bonus[km])  # fmt: skip
+        s.locked[ix[ok], t[ok]] = True
+
+    def stabilize(self, ix, m) -> None:
+        s = self.s
+        s.heat[ix, m] = 0
+        s.prone[ix, m] = False
+        left = np.ones(len(ix), bool)
+        for counter in (s.n_attack, s.n_speed, s.n_coolant, s.n_sensors):
+            k = left & (counter[ix, m] > 0)
+            counter[ix[k], m[k]] -= 1
+            left &= ~k
+        armor = s.n_armor[ix, m] > 0  # [n, 6]
+        k = left & armor.any(axis=1)
+        if k.any():
+            part = armor[k].argmax(axis=1)
+            s.n_armor[ix[k], m[k], part] -= 1
+
+    def charge(self, ix, m, t, hexes) -> None:
+        b, p, s = self.b, self.p, self.s
+        start = s.pos[ix, m].copy()
+        self.move(ix, m, t, np.ones(len(ix), np.int64), hexes)
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
+        ix, m, t, start = keep(ok, ix, m, t, start)
+        if not len(ix):
+            return
+        moved = np.abs(s.pos[ix, m] - start)
+        adj = self.distance(ix, m, t) <= 1
+        if adj.any():
+            a = np.nonzero(adj)[0]
+            ai, am, at = ix[a], m[a], t[a]
+            weapon, strike = self.best_melee(ai, am)
+            landed, part = self.attack(ai, am, at, weapon, strike, charge_hexes=moved[a])
+            push = landed & (s.dur[ai, at, CORE] > 0) & (part >= 0)
+            if push.any():
+                q = np.nonzero(push)[0]
+                qi, qm, qt = ai[q], am[q], at[q]
+                pm, pt = s.pos[qi, qm], s.pos[qi, qt]
+                away = np.where(
+                    pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1))
+                )
+                inside = (pt + away >= b.wall_low) & (pt + away <= b.wall_high)
+                s.pos[qi[inside], qt[inside]] += away[inside].astype(I16)
+                wall = ~inside
+                if wall.any():
+                    self.damage(
+                        qi[wall], qt[wall], part[q][wall],
+                        self.dice.expr(p.charge_wall_damage, int(wall.sum())),
+                    )
+        ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
+        if ok.any():
+            self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS),
+                        self.dice.expr(p.charge_self_damage, int(ok.sum())))
+        ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
+        if ok.any():
+            self.gain_heat(ix[ok], m[ok], p.charge_heat)

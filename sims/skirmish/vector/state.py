@@ -1,0 +1,263 @@
+"""N battles' changing state (003 E-G) as arrays, the masked gathers the engine works
+with, and the readings of state that every part of the engine uses: static rows by key,
+distances, the nearest enemy, derived stats now (Reactor Cap, Speed, Sensors), weapons
+in reach, melee options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sims.skirmish import policy, rules
+from sims.skirmish.battle import (
+    BACK,
+    CORE,
+    HEAD,
+    LEGS,
+    MOUNTS,
+    Battle,
+    reactor_now,
+    sensors_now,
+    speed_now,
+)
+
+I16 = np.int16
+IX = np.int32  # battle and mech indices: half the memory traffic of int64 in every gather
+MOUNT_PART = np.array(MOUNTS)  # silhouette index of each weapon mount
+
+
+def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The rows of each array where ``mask`` holds. Gathering by index is several times
+    faster than boolean indexing when the mask is irregular, as battle masks are."""
+    rows = np.flatnonzero(mask)
+    return tuple(a.take(rows) for a in arrays)
+
+
+class Grid:
+    """An array shaped [N, M, ...] read and written as ``g[ix, m]`` or ``g[ix, m, part]``
+    through flat indices: NumPy gathers on one flat index are several times faster than
+    on a tuple of index arrays, and this engine is mostly such gathers. Anything else
+    (slices, whole rows) goes to the array itself, ``g.a``."""
+
+    __slots__ = ("a", "flat", "rows", "M", "K")
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a = a
+        self.flat = a.reshape(-1)
+        self.M = a.shape[1]
+        self.K = a.shape[2] if a.ndim == 3 else 1
+        self.rows = a.reshape(-1, self.K)
+
+    def _flat(self, key):
+        if type(key) is tuple and len(key) >= 2 and not any(type(k) is slice for k in key):
+            if len(key) == 2:
+                return key[0] * self.M + key[1], self.K > 1
+            return (key[0] * self.M + key[1]) * self.K + key[2], False
+        return None, False
+
+    def __getitem__(self, key):
+        idx, whole_rows = self._flat(key)
+        if idx is None:
+            return self.a[key]
+        return self.rows.take(idx, axis=0) if whole_rows else self.flat.take(idx)
+
+    def __setitem__(self, key, value) -> None:
+        idx, whole_rows = self._flat(key)
+        if idx is None:
+            self.a[key] = value
+        elif whole_rows:
+            self.rows[idx] = value
+        else:
+            self.flat[idx] = value
+
+
+@dataclass(frozen=True)
+class State:
+    """N battles in progress (arrays mutated in place; the dataclass itself is fixed).
+    ``M`` is the mechs per battle, indexed locally (0..M-1) whatever the battle's
+    matchup; per-mech and per-side arrays are :class:`Grid` views of the shapes below."""
+
+    pos: np.ndarray  # int16[N, M]  hex on the range track
+    dur: np.ndarray  # int16[N, M, 6]  Durability left, silhouette order; <= 0 destroyed
+    heat: np.ndarray  # int16[N, M]
+    prone: np.ndarray  # bool[N, M]
+    braced: np.ndarray  # bool[N, M]
+    locked: np.ndarray  # bool[N, M]  until the end of the round
+    reaction: np.ndarray  # bool[N, M]  Reaction still available this round
+    overwatch: np.ndarray  # int8[N, M]  mount held for Overwatch, -1 none
+    shutdown: np.ndarray  # bool[N, M]  skips its next activation (stress)
+    overcharges: np.ndarray  # int8[N, M]  Overcharges used this game (G3)
+    activated: np.ndarray  # bool[N, M]  this round
+    moved: np.ndarray  # bool[N, M]  this activation (Heavy)
+    flicker: np.ndarray  # bool[N, M]  stress: [-] on the next attack
+    n_sensors: np.ndarray  # int8[N, M]  lasting crit effects, counted per kind (F7)
+    n_speed: np.ndarray  # int8[N, M]
+    n_attack: np.ndarray  # int8[N, M]
+    n_coolant: np.ndarray  # int8[N, M]
+    n_armor: np.ndarray  # int8[N, M, 6]
+    winner: np.ndarray  # int8[N]  -1 while running, else battle.SIDE_A / SIDE_B / DRAW
+    rounds: np.ndarray  # int8[N]  rounds played
+    kills: np.ndarray  # int16[N, 2]  enemy mechs destroyed, per side
+    crits: np.ndarray  # int32[N, 2]  crits dealt, per side
+    shots: np.ndarray  # int32[N, 2]  shots fired, per side
+    hits: np.ndarray  # int32[N, 2]  hits landed, per side
+    destroyed: np.ndarray  # int16[N, 2, 6]  parts destroyed on each side's mechs
+    mount_hits: np.ndarray  # int16[N, M, 3]  hits landed by each weapon mount's Fire
+    mount_crits: np.ndarray  # int16[N, M, 3]  crits landed by each weapon mount's Fire
+
+    @classmethod
+    def start(cls, pos: np.ndarray, dur: np.ndarray) -> State:
+        """Battles at their start: ``pos`` int16[N, M] starting hexes and ``dur``
+        int16[N, M, 6] maximum Durability (each battle's own matchup); the rest fresh."""
+        n, M = pos.shape
+
+        def zeros(*shape, dtype=I16):
+            return np.zeros((n, *shape), dtype=dtype)
+
+        return cls._wrap(
+            pos=pos, dur=dur,
+            heat=zeros(M), prone=zeros(M, dtype=bool), braced=zeros(M, dtype=bool),
+            locked=zeros(M, dtype=bool), reaction=np.ones((n, M), bool),
+            overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
+            overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
+            moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
+            n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
+            n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
+            n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
+            rounds=np.zeros(n, np.int8), kills=zeros(2), crits=zeros(2, dtype=np.int32),
+            shots=zeros(2, dtype=np.int32), hits=zeros(2, dtype=np.int32),
+            destroyed=zeros(2, 6), mount_hits=zeros(M, 3), mount_crits=zeros(M, 3),
+        )  # fmt: skip
+
+    @classmethod
+    def _wrap(cls, **arrays: np.ndarray) -> State:
+        """Per-mech and per-side arrays become Grids; per-battle ones stay arrays."""
+        return cls(**{k: v if v.ndim == 1 else Grid(v) for k, v in arrays.items()})
+
+
+
+class Reading:
+    """Readings of N battles' state; the base of every part of :class:`~.engine.Engine`,
+    which sets the attributes below."""
+
+    n: int  # battles
+    M: int  # mechs per battle
+    S: int  # matchups
+    b: Battle  # static numbers: one matchup, or S stacked (see the package docstring)
+    p: rules.Parameters
+    s: State
+    side: np.ndarray  # int64[M]  each local mech's side, the same in every matchup
+    scenario: np.ndarray | None  # int32[N]  each battle's matchup; None with one
+    base: np.ndarray | None  # int32[N]  its first row in b; None with one matchup
+    any_melee: bool
+    order_flat: np.ndarray  # flat [K * 3] tables, read with index key * 3 + mount
+    reach_flat: np.ndarray
+    melee_flat: np.ndarray
+    ranged_flat: np.ndarray
+
+    def key(self, ix, m):
+        """Row of ``self.b`` holding mech ``m``'s static numbers in battles ``ix``:
+        ``m`` itself with one matchup, else ``scenario[ix] * M + m``."""
+        if self.base is None:
+            return m
+        return self.base.take(ix) + m
+
+    def gather(self, a: np.ndarray, ix=None) -> np.ndarray:
+        """A stacked per-mech static field [S * M, ...] as each of the battles ``ix`` (all
+        when None) sees it: its own matchup's rows, [n, M, ...]."""
+        scenario = self.scenario if ix is None else self.scenario[ix]
+        return a.reshape(self.S, self.M, *a.shape[1:])[scenario]
+
+    def per_battle(self, a: np.ndarray, ix) -> np.ndarray:
+        """A per-mech static field [M, ...] as seen by battles ``ix``: itself with one
+        matchup (broadcast over battles), else each battle's rows, [n, M, ...]."""
+        return a if self.base is None else self.gather(a, ix)
+
+    def alive(self, ix, m):
+        return self.s.dur[ix, m, CORE] > 0
+
+    def part_alive(self, ix, m, part):
+        return self.s.dur[ix, m, part] > 0
+
+    def running(self, ix):
+        return self.s.winner[ix] < 0
+
+    def distance(self, ix, a, b):
+        return np.abs(self.s.pos[ix, a] - self.s.pos[ix, b])
+
+    def nearest_enemy(self, ix, m):
+        """The nearest living enemy, ties to the lowest index; -1 where none."""
+        M = self.M
+        if M == 2:  # a duel: the other mech
+            other = (1 - m).astype(IX)
+            return np.where(self.s.dur[ix, other, CORE] > 0, other, IX(-1))
+        d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
+        foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
+        key = np.where(foe, policy.target_rank(d, np.arange(M), M), np.iinfo(np.int64).max)
+        best = key.argmin(axis=1).astype(IX)
+        return np.where(foe.any(axis=1), best, IX(-1))
+
+    def reactor(self, ix, m, km=None):
+        """Reactor Cap now (``km``: m's static rows when the caller has them)."""
+        km = self.key(ix, m) if km is None else km
+        return reactor_now(self.b, km, self.part_alive(ix, m, BACK))
+
+    def speed(self, ix, m):
+        return speed_now(self.b, self.key(ix, m), self.part_alive(ix, m, LEGS),
+                         self.s.n_speed[ix, m] * self.b.fx_speed)  # fmt: skip
+
+    def sensors(self, ix, m):
+        return sensors_now(self.b, self.key(ix, m), self.part_alive(ix, m, HEAD),
+                           self.part_alive(ix, m, BACK),
+                           self.s.n_sensors[ix, m] * self.b.fx_sensors)  # fmt: skip
+
+    def working(self, ix, m):
+        """bool[n, 3]: mounts carrying a weapon whose part stands."""
+        return self.b.has_weapon[self.key(ix, m)] & (self.s.dur[ix, m][:, MOUNT_PART] > 0)
+
+    def reach(self, ix, m, t):
+        """(first, second): the best and second-best working mounts reaching ``t``
+        (the kit's priority order; -1 where none). A loop over the three priority
+        places, each a few flat gathers, beats arg-reductions over [n, 3]."""
+        d = self.distance(ix, m, t)
+        first = np.full(len(ix), -1, IX)
+        second = first.copy()
+        base = self.key(ix, m) * 3
+        for k in range(3):
+            mount = self.order_flat.take(base + k)
+            ok = (d <= self.reach_flat.take(base + mount)) & self.part_alive(
+                ix, m, MOUNT_PART.take(mount))  # fmt: skip
+            second = np.where(ok & (first >= 0) & (second < 0), mount, second)
+            first = np.where(ok & (first < 0), mount, first)
+        return first, second
+
+    def strike_option(self, ix, m):
+        """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
+        arm = self.part_alive(ix, m, 1) | self.part_alive(ix, m, 2)
+        return policy.strike_option(arm, self.part_alive(ix, m, LEGS))
+
+    def best_melee(self, ix, m):
+        """(melee weapon mount or -1, strike option or -1 where a weapon is used)."""
+        weapon = np.full(len(ix), -1, IX)
+        if self.any_melee:
+            base = self.key(ix, m) * 3
+            for k in range(3):
+                mount = self.order_flat.take(base + k)
+                ok = self.melee_flat.take(base + mount) & self.part_alive(
+                    ix, m, MOUNT_PART.take(mount))  # fmt: skip
+                weapon = np.where(ok & (weapon < 0), mount, weapon)
+        return weapon, np.where(weapon >= 0, -1, self.strike_option(ix, m))
+
+    def melee_option(self, ix, m):
+        weapon, strike = self.best_melee(ix, m)
+        return (weapon >= 0) | (strike >= 0)
+
+    def max_optimal(self, ix, m):
+        """The longest optimal Range among working ranged weapons (1 with none)."""
+        best = np.zeros(len(ix), I16)
+        base = self.key(ix, m) * 3
+        for w in range(3):
+            span = self.ranged_flat.take(base + w)
+            best = np.maximum(best, span * self.part_alive(ix, m, MOUNTS[w]))
+        return np.where(best > 0, best, 1)
