@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from sims.core.batch import highest_of
 from sims.core.dist import Dist
 from sims.skirmish.catalog import PILOT_STATS, Mech, Part, Pilot
 from sims.skirmish.params import Parameters, simple_dice
@@ -291,8 +292,7 @@ def highest_kept(faces: Any, count: Any) -> Any:
     faces = np.asarray(faces)
     if faces.dtype.kind not in "iu":  # an empty list of faces (no modifier dice)
         faces = faces.astype(np.int64)
-    used = np.arange(faces.shape[-1]) < np.asarray(count)[..., None]
-    return _plain(np.max(faces * used, axis=-1, initial=0))
+    return _plain(highest_of(faces, count))
 
 
 def modifier_result(faces: Any, net: Any) -> Any:

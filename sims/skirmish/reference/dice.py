@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
+
+from sims.core.batch import Script
 
 
 class Dice:
@@ -25,21 +25,10 @@ class RandomDice(Dice):
         return int(self.rng.integers(1, sides + 1))
 
 
-class ScriptedDice(Dice):
+class ScriptedDice(Script, Dice):
     """Dice read from a script of (sides, face) pairs, for hand-traced battles: a roll of
-    the wrong die, or a roll past the end, is an error naming where the script went."""
-
-    def __init__(self, script: Iterable[tuple[int, int]]) -> None:
-        self.script = list(script)
-        self.used = 0
+    the wrong die, a face off the die, or a roll past the end, is an error naming where
+    the script went (``sims.core.batch.Script``)."""
 
     def roll(self, sides: int) -> int:
-        if self.used >= len(self.script):
-            raise AssertionError(f"script exhausted at roll {self.used + 1} (a d{sides})")
-        want, face = self.script[self.used]
-        if want != sides:
-            raise AssertionError(f"roll {self.used + 1}: engine rolled a d{sides}, "
-                                 f"script has a d{want}")  # fmt: skip
-        self.used += 1
-        return face
-
+        return self.face(sides)

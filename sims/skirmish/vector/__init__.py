@@ -23,8 +23,10 @@ Entry point: ``play(battles, scenario, rng)``, where battle i plays the compiled
   Where the reference branches with ``if``, this engine splits ``ix`` with a mask and
   calls the same step on each part. Python loops run over rounds, activations, mechs,
   shots and rerolls, never over battles. Finished battles drop out of ``ix``.
-- Randomness comes from one ``numpy.random.Generator`` passed in; :class:`Dice` draws
-  from it in blocks and counts what it draws (the benchmark's random-number floor).
+- Randomness comes from one ``numpy.random.Generator`` passed in; :class:`Dice` (the
+  counting dice of ``sims.core.batch``) draws from it in blocks and counts what it draws
+  (the benchmark's random-number floor). The masked gathers (``keep``, ``Grid``) are
+  ``sims.core.batch``'s too.
   Tests pass ``Engine(..., dice=ScriptedDice(script))`` instead: the faces of a batch of
   one battle, read from a script as ``reference.ScriptedDice`` reads it.
 - Every rule is a call to ``rules.py`` (through ``battle.py`` for a Battle's numbers);
@@ -48,7 +50,7 @@ each, the same split as the reference engine's, method names following it:
 
 from sims.skirmish.vector.dice import Dice, ScriptedDice
 from sims.skirmish.vector.engine import ENGINE_VERSION, Engine, attack_profiles, play, stack
-from sims.skirmish.vector.state import Grid, State, keep
+from sims.skirmish.vector.state import State
 
-__all__ = ["ENGINE_VERSION", "Dice", "Engine", "Grid", "ScriptedDice", "State",
-           "attack_profiles", "keep", "play", "stack"]  # fmt: skip
+__all__ = ["ENGINE_VERSION", "Dice", "Engine", "ScriptedDice", "State", "attack_profiles",
+           "play", "stack"]  # fmt: skip

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sims.core.batch import keep
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import CORE, HEAD, LEGS, e_def_now, reach_band
-from sims.skirmish.vector.state import I16, MOUNT_PART, Reading, keep
+from sims.skirmish.vector.state import I16, MOUNT_PART, Reading
 
 
 class Actions(Reading):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sims.core.batch import keep
 from sims.skirmish import modifiers, rules
 from sims.skirmish.battle import CORE, HEAD, LEGS, accuracy, evasion_now, reach_band
 from sims.skirmish.vector.dice import Dice
-from sims.skirmish.vector.state import Reading, keep
+from sims.skirmish.vector.state import Reading
 
 
 class Attacks(Reading):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sims.core.batch import keep
 from sims.skirmish import rules
 from sims.skirmish.battle import BACK, CORE, EFFECT_CODES
-from sims.skirmish.vector.state import Reading, keep
+from sims.skirmish.vector.state import Reading
 
 E = EFFECT_CODES
 

@@ -1,5 +1,5 @@
-"""N battles' changing state (003 E-G) as arrays, the masked gathers the engine works
-with, and the readings of state that every part of the engine uses: static rows by key,
+"""N battles' changing state (003 E-G) as arrays (per-mech ones as ``sims.core.batch``
+Grids), and the readings of state that every part of the engine uses: static rows by key,
 distances, the nearest enemy, derived stats now (Reactor Cap, Speed, Sensors), weapons
 in reach, melee options."""
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sims.core.batch import Grid
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import (
     BACK,
@@ -25,51 +26,6 @@ from sims.skirmish.battle import (
 I16 = np.int16
 IX = np.int32  # battle and mech indices: half the memory traffic of int64 in every gather
 MOUNT_PART = np.array(MOUNTS)  # silhouette index of each weapon mount
-
-
-def keep(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The rows of each array where ``mask`` holds. Gathering by index is several times
-    faster than boolean indexing when the mask is irregular, as battle masks are."""
-    rows = np.flatnonzero(mask)
-    return tuple(a.take(rows) for a in arrays)
-
-
-class Grid:
-    """An array shaped [N, M, ...] read and written as ``g[ix, m]`` or ``g[ix, m, part]``
-    through flat indices: NumPy gathers on one flat index are several times faster than
-    on a tuple of index arrays, and this engine is mostly such gathers. Anything else
-    (slices, whole rows) goes to the array itself, ``g.a``."""
-
-    __slots__ = ("a", "flat", "rows", "M", "K")
-
-    def __init__(self, a: np.ndarray) -> None:
-        self.a = a
-        self.flat = a.reshape(-1)
-        self.M = a.shape[1]
-        self.K = a.shape[2] if a.ndim == 3 else 1
-        self.rows = a.reshape(-1, self.K)
-
-    def _flat(self, key):
-        if type(key) is tuple and len(key) >= 2 and not any(type(k) is slice for k in key):
-            if len(key) == 2:
-                return key[0] * self.M + key[1], self.K > 1
-            return (key[0] * self.M + key[1]) * self.K + key[2], False
-        return None, False
-
-    def __getitem__(self, key):
-        idx, whole_rows = self._flat(key)
-        if idx is None:
-            return self.a[key]
-        return self.rows.take(idx, axis=0) if whole_rows else self.flat.take(idx)
-
-    def __setitem__(self, key, value) -> None:
-        idx, whole_rows = self._flat(key)
-        if idx is None:
-            self.a[key] = value
-        elif whole_rows:
-            self.rows[idx] = value
-        else:
-            self.flat[idx] = value
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sims.core.batch import keep
 from sims.skirmish.battle import CORE
-from sims.skirmish.vector.state import IX, Reading, keep
+from sims.skirmish.vector.state import IX, Reading
 
 
 class Turns(Reading):
