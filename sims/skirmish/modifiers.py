@@ -116,7 +116,7 @@ def dice_terms(s: Situation, params: rules.Parameters,
     a = np.asarray
     ranged = 1 - a(s.melee, dtype=np.int64)  # F11: melee ignores cover and Engaged
     melee = 1 - ranged
-    charge = np.minimum(params.charge_max_dice, a(s.charge_hexes) // params.charge_hexes_per_die)
+    charge = rules.charge_dice(a(s.charge_hexes), params)  # F11.3
     extra = a(s.extra, dtype=np.int64)
     p = params
     return (

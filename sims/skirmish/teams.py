@@ -208,8 +208,8 @@ def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str
     from sims.skirmish.catalog import Kit
 
     params = catalog.params
-    foreman = catalog.mech("foreman")
-    threat = {w.id: float(exact.expected_damage(w, foreman, params)) for w in catalog.weapons()}
+    standard = catalog.mech(params.standard_medium)  # rules.toml: the standard Medium (F4)
+    threat = {w.id: float(exact.expected_damage(w, standard, params)) for w in catalog.weapons()}
     by_slot = {f: sorted(p.id for p in catalog.parts.values()
                          if p.slot == ("arm" if f.endswith("_arm") else f)) for f in SLOT_FIELDS}
     seeds = []
