@@ -6,7 +6,8 @@ Every mech walks the same decision list (``battle.py``, "Activation"); its polic
 steps on and sets their thresholds. Each predicate here is one step's condition: given
 Python ints and bools it returns a Python bool (or int), given NumPy arrays it returns
 arrays, like the formulas of ``rules.py`` (``tests/skirmish/test_policy.py`` holds each
-to itself on ints and arrays over a grid and to hand-derived values at its edges).
+to itself on ints and arrays over a grid and to hand-derived values at its edges). Plain
+arithmetic and comparisons need no conversion: Python ints in, Python ints out.
 
 What a step then does (the rolls, the moves, the attacks) stays with the engines; the
 rules each step follows are ``rules.py``'s. A predicate that is a conjunction lists its
@@ -27,13 +28,28 @@ PUNCH, KICK, NO_STRIKE = 0, 1, -1  # strike options (F11.1), as both engines cod
 FULL = 2  # a Full action takes both Quick actions (E)
 
 
+# The three helpers below take the plain Python path when no argument is an array: the
+# reference engine asks them one mech at a time, and NumPy's scalar calls would cost it
+# a fifth of its speed. The answer is the same either way (test_policy.py).
+
+
 def _all(*conditions: Any) -> Any:
     """Every condition holds: a Python bool on ints and bools, a bool array on arrays."""
-    return _plain(reduce(np.logical_and, conditions))
+    if np.ndarray in map(type, conditions):
+        return _plain(reduce(np.logical_and, conditions))
+    return all(conditions)
 
 
 def _not(condition: Any) -> Any:
-    return np.logical_not(condition)  # ``~True`` is -2: never ``~`` on a Python bool
+    """Not: ``~True`` is -2, so never ``~`` on a Python bool."""
+    return np.logical_not(condition) if type(condition) is np.ndarray else not condition
+
+
+def _where(condition: Any, yes: Any, no: Any) -> Any:
+    """``np.where`` on arrays; on scalars, the Python conditional."""
+    if type(condition) is np.ndarray or type(no) is np.ndarray or type(yes) is np.ndarray:
+        return _plain(np.where(condition, yes, no))
+    return _plain(yes if condition else no)
 
 
 # ---- 2. Overcharge (G3) ----------------------------------------------------------------
@@ -42,7 +58,7 @@ def _not(condition: Any) -> Any:
 def overcharges(heat: Any, reactor: Any, below_percent: Any) -> Any:
     """Overcharge (free, a third Quick action) while Heat is under ``below_percent`` of
     Reactor Cap (``overcharge_below_percent``; 0 never)."""
-    return _plain(heat * 100 < below_percent * reactor)
+    return heat * 100 < below_percent * reactor
 
 
 # ---- 3. Stabilize (Full) or Vent (Quick) -----------------------------------------------
@@ -66,7 +82,7 @@ def vents(heat: Any, reactor: Any, at_percent: Any) -> Any:
 def target_rank(distance: Any, mech: Any, mechs: int) -> Any:
     """Order of enemies as targets, lowest first: the nearest, ties to the lowest index
     (``mech`` in 0..mechs-1)."""
-    return _plain(distance * mechs + mech)
+    return distance * mechs + mech
 
 
 # ---- 5. Charge, or Move then Boost -----------------------------------------------------
@@ -81,7 +97,7 @@ def charges(charge: Any, quick: Any, distance: Any, budget: Any, melee_option: A
 def move_goal(adjacent: Any, max_optimal: Any) -> Any:
     """The distance a mech moves toward: 1 for an ``adjacent`` policy, else the longest
     optimal Range among its working ranged weapons (``max_optimal``)."""
-    return _plain(np.where(adjacent, 1, max_optimal))
+    return _where(adjacent, 1, max_optimal)
 
 
 def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any) -> Any:
@@ -102,7 +118,7 @@ def holds_overwatch(overwatch: Any, quick: Any, reaches: Any, has_ranged: Any) -
 def overwatch_rank(weapon_long: Any, mount: Any) -> Any:
     """Which ranged weapon Overwatch holds: the highest rank, the longest long Range,
     ties to the lower mount (0..2)."""
-    return _plain(weapon_long * 4 + (3 - mount))
+    return weapon_long * 4 + (3 - mount)
 
 
 def barrages(barrage: Any, quick: Any, two_reach: Any, heat: Any, weapons_heat: Any,
@@ -131,7 +147,7 @@ def tries_lock_on(lock_on: Any, quick: Any, locked: Any, distance: Any, sensors:
 def strike_option(arm_alive: Any, legs_alive: Any) -> Any:
     """F11.1 which strike: a punch with an intact arm, else a kick with intact legs,
     else none (``PUNCH``, ``KICK``, ``NO_STRIKE``)."""
-    return _plain(np.where(arm_alive, PUNCH, np.where(legs_alive, KICK, NO_STRIKE)))
+    return _where(arm_alive, PUNCH, _where(legs_alive, KICK, NO_STRIKE))
 
 
 def strikes(strike: Any, struck: Any, has_target: Any, distance: Any, option: Any) -> Any:
