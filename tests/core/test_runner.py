@@ -102,7 +102,7 @@ def dask_cluster():
     from distributed import LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None)  # fmt: skip
+                           dashboard_address=":0")  # fmt: skip
     try:
         yield cluster
     finally:
