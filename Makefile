@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml
 report: setup
 	$(BIN)/mechbal report --jobs 2
 
+# Both cores (CI has 2): a test file stays on one worker, so module fixtures are built once.
 test: setup
 	$(BIN)/ruff check sims analysis tests benchmarks
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lab: setup
 	$(BIN)/jupyter lab notebooks
