@@ -768,7 +768,8 @@ def _notes(con: duckdb.DuckDBPyConnection, sql: str) -> list[str]:
         if view.lower() not in words or (run_id is not None and total == 1):
             continue
         name = f"run {run_id}" + (f" ({label})" if label else "") if run_id else "no run"
-        notes.append(f"note: {view} shows {name}: {why}; {view}_all holds all {total} runs")
+        runs = f"all {total} runs" if total != 1 else "its 1 run"
+        notes.append(f"note: {view} shows {name}: {why}; {view}_all holds {runs}")
     return notes
 
 

@@ -103,7 +103,7 @@ def test_a_catalog_edit_leaves_no_stale_view(tmp_path: Path, catalog: Path, caps
     assert rc == 0
     assert err == (f"note: bout shows no run: no finished run of the current catalog in "
                    f"{catalog} (1 of other catalogs or settings: name one with --run ID); "
-                   "bout_all holds all 1 runs\n")  # fmt: skip
+                   "bout_all holds its 1 run\n")  # fmt: skip
     new = run_id_of(run_ok(bout(store, catalog), capsys))
     assert new != old
     assert query("SELECT DISTINCT run FROM bout", store, catalog=catalog).rows() == [(new,)]
