@@ -37,6 +37,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,19 @@ class _Experiment:
     def layouts(self) -> set[tuple[str, ...]]:
         return {keys for run in self.runs.values() for keys in run.layouts}
 
+    @cached_property
+    def declared(self) -> tuple[Any, Any] | None:
+        """(game, experiment) as the installed game declares them; None for a game or
+        experiment not installed (a store from elsewhere)."""
+        from sims.core.protocol import UnknownGame, get_game
+
+        try:
+            game = get_game(self.game)
+        except UnknownGame:
+            return None
+        experiment = game.experiments.get(self.name)
+        return None if experiment is None else (game, experiment)
+
 
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
@@ -241,18 +255,13 @@ class Current:
 def _current_hash(exp: _Experiment, current: Current) -> tuple[str | None, str | None]:
     """(catalog hash, rules version) a run of ``exp`` made now would record, or Nones
     when there is nothing to compare with (no catalog, a game or experiment not known)."""
-    from sims.core.protocol import UnknownGame, get_game
     from sims.core.runner import current_catalog_hash
 
     if current.catalog is None or not (current.catalog / exp.game).is_dir():
         return None, None
-    try:
-        game = get_game(exp.game)
-    except UnknownGame:
+    if exp.declared is None:
         return None, None
-    experiment = game.experiments.get(exp.name)
-    if experiment is None:
-        return None, None
+    game, experiment = exp.declared
     return current_catalog_hash(game, experiment, current.catalog), game.rules_version
 
 
@@ -409,13 +418,7 @@ def _source_sql(exp: _Experiment, types: dict[str, str]) -> str:
 
 def _labels(exp: _Experiment) -> Mapping[str, tuple[str, ...]]:
     """The outcome labels the game declares for the experiment ({} for an unknown one)."""
-    from sims.core.protocol import UnknownGame, get_game
-
-    try:
-        experiment = get_game(exp.game).experiments.get(exp.name)
-    except UnknownGame:
-        return {}
-    return experiment.labels if experiment is not None else {}
+    return exp.declared[1].labels if exp.declared is not None else {}
 
 
 def _create_views(
