@@ -1,0 +1,177 @@
+"""Mech Lab Partners (000) rules: every formula of the Battle, once, on Python ints and
+NumPy arrays alike (DESIGN.md "One rule, one place").
+
+The compiled battle (``battle.py``), both engines, the exact battle DP, the tables and
+``explain`` call these; none restates them. Flags (weak, resisted, has_head ...) are
+0/1 ints or bool/int arrays; every function is arithmetic on them, so a whole batch of
+battles goes through the same line a scalar engine uses for one.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from sims.labpartners.params import Parameters
+
+RULES_VERSION = "labpartners-rules-1"
+
+Num = Any  # an int or an int array
+
+
+def _max(a: Num, b: Num) -> Num:
+    return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) \
+        else max(a, b)  # fmt: skip
+
+
+def _min(a: Num, b: Num) -> Num:
+    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) \
+        else min(a, b)  # fmt: skip
+
+
+def _where(cond: Num, a: Num, b: Num) -> Num:
+    if any(isinstance(x, np.ndarray) for x in (cond, a, b)):
+        return np.where(cond, a, b)
+    return a if cond else b
+
+
+# ---- the lesson (Assembly) -----------------------------------------------------------
+
+
+def lesson_took(matches: Num, p: Parameters) -> Num:
+    """Assembly/lesson: the lesson takes at ``lesson_threshold`` (3) or more parts of the
+    lesson Form; below it there is no bonus at all."""
+    return matches >= p.lesson_threshold
+
+
+def lesson_bonus(matches_lesson: Num, took: Num, p: Parameters) -> Num:
+    """+``lesson_bonus`` on a part of the lesson Form once the lesson took (each matching
+    part: Legs to turn order, Torso to HP, each Arm to damage, Head to accuracy)."""
+    return (matches_lesson * took) * p.lesson_bonus
+
+
+# ---- parts ---------------------------------------------------------------------------
+
+
+def part_hp(base_hp: Num, vehicle: Num, lesson: Num, p: Parameters) -> Num:
+    """A part's hit points: its Part-Type's (``legs_hp`` ...), +``vehicle_hp`` for a
+    Vehicle part (Form table: Vehicle = Durability), + the lesson bonus on a Torso
+    (``lesson`` is that bonus for a Torso, 0 for the other Part-Types)."""
+    return base_hp + vehicle * p.vehicle_hp + lesson
+
+
+def mech_speed(has_legs: Num, beast: Num, lesson: Num, p: Parameters) -> Num:
+    """Battle/initiative: Mech Speed 2 base, +1 Beast Legs, +1 lesson-matched Legs; no
+    Legs (a gap or destroyed) = 0."""
+    return has_legs * (p.base_speed + beast * p.beast_speed + lesson)
+
+
+def mech_acts_first(speed: Num, kaiju_speed: Num, forced: Num) -> Num:
+    """The higher Speed acts first and the mech wins ties; some kaiju debuffs force the
+    mech to act first regardless."""
+    return (speed >= kaiju_speed) | forced
+
+
+def accuracy(has_head: Num, clockwork: Num, lesson: Num, crit_immune: Num, p: Parameters) -> Num:
+    """Battle/crits: Accuracy 1 base, +1 Clockwork Head, +1 lesson-matched Head; no
+    Head, or a crit-immune kaiju, means no crit (Accuracy 0)."""
+    return has_head * (1 - crit_immune) * (p.base_accuracy + clockwork * p.clockwork_accuracy
+                                           + lesson)  # fmt: skip
+
+
+def crits(roll: Num, acc: Num) -> Num:
+    """A damaging Arm crits when its d20 (``crit_die``) is at or under Accuracy."""
+    return roll <= acc
+
+
+def p_crit(acc: int, p: Parameters) -> Fraction:
+    """The chance one damaging Arm crits: Accuracy/20, capped at 1."""
+    return Fraction(min(max(acc, 0), p.crit_die), p.crit_die)
+
+
+# ---- the mech's damage (DESIGN.md's order) -------------------------------------------
+
+
+def matchup(weak: Num, resist: Num) -> Num:
+    """+1 weak, -1 resisted, 0 neither; a kaiju both weak and resistant (after Traits)
+    to one Form or Type cancels to neither."""
+    return weak - resist
+
+
+def arm_damage(power: Num, lesson: Num, has_head: Num, form: Num, type_: Num,
+               p: Parameters) -> Num:  # fmt: skip
+    """One Arm's damage before combo, crit and the kaiju's per-Arm bonus: Power, + the
+    lesson bonus, -1 with no Head; then Form +1/-1 (``form`` = matchup); then Type x2
+    weak / x0.5 resisted (``type_`` = matchup), rounding down, at least 1 if resisted
+    (an Arm brought to 0 before the Type step stays at 0: nothing to halve)."""
+    base = _max(power + lesson - (1 - has_head) * p.no_head_damage + form * p.form_step, 0)
+    weak = base * p.type_factor
+    resisted = _where(base > 0, _max(base // p.type_factor, p.resisted_min), 0)
+    return _where(type_ > 0, weak, _where(type_ < 0, resisted, base))
+
+
+def combo(power_1: Num, power_2: Num, damage_1: Num, damage_2: Num, p: Parameters) -> Num:
+    """Both Arms share a Power tier and both deal damage: +``combo_bonus`` once."""
+    return ((power_1 == power_2) & (damage_1 > 0) & (damage_2 > 0)) * p.combo_bonus
+
+
+def arm_hit(damage: Num, crit: Num, arm_bonus: Num, p: Parameters) -> Num:
+    """What one Arm deals: its damage, doubled by a crit, then the kaiju's per-Arm bonus
+    (an Arm that dealt nothing gets no bonus; never below 0)."""
+    return _where(damage > 0, _max(damage * _where(crit, p.crit_factor, 1) + arm_bonus, 0), 0)
+
+
+def volley(hit_1: Num, hit_2: Num, combo_: Num) -> Num:
+    """The mech's fire: both Arms' hits and the combo bonus."""
+    return hit_1 + hit_2 + combo_
+
+
+def punch(has_head: Num, roll: Num, p: Parameters) -> Num:
+    """Battle/wimpy punch: 1 flat damage, no multipliers; with no Head it misses on
+    ``punch_miss_faces`` faces of the ``punch_die`` (1 time in 3). ``roll`` is read only
+    without a Head."""
+    return _where(has_head | (roll > p.punch_miss_faces), p.punch_damage, 0)
+
+
+# ---- the kaiju's damage --------------------------------------------------------------
+
+
+def incoming(damage: Num, torso_intact: Num, p: Parameters, armor: Num | None = None) -> Num:
+    """Battle/Torso: an intact Torso soaks its Armor (2) off every attack, and an attack
+    reduced to 0 or below does nothing; with no Torso there is no Armor and the damage
+    is doubled. ``armor`` overrides the Torso's Armor (the Brawler's cost: 0)."""
+    armor = p.torso_armor if armor is None else armor
+    return _where(torso_intact, _max(damage - armor, 0), damage * p.no_torso_factor)
+
+
+def regenerate(hp: Num, regen: Num, start_hp: Num) -> Num:
+    """End of round: the kaiju heals ``regen``, never above its starting HP."""
+    return _min(hp + regen, start_hp)
+
+
+# ---- the result ----------------------------------------------------------------------
+
+
+def grade_index(won: Num, hp_left: Num, hp_start: Num, grades: tuple) -> Num:
+    """The index of the first grade of ``grades.toml`` that fits: a win, or a loss by the
+    kaiju's HP left as a percent of its start (exact integer comparisons: ``left*100 <
+    below*start``)."""
+    left = _max(hp_left, 0) * 100
+    out = -1
+    for i in range(len(grades) - 1, -1, -1):
+        g = grades[i]
+        if g.result == "win":
+            fits = won
+        elif g.hp_left_below >= 0:
+            fits = (1 - won) * (left < g.hp_left_below * hp_start)
+        else:
+            fits = (1 - won) * (left <= g.hp_left_at_most * hp_start)
+        out = _where(fits, i, out)
+    return out
+
+
+def gpa(index: int, grades: tuple) -> Fraction:
+    """A grade's GPA, exact (``"1.3"`` is 13/10)."""
+    return Fraction(grades[index].gpa)
