@@ -179,6 +179,9 @@ class Battle:
     effect: int  # EFFECTS: the specialty's Battle use, 0 for none (standalone)
     intervene_when: int  # INTERVENE
     intervene_at: int
+    # the GPA of each grade of grades.toml, in order (engines report the grade index)
+    gpa: np.ndarray  # float64[grades]
+    grades: tuple = ()  # the catalog's Grade entries (rules.grade_index reads them)
 
     @property
     def spares(self) -> int:
@@ -261,6 +264,8 @@ def compile_battle(
         rebuild_when=REBUILD_WHEN[policy.rebuild_when], rebuild_order=np.array(order, np.int8),
         punch_finish=policy.punch_finish, effect=effect,
         intervene_when=INTERVENE[policy.intervene_when], intervene_at=policy.intervene_at,
+        gpa=np.array([float(rules.gpa(i, catalog.grades)) for i in range(len(catalog.grades))]),
+        grades=catalog.grades,
     )  # fmt: skip
 
 
