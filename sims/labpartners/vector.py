@@ -175,13 +175,15 @@ class _Battles:
         self.half_round[ace] = r + 1  # the cost: Accuracy halved next round
 
     def restore(self, medic: np.ndarray, intact: np.ndarray) -> np.ndarray:
-        """Medic: the first destroyed slot (a card at HP 0, not a gap) of a Part-Type in
-        the rebuild order, else the first destroyed slot, returns at full HP; the intact
+        """Medic: the first destroyed slot (a card at HP 0, not a gap) of the rebuild
+        order's Part-Types in turn, else the first destroyed slot, returns at full HP; the intact
         slot with the fewest HP left (ties: the last) is destroyed. Returns the battles
         where it applied (something destroyed and something intact); the rest wait."""
         destroyed = (self.card["present"][self.row] == 1) & ~intact  # [5, N]
-        wanted = (SLOT_PART[:, None, None] == self.order[None]).any(axis=1) & destroyed
-        pick = np.where(wanted.any(0), wanted.argmax(0), destroyed.argmax(0))
+        pick = destroyed.argmax(0)  # SLOTS order when no wanted Part-Type is destroyed
+        for k in range(3, -1, -1):  # the earliest wanted Part-Type with one wins
+            wanted = (SLOT_PART[:, None] == self.order[k]) & destroyed
+            pick = np.where(wanted.any(0), wanted.argmax(0), pick)
         ok = medic & destroyed.any(0) & intact.any(0)
         # the cost: fewest HP among intact slots, ties to the LAST slot (argmin on reversed)
         left = np.where(intact, self.hp, np.iinfo(I16).max)[::-1]
@@ -316,6 +318,8 @@ class _Battles:
             hit[ts, ix] = True
             self.armor0 &= ~lands
             self.result[lands & ~(self.hp > 0).any(0)] = DESTROYED
+        # a mech with no intact slot (a mech of gaps) is destroyed once the kaiju acts
+        self.result[k & (self.result < 0) & ~(self.hp > 0).any(0)] = DESTROYED
         # Saboteur's cost: +1 damage per attack from the next round on
         self.extra_damage += null
 
