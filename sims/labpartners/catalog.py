@@ -265,7 +265,7 @@ def _named(path: Path, kind: str, note: str, doc: dict[str, Any]) -> dict[str, N
     return out
 
 
-def _card_problem(text: str, cards: Mapping[str, Card], forms, types, tiers: int) -> str | None:
+def card_problem(text: str, cards: Mapping[str, Card], forms, types, tiers: int) -> str | None:
     """Why ``text`` names no card of the full spread, in the designer's terms."""
     if text in cards:
         return None
@@ -280,7 +280,7 @@ def _card_problem(text: str, cards: Mapping[str, Card], forms, types, tiers: int
         return f"{text!r}: unknown Form {bits[1]!r} (known: {', '.join(forms)})"
     if bits[2] not in types:
         return f"{text!r}: unknown Type {bits[2]!r} (known: {', '.join(types)})"
-    return f"{text!r}: no Power {bits[3]!r} in the full spread (1..{tiers})"
+    return f"{text!r} is not a card of the full spread (Arms have Power 1..{tiers})"
 
 
 def _load_decks(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, types,
@@ -306,8 +306,8 @@ def _load_decks(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
         if unknown := sorted(set(counts) - set(PARTS)):
             raise fail(f"unknown Part-Type {unknown[0]!r} (known: {', '.join(PARTS)})", "counts")
         for text in vals["cards"]:
-            if problem := _card_problem(text, cards, forms, types, tiers):
-                raise fail(f"{problem}: not a card of the full spread")
+            if problem := card_problem(text, cards, forms, types, tiers):
+                raise fail(problem)
         twice = [c for c, k in Counter(vals["cards"]).items() if k > 1]
         if twice:
             raise fail(f"{twice[0]!r} is listed twice (a reduced deck holds each card once)")
@@ -504,7 +504,7 @@ def _load_mechs(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
             if text in ("", "gap"):
                 slots.append(None)
                 continue
-            if problem := _card_problem(text, cards, forms, types, tiers):
+            if problem := card_problem(text, cards, forms, types, tiers):
                 raise CatalogError(path, problem, kind="mech", entry=ident, field=slot)
             if cards[text].part != SLOT_PART[slot]:
                 raise CatalogError(path, f"{text!r} is a {cards[text].part} card, not "

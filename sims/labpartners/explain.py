@@ -19,7 +19,7 @@ from typing import Any
 from sims.core.dist import fraction_str
 from sims.core.protocol import Explain, InputError, Option, comma_list
 from sims.labpartners import battle, rules
-from sims.labpartners.catalog import SLOT_PART, SLOTS, Card, Catalog, Kaiju, Trait, _card_problem
+from sims.labpartners.catalog import SLOT_PART, SLOTS, Card, Catalog, Kaiju, Trait, card_problem
 from sims.labpartners.params import Parameters
 
 DEFAULT_POLICY = "steady"
@@ -48,7 +48,7 @@ def _traits(catalog: Catalog, idents: Sequence[str] | None) -> list[Trait]:
 
 
 def _card(catalog: Catalog, text: str) -> Card:
-    problem = _card_problem(text, catalog.cards, catalog.forms, catalog.types,
+    problem = card_problem(text, catalog.cards, catalog.forms, catalog.types,
                             catalog.params.power_tiers)  # fmt: skip
     if problem:
         raise InputError(f"unknown card {problem}")
