@@ -54,6 +54,16 @@ SCENARIO_FIELDS = ("kaiju_hp", "kaiju_speed", "attacks", "damage", "regen", "arm
 SLOT_PART = np.array([0, 1, 2, 3, 3])  # Part-Type index of each slot (SLOTS order)
 PART_SLOTS = ((0,), (1,), (2,), ARM_SLOTS)  # the slots of each Part-Type, in order
 I16 = np.int16
+# the state and per-battle numbers, battles along the last axis (what compact() narrows)
+PER_BATTLE = ("base", "sid", "kaiju_start", "kaiju_speed", "attacks", "damage", "regen",
+              "arm_bonus", "forced", "rebuild_when", "punch_finish", "effect", "intervene_when",
+              "intervene_at", "priority", "order", "deck", "may_rebuild", "row", "hp", "used",
+              "kaiju", "result", "rounds", "parts_lost", "rebuilds", "crits", "punches",
+              "used_int", "now", "armor0", "half_round", "extra_damage", "index")  # fmt: skip
+# what a finished battle reports (results()); kaiju_start and sid never change
+FINAL = ("result", "kaiju", "rounds", "parts_lost", "rebuilds", "crits", "punches", "used_int",
+         "kaiju_start", "sid")  # fmt: skip
+COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
 
 
 def check_batch(scenarios: Sequence[Battle], scenario_ids) -> np.ndarray:
@@ -94,7 +104,6 @@ class _Battles:
     def __init__(self, scenarios: Sequence[Battle], sid: np.ndarray, dice: Dice) -> None:
         first = scenarios[0]
         self.p, self.dice, self.grades = first.params, dice, first.grades
-        self.spares = first.spares  # 0 unless rebuild_source == "spares"
         self.spp = first.params.spares_per_part
         st = stack(scenarios)
         n, C = len(sid), st["present"].shape[1]
@@ -112,6 +121,17 @@ class _Battles:
         self.priority = st["priority"][sid].T.copy()  # [5, N] slot indexes
         self.order = st["rebuild_order"][sid].T.copy()  # [4, N] Part-Types, -1 padded
         self.gpa_table, self.sid = st["gpa"], sid
+        # Battle/rebuild: the spares of each Part-Type a rebuild can take, k = 0, 1, ...
+        # in order up to the first row with present 0 (0 unless rebuild_source "spares")
+        deck = np.zeros((len(scenarios), 4), np.int64)
+        for i, b in enumerate(scenarios):
+            for t in range(4):
+                k = 0
+                while k < b.spares and b.present[b.spare_row(t, k)]:
+                    k += 1
+                deck[i, t] = k
+        self.deck = deck[sid].T.copy()  # [4, N]
+        self.may_rebuild = (self.deck > 0).any(0) & (self.rebuild_when != REBUILD_WHEN["never"])
         # state: the locked slots are card-table rows 0..4 (a gap has HP 0)
         self.row = np.repeat(np.arange(5)[:, None], n, axis=1) + self.base  # flat rows
         self.hp = self.card["hp"][self.row].astype(I16)  # [5, N]
@@ -130,6 +150,9 @@ class _Battles:
         self.half_round = np.zeros(n, np.int64)  # Ace: Accuracy halved in this round
         self.extra_damage = np.zeros(n, np.int64)  # Saboteur: +1 per attack, later rounds
         self.campaign = bool((self.effect != 0).any())
+        # finished battles leave the working arrays (see compact); their numbers wait here
+        self.index = np.arange(n)  # the call's battle index of each working row
+        self.final = {f: getattr(self, f).copy() for f in FINAL}
 
     # ---- readings ----------------------------------------------------------------
 
@@ -142,12 +165,10 @@ class _Battles:
         return self.card[field][self.row[slot]]
 
     def spare_free(self, part: np.ndarray | int) -> np.ndarray:
-        """Battle/rebuild: the next spare of Part-Type ``part`` exists (k = 0, 1, ... in
-        order; a row with present 0 means no more spares of that type)."""
+        """Battle/rebuild: the next spare of Part-Type ``part`` (-1: none) exists."""
         part = np.broadcast_to(part, (self.n,))
-        k = self.used[np.maximum(part, 0), self.cols]
-        row = self.base + 5 + np.maximum(part, 0) * self.spp + np.minimum(k, self.spp - 1)
-        return (part >= 0) & (k < self.spares) & (self.card["present"][row] == 1)
+        return (part >= 0) & (self.used[np.maximum(part, 0), self.cols]
+                              < self.deck[np.maximum(part, 0), self.cols])  # fmt: skip
 
     # ---- the round ---------------------------------------------------------------
 
@@ -200,7 +221,7 @@ class _Battles:
         intact = self.intact()
         armless = ~(intact[3] | intact[4])
         rebuilding = np.zeros(self.n, bool)
-        if self.spares:
+        if (m & self.may_rebuild).any():
             part = np.full(self.n, -1)
             ordered = (self.order == 3).any(0)
             when = self.rebuild_when
@@ -323,11 +344,25 @@ class _Battles:
         # Saboteur's cost: +1 damage per attack from the next round on
         self.extra_damage += null
 
+    def compact(self, live: np.ndarray) -> None:
+        """Finished battles' numbers go to ``final`` and their rows leave every working
+        array, so later rounds work on the battles still going only."""
+        done = ~live
+        for f in FINAL:
+            self.final[f][self.index[done]] = getattr(self, f)[done]
+        keep = np.flatnonzero(live)
+        for f in PER_BATTLE:
+            setattr(self, f, getattr(self, f)[..., keep])
+        self.n, self.cols = len(keep), np.arange(len(keep))
+
     def play(self) -> dict[str, np.ndarray]:
         for r in range(1, self.p.battle_rounds + 1):
             live = self.result < 0
             if not live.any():
                 break
+            if live.sum() < COMPACT * self.n:
+                self.compact(live)
+                live = live[live]
             self.round = r
             self.rounds[live] = r
             first = self.initiative()
@@ -342,24 +377,26 @@ class _Battles:
             self.kaiju = np.where(alive, healed, self.kaiju)
             self.now[:] = False
         self.result[self.result < 0] = CITY
+        self.compact(np.zeros(self.n, bool))
         return self.results()
 
     def results(self) -> dict[str, np.ndarray]:
-        won = (self.result == WIN).astype(np.int64)
-        left = np.maximum(self.kaiju, 0)
-        grade = rules.grade_index(won, left, self.kaiju_start, self.grades)
-        grade = np.broadcast_to(grade, (self.n,))
+        out = self.final
+        won = (out["result"] == WIN).astype(np.int64)
+        left = np.maximum(out["kaiju"], 0)
+        grade = rules.grade_index(won, left, out["kaiju_start"], self.grades)
+        grade = np.broadcast_to(grade, left.shape)
         return {
-            "result": self.result.astype(np.int8),
+            "result": out["result"].astype(np.int8),
             "kaiju_hp_left": left.astype(np.int16),
-            "rounds": self.rounds.astype(np.int8),
+            "rounds": out["rounds"].astype(np.int8),
             "grade": grade.astype(np.int8),
-            "gpa": self.gpa_table[self.sid, grade].astype(np.float64),
-            "parts_lost": self.parts_lost.astype(np.int8),
-            "rebuilds": self.rebuilds.astype(np.int8),
-            "crits": self.crits.astype(np.int8),
-            "punches": self.punches.astype(np.int8),
-            "intervened": self.used_int.astype(np.int8),
+            "gpa": self.gpa_table[out["sid"], grade].astype(np.float64),
+            "parts_lost": out["parts_lost"].astype(np.int8),
+            "rebuilds": out["rebuilds"].astype(np.int8),
+            "crits": out["crits"].astype(np.int8),
+            "punches": out["punches"].astype(np.int8),
+            "intervened": out["used_int"].astype(np.int8),
         }
 
 
