@@ -1,0 +1,165 @@
+"""The Lab Partners report page: built on a small ``battles`` run it has its sections,
+a chart in each (every chart renders to SVG offline through vl-convert), the tables
+behind them carry the run, every simulated section names its run; and the readings
+(the deck gap and the hardest kaiju) on hand-made numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+import pytest
+
+from analysis.labpartners import report
+from analysis.plugin import ReportContext, get_analysis
+from analysis.plugin import register as register_analysis
+from analysis.report import lay_out, render_charts
+from sims.core.protocol import get_game, register, registry
+from tests.conftest import CATALOGS
+
+HEADINGS = [
+    "What should a designer know first?",
+    "How often does each deck beat each kaiju?",
+    "What makes a dealt mech win?",
+    "How soon does a Form or Type show up?",
+    "Each catalog mech against each kaiju (exact)",
+    "How much do crits matter?",
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    import sims.labpartners as package
+
+    if "labpartners" not in registry():
+        if not hasattr(package, "GAME"):
+            pytest.skip("sims/labpartners/__init__.py does not define GAME yet")
+        register("labpartners", "sims.labpartners:GAME")
+    if get_analysis("labpartners") is None:
+        register_analysis("labpartners", "analysis.labpartners:ANALYSIS")
+    game = get_game("labpartners")
+    catalog = game.load_catalog(CATALOGS)
+    tmp = tmp_path_factory.mktemp("lp")
+    ctx = ReportContext(game=game, catalog=catalog, catalog_root=CATALOGS, claims=[],
+                        frames=game.exact(catalog), limits={}, store=tmp / "data",
+                        reports_dir=tmp / "reports", n=2000, seed=3, jobs=1)  # fmt: skip
+    analysis = get_analysis("labpartners")
+    runs = analysis.default_runs(ctx)
+    page = analysis.page(ctx, runs)
+    return ctx, runs["battles"].plan.run_id, page
+
+
+def pieces(section) -> list:
+    body = section.content
+    return list(body) if isinstance(body, list | tuple) else [body]
+
+
+def test_page_has_its_sections_each_with_a_chart(built):
+    ctx, run_id, page = built
+    assert [s.heading for s in page.sections] == HEADINGS
+    for section in page.sections:
+        charts = [p for p in pieces(section) if isinstance(p, alt.TopLevelMixin)]
+        assert len(charts) == 1, section.heading
+    for section in page.sections:
+        for name, frame in section.data.items():
+            assert frame["run"].unique().to_list() == [run_id], name
+    win = page.sections[1].data["win_rates"]
+    assert win.height == 10  # 2 decks x 5 kaiju
+    assert ((win["win_low"] <= win["win_rate"]) & (win["win_rate"] <= win["win_high"])).all()
+    assert win["battles"].to_list() == [200] * 10
+    summary = pieces(page.sections[0])[0]
+    assert summary.count("the hardest kaiju is") == 2
+    assert "percentage points above" in summary or "percentage points below" in summary
+
+
+def test_laid_out_page_names_its_run_and_every_chart_renders(built):
+    ctx, run_id, page = built
+    laid = lay_out(ctx, page)
+    assert f"run {run_id}" in laid.html
+    assert {"win_rates", "win_by", "crits", "deck_totals", "deck_gaps"} <= set(laid.files)
+    images = render_charts(laid.charts)
+    assert len(images) == 2 * len(HEADINGS)
+    for name, data in images.items():
+        if name.endswith(".svg"):
+            assert data.lstrip().startswith(b"<svg"), name
+
+
+# ---- the readings, by hand ---------------------------------------------------------------
+
+
+def test_difference_of_two_win_rates():
+    # 50/100 against 60/100: gap +10 points; SE = sqrt(.5*.5/100 + .6*.4/100)
+    # = sqrt(.0049) = .07, so the 95% half-width is 1.96 * 7 = 13.72 points
+    gap = report.difference(50, 100, 60, 100)
+    assert gap["gap"] == pytest.approx(10.0)
+    assert gap["low"] == pytest.approx(-3.72) and gap["high"] == pytest.approx(23.72)
+
+
+def test_hardest_kaiju_sentence_says_when_it_cannot_decide():
+    win = pl.DataFrame({"deck": ["alpha"] * 3, "kaiju": ["a", "b", "c"],
+                        "win_rate": [0.10, 0.30, 0.12], "win_low": [0.08, 0.27, 0.10],
+                        "win_high": [0.12, 0.33, 0.14]})  # fmt: skip
+    text = report.hardest_sentence(win, "alpha")
+    assert text.startswith("With the alpha deck the hardest kaiju is a: win rate 10% "
+                           "(95% 8% to 12%). The data cannot decide between c")  # fmt: skip
+    apart = win.with_columns(pl.Series("win_rate", [0.10, 0.30, 0.20]),
+                             pl.Series("win_low", [0.08, 0.27, 0.18]),
+                             pl.Series("win_high", [0.12, 0.33, 0.22]))  # fmt: skip
+    assert report.hardest_sentence(apart, "alpha").endswith(
+        "c is beaten more often than a: 20% (95% 18% to 22%) against 10% (95% 8% to 12%)."
+    )
+    gaps = report.deck_gaps(
+        pl.DataFrame(
+            {
+                "deck": ["alpha", "full"],
+                "kaiju": ["k", "k"],
+                "wins": [50, 60],
+                "battles": [100, 100],
+            }
+        )
+    )
+    assert gaps["kaiju"].to_list() == ["k"]
+    assert gaps.select("gap", "low", "high").row(0) == pytest.approx((10.0, -3.72, 23.72))
+
+
+def test_context_paths_are_the_callers(built):
+    ctx, _, _ = built
+    assert isinstance(ctx.store, Path) and (ctx.store / "labpartners" / "battles").is_dir()
+
+
+# ---- the whole report in a headless Chromium (as tests/skirmish/test_report_browser.py) ----
+
+
+def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
+    from analysis.report import build_report
+    from tests.skirmish.test_report_browser import CHROMIUM, FLAGS, _browser_or_skip
+
+    sync_playwright = _browser_or_skip()
+    ctx, _, _ = built
+    out = tmp_path / "reports"
+    build_report(["labpartners"], CATALOGS, out, store=ctx.store, n=2000, seed=3, jobs=1)
+    errors, requests = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url)
+                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
+            page.goto((out / "labpartners.html").as_uri())
+            charts = page.locator("div.chart")
+            count = charts.count()
+            assert count == len(HEADINGS)
+            page.wait_for_function(
+                "n => document.querySelectorAll("
+                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
+                arg=count, timeout=60_000,
+            )  # fmt: skip
+        finally:
+            browser.close()
+    assert errors == [] and requests == []
+    html = (out / "labpartners.html").read_text()
+    for stem in ("win_rates", "win_by", "crits", "deck_totals"):
+        assert f"href='labpartners/{stem}.csv' download" in html
