@@ -197,9 +197,10 @@ class _Battles:
 
     def restore(self, medic: np.ndarray, intact: np.ndarray) -> np.ndarray:
         """Medic: the first destroyed slot (a card at HP 0, not a gap) of the rebuild
-        order's Part-Types in turn, else the first destroyed slot, returns at full HP; the intact
-        slot with the fewest HP left (ties: the last) is destroyed. Returns the battles
-        where it applied (something destroyed and something intact); the rest wait."""
+        order's Part-Types in turn, else the first destroyed slot, returns at full HP;
+        the intact slot with the fewest HP left (ties: the last) is destroyed. Returns
+        the battles where it applied (something destroyed and something intact); the
+        rest wait."""
         destroyed = (self.card["present"][self.row] == 1) & ~intact  # [5, N]
         pick = destroyed.argmax(0)  # SLOTS order when no wanted Part-Type is destroyed
         for k in range(3, -1, -1):  # the earliest wanted Part-Type with one wins
@@ -228,8 +229,7 @@ class _Battles:
             arms = (when == REBUILD_WHEN["armless"]) & armless & ordered & self.spare_free(3)
             part[arms] = 3
             # "missing": the first listed Part-Type with a non-intact slot and a spare
-            gone = np.stack([~intact[0], ~intact[1], ~intact[2], armless | ~intact[3]
-                             | ~intact[4]])  # fmt: skip
+            gone = np.stack([~intact[0], ~intact[1], ~intact[2], ~(intact[3] & intact[4])])
             miss = when == REBUILD_WHEN["missing"]
             for k in range(4):
                 t = self.order[k]
