@@ -31,6 +31,7 @@ The round, as all three walk it (ASSUMPTIONS.md "Battle"):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -192,15 +193,44 @@ class Battle:
         return 5 + part * self.params.spares_per_part + k
 
 
-def batch_key(battle: Battle) -> Parameters:
-    """Battles compiled with the same rules parameters share a vector call (the card
-    table's length follows ``spares_per_part``)."""
-    return battle.params
+@dataclass(frozen=True)
+class _Matchup:
+    """What of a foe a card's numbers depend on."""
+
+    weak_forms: frozenset[str]
+    resist_forms: frozenset[str]
+    weak_types: frozenset[str]
+    resist_types: frozenset[str]
+    crit_immune: bool
+
+
+@functools.lru_cache(maxsize=64)
+def _gpa_table(grades: tuple) -> np.ndarray:
+    table = np.array([float(rules.gpa(i, grades)) for i in range(len(grades))])
+    table.flags.writeable = False  # shared by every battle compiled with these grades
+    return table
+
+
+def batch_key(battle: Battle) -> tuple:
+    """Battles compiled with the same rules parameters and grades share a vector call
+    (the card table's length follows ``spares_per_part``)."""
+    return battle.params, battle.grades
 
 
 def _card_row(card: Card | None, foe_: Foe, took: bool, lesson: str, p: Parameters) -> tuple:
     if card is None:
-        return (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return _GAP_ROW
+    return _card_numbers(card, foe_.weak_forms, foe_.resist_forms, foe_.weak_types,
+                         foe_.resist_types, foe_.crit_immune, took, lesson, p)  # fmt: skip
+
+
+_GAP_ROW = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def _card_numbers(card: Card, weak_forms: frozenset, resist_forms: frozenset,
+                  weak_types: frozenset, resist_types: frozenset, crit_immune: bool,
+                  took: bool, lesson: str, p: Parameters) -> tuple:  # fmt: skip
+    foe_ = _Matchup(weak_forms, resist_forms, weak_types, resist_types, crit_immune)
     bonus = int(rules.lesson_bonus(card.form == lesson, took, p))
     part = PARTS.index(card.part)
     base = (p.legs_hp, p.torso_hp, p.head_hp, p.arm_hp)[part]
@@ -264,7 +294,7 @@ def compile_battle(
         rebuild_when=REBUILD_WHEN[policy.rebuild_when], rebuild_order=np.array(order, np.int8),
         punch_finish=policy.punch_finish, effect=effect,
         intervene_when=INTERVENE[policy.intervene_when], intervene_at=policy.intervene_at,
-        gpa=np.array([float(rules.gpa(i, catalog.grades)) for i in range(len(catalog.grades))]),
+        gpa=_gpa_table(catalog.grades),
         grades=catalog.grades,
     )  # fmt: skip
 
