@@ -299,19 +299,30 @@ def compile_battle(
     )  # fmt: skip
 
 
+def card_battle(
+    catalog: Catalog, cards: Sequence[str | None], lesson: str, kaiju_id: str,
+    traits: Sequence[str] = (), policy: str = "steady", spares: Sequence[Sequence[str]] = (),
+    label: str = "",
+) -> Battle:  # fmt: skip
+    """A battle of catalog ids: the card in each slot (``SLOTS`` order, None for a gap)
+    with the lesson Form, against a kaiju with the named Traits flipped, rebuilding from
+    ``spares`` (card ids per Part-Type, ``PARTS`` order)."""
+    mech = tuple(None if c is None else catalog.cards[c] for c in cards)
+    f = foe(catalog.kaiju[kaiju_id], [catalog.traits[t] for t in traits], mech, lesson,
+            catalog.params)  # fmt: skip
+    spare_cards = [[catalog.cards[c] for c in pile] for pile in spares] or [(), (), (), ()]
+    return compile_battle(catalog, mech, lesson, f, catalog.policies[policy], spare_cards,
+                          label=label or f"v {kaiju_id}")  # fmt: skip
+
+
 def catalog_battle(
     catalog: Catalog, mech_id: str, kaiju_id: str, traits: Sequence[str] = (),
     policy: str = "steady", spares: Sequence[Sequence[str]] = (),
 ) -> Battle:  # fmt: skip
-    """A battle of catalog entries by id: a mech of ``mechs.toml`` against a kaiju with
-    the named Traits flipped (``spares`` card ids per Part-Type)."""
+    """A mech of ``mechs.toml`` against a kaiju (as :func:`card_battle`)."""
     mech = catalog.mechs[mech_id]
-    cards = mech_cards(catalog, mech)
-    f = foe(catalog.kaiju[kaiju_id], [catalog.traits[t] for t in traits], cards, mech.lesson,
-            catalog.params)  # fmt: skip
-    spare_cards = [[catalog.cards[c] for c in pile] for pile in spares] or [(), (), (), ()]
-    return compile_battle(catalog, cards, mech.lesson, f, catalog.policies[policy],
-                          spare_cards, label=f"{mech_id} v {kaiju_id}")  # fmt: skip
+    return card_battle(catalog, mech.cards, mech.lesson, kaiju_id, traits, policy, spares,
+                       label=f"{mech_id} v {kaiju_id}")  # fmt: skip
 
 
 def with_params(battle: Battle, **changes) -> Battle:

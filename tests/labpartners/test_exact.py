@@ -8,11 +8,12 @@ import pytest
 
 from sims.labpartners import exact
 from sims.labpartners.catalog import load_catalog
+from tests.conftest import CATALOGS
 
 
 @pytest.fixture(scope="module")
 def catalog():
-    return load_catalog("catalogs")
+    return load_catalog(CATALOGS)
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,9 @@ import pytest
 
 from sims.labpartners import exact_battle as ex
 from sims.labpartners import reference as ref
-from sims.labpartners.battle import catalog_battle, compile_battle, foe, with_params
+from sims.labpartners.battle import card_battle, catalog_battle, with_params
 from sims.labpartners.catalog import SLOTS, load_catalog
+from tests.conftest import CATALOGS
 
 MECHSUIT = {"legs": "legs-mechsuit-energy", "torso": "torso-mechsuit-melee",
             "head": "head-clockwork-energy", "arm_1": "arms-mechsuit-energy-2",
@@ -24,14 +25,12 @@ ONE_ARM = {k: v for k, v in MECHSUIT.items() if k != "arm_2"}  # arm_2 a gap
 
 @pytest.fixture(scope="module")
 def cat():
-    return load_catalog("catalogs")
+    return load_catalog(CATALOGS)
 
 
 def custom(cat, slots: dict, lesson: str, kaiju: str, policy: str = "steady", spares=()):
-    cards = [cat.cards[slots[s]] if s in slots else None for s in SLOTS]
-    f = foe(cat.kaiju[kaiju], [], cards, lesson, cat.params)
-    piles = [[cat.cards[c] for c in pile] for pile in spares] or [(), (), (), ()]
-    return compile_battle(cat, cards, lesson, f, cat.policies[policy], piles)
+    """A mech of the named cards (missing slots are gaps) against a catalog kaiju."""
+    return card_battle(cat, [slots.get(s) for s in SLOTS], lesson, kaiju, (), policy, spares)
 
 
 def tiny(cat) -> dict:

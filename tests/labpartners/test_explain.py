@@ -6,11 +6,12 @@ import pytest
 from sims.core.protocol import InputError
 from sims.labpartners.catalog import load_catalog
 from sims.labpartners.explain import EXPLAIN, arm_text, battle_text
+from tests.conftest import CATALOGS
 
 
 @pytest.fixture(scope="module")
 def catalog():
-    return load_catalog("catalogs")
+    return load_catalog(CATALOGS)
 
 
 def test_subjects_and_options():

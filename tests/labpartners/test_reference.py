@@ -23,23 +23,21 @@ import pytest
 
 from sims.core.batch import ScriptedDice
 from sims.labpartners import reference as ref
-from sims.labpartners.battle import catalog_battle, compile_battle, foe, with_params
+from sims.labpartners.battle import card_battle, catalog_battle, with_params
 from sims.labpartners.catalog import SLOTS, load_catalog
+from tests.conftest import CATALOGS
 
 NO_CRIT = (20, 20)  # a d20 face above every Accuracy
 
 
 @pytest.fixture(scope="module")
 def cat():
-    return load_catalog("catalogs")
+    return load_catalog(CATALOGS)
 
 
 def custom(cat, slots: dict, lesson: str, kaiju: str, policy: str = "steady", spares=()):
     """A mech of the named cards (missing slots are gaps) against a catalog kaiju."""
-    cards = [cat.cards[slots[s]] if s in slots else None for s in SLOTS]
-    f = foe(cat.kaiju[kaiju], [], cards, lesson, cat.params)
-    piles = [[cat.cards[c] for c in pile] for pile in spares] or [(), (), (), ()]
-    return compile_battle(cat, cards, lesson, f, cat.policies[policy], piles)
+    return card_battle(cat, [slots.get(s) for s in SLOTS], lesson, kaiju, (), policy, spares)
 
 
 def play(battle, script) -> dict:

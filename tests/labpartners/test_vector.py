@@ -21,6 +21,7 @@ from sims.labpartners.battle import catalog_battle, compile_battle, foe, with_pa
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS, load_catalog
 from sims.labpartners.exact_battle import outcome
 from sims.labpartners.reference import metrics
+from tests.conftest import CATALOGS
 
 TRIGGERS = (("first_round", 0), ("armless", 0), ("kaiju_low", 8), ("torso_lost", 0))
 SPECIALTIES = ("tactician", "brawler", "ace", "medic", "saboteur")
@@ -31,7 +32,7 @@ ONE = np.zeros(1, np.int64)
 def cat():
     """The catalog with one extra policy per specialty and trigger ("<specialty>_<when>",
     on the steady policy), so every campaign intervention can be played."""
-    c = load_catalog("catalogs")
+    c = load_catalog(CATALOGS)
     extra = {}
     for spec in SPECIALTIES:
         for when, at in TRIGGERS:
