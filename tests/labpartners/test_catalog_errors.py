@@ -10,41 +10,23 @@ game is registered (skipped with a reason until then), which must also write not
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from sims.core.catalog import CatalogError
 from sims.labpartners.catalog import load_catalog
+from tests import catalog_copies
+from tests.catalog_copies import Prepare, copy_catalogs
 from tests.conftest import CATALOGS
 
 GAME = "labpartners"
 FORMS = "beast, mechsuit, vehicle, clockwork, ghost_crystal"
 TYPES = "projectile, energy, melee, magic, sonic"
 
-Prepare = Callable[[Path], Path]  # tmp_path -> the catalog root (holding labpartners/)
-
-
-def copy_catalogs(tmp_path: Path) -> Path:
-    root = tmp_path / "catalogs"
-    shutil.copytree(CATALOGS, root)
-    return root
-
 
 def edit(file: str, old: str, new: str) -> Prepare:
-    """A copy of the catalogs with ``old`` (present exactly once) replaced in ``file``."""
-
-    def prepare(tmp_path: Path) -> Path:
-        root = copy_catalogs(tmp_path)
-        path = root / GAME / file
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, f"{file}: expected {old!r} exactly once"
-        path.write_text(text.replace(old, new), encoding="utf-8")
-        return root
-
-    return prepare
+    return catalog_copies.edit(GAME, file, old, new)
 
 
 GORGADON_END = 'debuff_amount = 1\nprovenance = "assumed"\nrulebook_fields = ["name", "speed"]\n'

@@ -12,45 +12,27 @@ dice, self bonds, bad claim args, newlines in keys), kept as regression cases.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from analysis.cli import EXIT_USER_ERROR, main
+from tests import catalog_copies
+from tests.catalog_copies import Prepare, copy_catalogs
 
 CATALOGS = Path(__file__).resolve().parents[2] / "catalogs"
 GAME = "skirmish"
 COMMANDS = ("tables", "claims", "report")
 PREFIX = "mechbal: error: "
 
-Prepare = Callable[[Path], Path]  # tmp_path -> the --catalog folder to pass
-
 
 # ---- building broken catalogs ------------------------------------------------------------
 
 
-def copy_catalogs(tmp_path: Path) -> Path:
-    root = tmp_path / "catalogs"
-    shutil.copytree(CATALOGS, root)
-    return root
-
-
 def edit(file: str, old: str, new: str) -> Prepare:
-    """A copy of the catalogs with ``old`` (present exactly once) replaced in ``file``."""
-
-    def prepare(tmp_path: Path) -> Path:
-        root = copy_catalogs(tmp_path)
-        path = root / GAME / file
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, f"{file}: expected {old!r} exactly once"
-        path.write_text(text.replace(old, new), encoding="utf-8")
-        return root
-
-    return prepare
+    return catalog_copies.edit(GAME, file, old, new)
 
 
 def delete(file: str) -> Prepare:
