@@ -163,3 +163,18 @@ def test_every_slot_and_spare_combination_compiles(catalog):
         b = battle.compile_battle(catalog, cards, mech.lesson, f, catalog.policies["steady"])
         assert b.present[:5].tolist() == list(mask)
         assert (b.hp[:5] > 0).tolist() == [bool(m) for m in mask]
+
+
+def test_trait_clamps():
+    """Traits never take a kaiju below 1 HP or its damage, Speed and regen below 0:
+    Frenzy's weakness set to -20 HP on Lumenyx (14 HP) leaves 1; Shrouded's -20 damage
+    leaves 0; Ancient's -20 Speed leaves 0 (then Lumenyx's Speed 3 + 0 - 20 -> 0)."""
+    cat = load_catalog(CATALOGS, overrides={"trait.frenzy.weakness_amount": 20,
+                                            "trait.shrouded.weakness_amount": 20,
+                                            "trait.ancient.weakness_amount": 20})  # fmt: skip
+    f = battle.foe(cat.kaiju["lumenyx"], [cat.traits[t] for t in ("frenzy", "shrouded",
+                                                                  "ancient")],
+                   (), "beast", cat.params)  # fmt: skip
+    # frenzy: +1 damage then -20 HP -> 1; shrouded: -20 damage -> 0; ancient: +1 regen,
+    # -20 Speed -> 0
+    assert (f.hp, f.damage, f.speed, f.regen) == (1, 0, 0, 2)
