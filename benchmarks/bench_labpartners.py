@@ -8,9 +8,12 @@ so the figures that matter are the ratios):
   same block sizes (the random-number floor);
 - the same round robin under every policy of policies.toml (campaign interventions
   included) in one vectorized call, and one call of a single pairing of the same N;
-- the exact battle DP (``exact_battle.outcome``): time per mech-kaiju pairing.
+- the exact battle DP (``exact_battle.outcome``): time per mech-kaiju pairing;
+- dealt battles (deal.py, both decks against every kaiju) compiled per second: game by
+  game (``deal.compile_all`` then ``vector.stack``) and as arrays (``compiled.stacked``,
+  the same numbers), and their ratio.
 
-    .venv/bin/python benchmarks/bench_labpartners.py [--n 200000] [--ref 4000]
+    .venv/bin/python benchmarks/bench_labpartners.py [--n 200000] [--ref 4000] [--dealt 5000]
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sims.core.batch import Dice
-from sims.labpartners import reference, vector
+from sims.labpartners import compiled, deal, reference, vector
 from sims.labpartners.battle import catalog_battle
 from sims.labpartners.catalog import load_catalog
 from sims.labpartners.exact_battle import outcome
@@ -93,14 +96,37 @@ def exact(catalog, args) -> None:
           f"(median {np.median(t):.1f}, slowest {t.max():.1f} ms)")  # fmt: skip
 
 
+def dealt_compile(catalog, args) -> None:
+    kaiju = [k for _ in range(-(-args.dealt // len(catalog.kaiju))) for k in catalog.kaiju]
+    kaiju = kaiju[: args.dealt]
+    counts = [catalog.kaiju[k].countdown for k in kaiju]
+    rng = np.random.default_rng(7)
+    decks = [(deal.deal(catalog, d, counts, rng, 10.0), kaiju) for d in ("alpha", "full")]
+    games = sum(d.games for d, _ in decks)
+    start = time.perf_counter()
+    for d, k in decks:
+        vector.stack(deal.compile_all(catalog, d, k, "steady")[0])
+    t_game = time.perf_counter() - start
+    start = time.perf_counter()
+    for d, k in decks:
+        compiled.stacked(catalog, d, k, "steady")
+    t_array = time.perf_counter() - start
+    print(f"\ndealt battles compiled (alpha and full, every kaiju, steady), {games:,} games:")
+    print(f"game by game (compile_all + stack)  {games / t_game:12,.0f} battles/s")
+    print(f"as arrays (compiled.stacked)        {games / t_array:12,.0f} battles/s")
+    print(f"arrays / game by game:                    {t_game / t_array:6.1f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200_000, help="vectorized battles per call")
     ap.add_argument("--ref", type=int, default=4_000, help="reference battles")
+    ap.add_argument("--dealt", type=int, default=5_000, help="dealt games per deck to compile")
     args = ap.parse_args()
     catalog = load_catalog(ROOT / "catalogs")
     round_robin(catalog, args)
     exact(catalog, args)
+    dealt_compile(catalog, args)
 
 
 if __name__ == "__main__":

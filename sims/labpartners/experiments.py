@@ -49,11 +49,11 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list
-from sims.labpartners import battle, deal, rules
+from sims.labpartners import battle, deal, rules, vector
 from sims.labpartners.catalog import SLOTS, Catalog
 
 DECKS = ("alpha", "full")
-BATTLE_CHUNK = 5_000  # about 1 s a chunk (vector): compiling each dealt battle is most of it
+BATTLE_CHUNK = 5_000  # about 0.07 s a chunk (vector, dealt battles compiled as arrays)
 
 
 def _known(catalog: Catalog, kind: str, names: list[str], known: Mapping[str, Any]) -> None:
@@ -96,67 +96,137 @@ def _matches(cards, foe: battle.Foe) -> tuple[int, int]:
 def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
                 engine: str, gap_percent: float | None = None) -> pa.Table:  # fmt: skip
     """Deal and compile a chunk's battles (each deck's games dealt together), play them in
-    one engine call, one row per battle (module docstring)."""
+    one engine call, one row per battle (module docstring). The vector engine takes the
+    games compiled as arrays (``compiled.py``); the reference engine compiles each game
+    with ``battle.compile_battle`` (the oracle the arrays are tested against)."""
     options = batch.cells[0]
     gap = float(options.get("gap_percent", 10) if gap_percent is None else gap_percent)
     n = batch.rows
     cell_deck = np.array([c["deck"] for c in batch.cells])
-    cell_kaiju = [c["kaiju"] for c in batch.cells]
+    cell_kaiju = np.array([c["kaiju"] for c in batch.cells], object)
+    cell_policy = np.array([c["policy"] for c in batch.cells], object)
     row_deck = cell_deck[batch.cell]
-    battles: list[battle.Battle | None] = [None] * n
-    slot_ids: list[tuple[str | None, ...]] = [()] * n
-    lessons: list[str] = [""] * n
-    traits: list[str] = [""] * n
-    took = np.zeros(n, bool)
-    gaps = np.zeros(n, np.int8)
-    weak = np.zeros(n, np.int8)
-    resist = np.zeros(n, np.int8)
+    dealt = []
     for deck in dict.fromkeys(cell_deck.tolist()):
         rows = np.flatnonzero(row_deck == deck)
-        kaiju = [cell_kaiju[batch.cell[r]] for r in rows]
-        counts = [catalog.kaiju[k].countdown for k in kaiju]
-        dealt = deal.deal(catalog, deck, counts, rng, gap)
-        for i, r in enumerate(rows):
-            policy = batch.cells[batch.cell[r]]["policy"]
-            b, foe = deal.compile_game(catalog, dealt, i, kaiju[i], policy)
-            cards = dealt.mech(i)
-            battles[r] = b
-            slot_ids[r] = dealt.slot_ids(i)
-            lessons[r] = dealt.lesson_of(i)
-            traits[r] = ",".join(foe.traits)
-            took[r] = bool(rules.lesson_took(battle.lesson_matches(cards, lessons[r]),
-                                             catalog.params))  # fmt: skip
-            gaps[r] = sum(c is None for c in cards)
-            weak[r], resist[r] = _matches(cards, foe)
-    res = _engine(engine).play(battles, np.arange(n, dtype=np.int64), rng)
+        kaiju = cell_kaiju[batch.cell[rows]]
+        counts = [catalog.kaiju[k].countdown for k in kaiju.tolist()]
+        dealt.append((rows, kaiju, cell_policy[batch.cell[rows]],
+                      deal.deal(catalog, deck, counts, rng, gap)))  # fmt: skip
+    if engine == "vector":
+        cols, res = _vector_battles(catalog, n, dealt, rng)
+    else:
+        cols, res = _compiled_battles(catalog, n, dealt, rng, engine)
     cell_numbers = np.array([c.get("cell", -1) for c in batch.cells], np.int32)
-    cols: dict[str, Any] = {
+    out: dict[str, Any] = {
         "cell": cell_numbers[batch.cell],
         "deck": batch.column("deck"),
         "kaiju": batch.column("kaiju"),
         "policy": batch.column("policy"),
         "game": batch.index,
-        "lesson": pa.array(lessons).dictionary_encode(),
-        "lesson_took": took,
-        "gaps": gaps,
-        "weak_matches": weak,
-        "resist_matches": resist,
-        "traits": pa.array(traits).dictionary_encode(),
+        "lesson": pa.array(cols["lesson"]).dictionary_encode(),
+        "lesson_took": cols["took"],
+        "gaps": cols["gaps"],
+        "weak_matches": cols["weak"],
+        "resist_matches": cols["resist"],
+        "traits": pa.array(cols["traits"]).dictionary_encode(),
     }
     for s, slot in enumerate(SLOTS):
-        cols[slot] = pa.array([ids[s] for ids in slot_ids], pa.string()).dictionary_encode()
-    cols.update({
+        out[slot] = pa.array(cols["slots"][:, s], pa.string()).dictionary_encode()
+    out.update({
         "result": np.asarray(res["result"]).astype(np.int8),
         "gpa": np.asarray(res["gpa"]).astype(np.float32),
         "rounds": np.asarray(res["rounds"]).astype(np.int8),
-        "kaiju_hp": np.array([b.kaiju_hp for b in battles], np.int16),
+        "kaiju_hp": cols["kaiju_hp"].astype(np.int16),
         "kaiju_hp_left": np.asarray(res["kaiju_hp_left"]).astype(np.int16),
         "parts_lost": np.asarray(res["parts_lost"]).astype(np.int8),
         "rebuilds": np.asarray(res["rebuilds"]).astype(np.int8),
         "crits": np.asarray(res["crits"]).astype(np.int16),
         "punches": np.asarray(res["punches"]).astype(np.int8),
     })  # fmt: skip
-    return pa.table(cols)
+    return pa.table(out)
+
+
+def _row_columns(n: int) -> dict[str, np.ndarray]:
+    """The per-battle columns both paths fill (strings as object arrays, None a gap)."""
+    return {
+        "slots": np.full((n, len(SLOTS)), None, object),
+        "lesson": np.full(n, "", object),
+        "traits": np.full(n, "", object),
+        "took": np.zeros(n, bool),
+        "gaps": np.zeros(n, np.int8),
+        "weak": np.zeros(n, np.int8),
+        "resist": np.zeros(n, np.int8),
+        "kaiju_hp": np.zeros(n, np.int64),
+    }
+
+
+def _vector_battles(catalog: Catalog, n: int, dealt: list, rng: np.random.Generator
+                    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:  # fmt: skip
+    """Each deck's games compiled as arrays, stacked in row order, one engine call."""
+    cols = _row_columns(n)
+    stacked: dict[str, np.ndarray] = {}
+    for rows, kaiju, policy, d in dealt:
+        comp = deal.compile_arrays(catalog, d, kaiju, policy)
+        for f, values in comp.stacked.items():
+            if f not in stacked:
+                stacked[f] = np.zeros((n, *values.shape[1:]), values.dtype)
+            stacked[f][rows] = values
+        present = d.slots >= 0
+        ids = np.array([c.id for c in d.cards] + [None], object)  # -1 (a gap) reads None
+        cols["slots"][rows] = ids[d.slots]
+        cols["lesson"][rows] = np.array(d.forms, object)[d.lesson]
+        cols["traits"][rows] = _trait_lists(d)
+        cols["took"][rows] = comp.took
+        cols["gaps"][rows] = (~present).sum(1)
+        # a part once: weak (resisted) to its Form or its Type (rules.matchup; _matches)
+        f, t = comp.form_matchup[:, :5], comp.type_matchup[:, :5]
+        cols["weak"][rows] = (present & ((f > 0) | (t > 0))).sum(1)
+        cols["resist"][rows] = (present & ((f < 0) | (t < 0))).sum(1)
+        cols["kaiju_hp"][rows] = comp.stacked["kaiju_hp"]
+    res = vector.play_stacked(stacked, catalog.params, catalog.grades, rng)
+    return cols, res
+
+
+def _trait_lists(d: deal.Dealt) -> np.ndarray:
+    """Each game's flipped Trait ids in flip order, comma-separated (one join per
+    distinct flip sequence)."""
+    if not d.traits.shape[1]:
+        return np.full(d.games, "", object)
+    # each flip sequence as one number (base: the Trait deck's size + 1; -1 reads 0)
+    # when that fits in int64, else the rows themselves
+    base, flips = len(d.trait_ids) + 1, d.traits.shape[1]
+    if flips * np.log2(base) < 62:
+        key = ((d.traits.astype(np.int64) + 1) * base ** np.arange(flips)).sum(1)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(d.traits, axis=0, return_index=True, return_inverse=True)
+    text = np.array([",".join(d.trait_ids[k] for k in d.traits[i] if k >= 0)
+                     for i in first.tolist()], object)  # fmt: skip
+    return text[inverse.reshape(-1)]
+
+
+def _compiled_battles(
+    catalog: Catalog, n: int, dealt: list, rng: np.random.Generator, engine: str
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Each game compiled by ``battle.compile_battle``, one engine call."""
+    cols = _row_columns(n)
+    battles: list[battle.Battle | None] = [None] * n
+    for rows, kaiju, policy, d in dealt:
+        for i, r in enumerate(rows):
+            b, foe = deal.compile_game(catalog, d, i, kaiju[i], policy[i])
+            cards = d.mech(i)
+            battles[r] = b
+            cols["slots"][r] = d.slot_ids(i)
+            cols["lesson"][r] = d.lesson_of(i)
+            cols["traits"][r] = ",".join(foe.traits)
+            cols["took"][r] = bool(rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)),
+                                                     catalog.params))  # fmt: skip
+            cols["gaps"][r] = sum(c is None for c in cards)
+            cols["weak"][r], cols["resist"][r] = _matches(cards, foe)
+            cols["kaiju_hp"][r] = b.kaiju_hp
+    res = _engine(engine).play(battles, np.arange(n, dtype=np.int64), rng)
+    return cols, res
 
 
 def _chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:

@@ -8,6 +8,8 @@ reference engine plays one battle at a time, and is tested against it with scrip
 - The S scenarios' numbers are stacked once into arrays [S, ...] (:func:`stack`); each
   battle reads its own through its scenario id: a card-table field at the flat index
   ``scenario * C + row`` (C card-table rows), a foe or policy number as ``field[sid]``.
+  :func:`play_stacked` takes such arrays made elsewhere (``compiled.py`` compiles a batch
+  of dealt games straight into them) and plays them the same way.
 - State is arrays over the N battles: the card-table row in each of the 5 slots and its
   HP left ([5, N], slot-major so a slot is one contiguous row), the spares used per
   Part-Type ([4, N]), the kaiju's HP, the result (-1 while the battle goes on), the
@@ -42,6 +44,7 @@ from sims.labpartners.battle import (
     Battle,
     batch_key,
 )
+from sims.labpartners.params import Parameters
 
 ENGINE_VERSION = "labpartners-vector-1"
 
@@ -98,14 +101,51 @@ def stack(scenarios: Sequence[Battle]) -> dict[str, np.ndarray]:
     return out
 
 
+def spares_ready(present: np.ndarray, params: Parameters) -> np.ndarray:
+    """[S, 4]: the spares of each Part-Type a rebuild can take, k = 0, 1, ... in order up
+    to the first card-table row with ``present`` 0 (Battle.spare_row); none unless
+    ``rebuild_source`` is "spares" (Battle.spares)."""
+    spp = params.spares_per_part
+    usable = spp if params.rebuild_source == "spares" else 0
+    rows = present[:, 5 : 5 + 4 * spp].reshape(len(present), 4, spp)[:, :, :usable]
+    return np.cumprod(rows != 0, axis=2).sum(axis=2).astype(np.int64)
+
+
+def check_stacked(stacked: dict[str, np.ndarray], scenario_ids, params: Parameters,
+                  grades: tuple) -> np.ndarray:  # fmt: skip
+    """The ids as a 1-D int array; stacked numbers that are not :func:`stack`'s shape
+    for ``params`` and ``grades`` (or ids outside them) are refused in one line."""
+    want = {**{f: 2 for f in CARD_FIELDS}, **{f: 1 for f in SCENARIO_FIELDS},
+            "priority": 2, "rebuild_order": 2, "gpa": 2}  # fmt: skip
+    if missing := [f for f in want if f not in stacked]:
+        raise ValueError(f"stacked numbers lack {', '.join(missing)} (vector.stack's keys)")
+    S = len(stacked["present"])
+    if not S:
+        raise ValueError("no scenarios to play: give at least one compiled battle")
+    C = 5 + 4 * params.spares_per_part
+    shapes = {**{f: (S, C) for f in CARD_FIELDS}, **{f: (S,) for f in SCENARIO_FIELDS},
+              "priority": (S, 5), "rebuild_order": (S, 4), "gpa": (S, len(grades))}  # fmt: skip
+    for f, shape in shapes.items():
+        if np.shape(stacked[f]) != shape:
+            raise ValueError(f"stacked {f!r} has shape {np.shape(stacked[f])}, expected "
+                             f"{shape} ({S} scenarios, spares_per_part "
+                             f"{params.spares_per_part}, {len(grades)} grades)")  # fmt: skip
+    ids = np.arange(S) if scenario_ids is None else np.asarray(scenario_ids)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"scenario_ids must be a 1-D integer array, got {ids.dtype} "
+                         f"of shape {ids.shape}")  # fmt: skip
+    if len(ids) and (ids.min() < 0 or ids.max() >= S):
+        raise ValueError(f"scenario ids must lie in 0..{S - 1}, got {ids.min()}..{ids.max()}")
+    return ids.astype(np.int64)
+
+
 class _Battles:
     """N battles' state and the steps of the round, each on a mask of battles."""
 
-    def __init__(self, scenarios: Sequence[Battle], sid: np.ndarray, dice: Dice) -> None:
-        first = scenarios[0]
-        self.p, self.dice, self.grades = first.params, dice, first.grades
-        self.spp = first.params.spares_per_part
-        st = stack(scenarios)
+    def __init__(self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice,
+                 params: Parameters, grades: tuple) -> None:  # fmt: skip
+        self.p, self.dice, self.grades = params, dice, grades
+        self.spp = params.spares_per_part
         n, C = len(sid), st["present"].shape[1]
         self.n, self.cols = n, np.arange(n)
         self.base = sid * C  # flat offset of each battle's card table
@@ -123,14 +163,7 @@ class _Battles:
         self.gpa_table, self.sid = st["gpa"], sid
         # Battle/rebuild: the spares of each Part-Type a rebuild can take, k = 0, 1, ...
         # in order up to the first row with present 0 (0 unless rebuild_source "spares")
-        deck = np.zeros((len(scenarios), 4), np.int64)
-        for i, b in enumerate(scenarios):
-            for t in range(4):
-                k = 0
-                while k < b.spares and b.present[b.spare_row(t, k)]:
-                    k += 1
-                deck[i, t] = k
-        self.deck = deck[sid].T.copy()  # [4, N]
+        self.deck = spares_ready(st["present"], params)[sid].T.copy()  # [4, N]
         self.may_rebuild = (self.deck > 0).any(0) & (self.rebuild_when != REBUILD_WHEN["never"])
         # state: the locked slots are card-table rows 0..4 (a gap has HP 0)
         self.row = np.repeat(np.arange(5)[:, None], n, axis=1) + self.base  # flat rows
@@ -405,10 +438,24 @@ def play_dice(scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
     """Play battle i of ``scenarios[scenario_ids[i]]`` for every i, drawing from ``dice``
     (a :class:`~sims.core.batch.ScriptedDice` for a hand-traced battle)."""
     sid = check_batch(scenarios, scenario_ids)
-    return _Battles(scenarios, sid, dice).play()
+    first = scenarios[0]
+    return _Battles(stack(scenarios), sid, dice, first.params, first.grades).play()
 
 
 def play(scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
          ) -> dict[str, np.ndarray]:  # fmt: skip
     """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
     return play_dice(scenarios, scenario_ids, Dice(rng))
+
+
+def play_stacked(stacked: dict[str, np.ndarray], params: Parameters, grades: tuple,
+                 dice: Dice | np.random.Generator, scenario_ids: np.ndarray | None = None
+                 ) -> dict[str, np.ndarray]:  # fmt: skip
+    """``play_dice`` on scenarios already stacked (:func:`stack`'s dict, or
+    ``compiled.stacked`` for a batch of dealt games compiled as arrays), all under
+    ``params`` and ``grades``: battle i plays scenario ``scenario_ids[i]`` (default: each
+    scenario once, in order); ``dice`` a Dice or a Generator to roll with."""
+    sid = check_stacked(stacked, scenario_ids, params, grades)
+    if isinstance(dice, np.random.Generator):
+        dice = Dice(dice)
+    return _Battles(stacked, sid, dice, params, grades).play()
