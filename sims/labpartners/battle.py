@@ -98,49 +98,32 @@ def foe(kaiju: Kaiju, traits: Sequence[Trait], cards: Sequence[Card | None], les
          ("hp", "speed", "attacks", "damage", "regen", "arm_bonus", "crit_immune")}  # fmt: skip
     weak_f, resist_f = set(kaiju.weak_forms), set(kaiju.resist_forms)
     weak_t, resist_t = set(kaiju.weak_types), set(kaiju.resist_types)
-    for t in traits:
-        s, a = t.strength, t.strength_amount
-        if s in ("hp", "damage", "speed", "regen"):
-            f[s] += a
-        elif s == "arm_bonus":
-            f["arm_bonus"] -= a
-        elif s == "resist_type":
-            resist_t.add(t.strength_target)
-        elif s == "resist_form":
-            resist_f.add(t.strength_target)
-        w, a = t.weakness, t.weakness_amount
-        if w in ("damage", "speed", "regen"):
-            f[w] = max(f[w] - a, 0)
-        elif w == "hp":
-            f["hp"] = max(f["hp"] - a, 1)
-        elif w == "weak_type":
-            weak_t.add(t.weakness_target)
-        elif w == "weak_form":
-            weak_f.add(t.weakness_target)
-        elif w == "crit_open":
-            f["crit_immune"] = False
+    for t in traits:  # in flip order: each one's strength, then its weakness
+        for stat in rules.TRAIT_STATS:
+            f[stat] = rules.trait_strength(f[stat], stat, t.strength, t.strength_amount)
+        {"resist_type": resist_t, "resist_form": resist_f}.get(t.strength, set()).add(
+            t.strength_target
+        )
+        for stat in rules.KAIJU_FLOORS:
+            f[stat] = rules.trait_weakness(f[stat], stat, t.weakness, t.weakness_amount)
+        {"weak_type": weak_t, "weak_form": weak_f}.get(t.weakness, set()).add(t.weakness_target)
+        f["crit_immune"] = f["crit_immune"] and t.weakness != "crit_open"
     present = [c for c in cards if c is not None]
     took = bool(rules.lesson_took(lesson_matches(cards, lesson), p))
-    when, value, least = kaiju.debuff_when, kaiju.debuff_value, kaiju.debuff_at_least
-    met = {
-        "never": False,
-        "lesson_took": took,
-        "form_count": sum(c.form == value for c in present) >= least,
-        "type_count": sum(c.type == value for c in present) >= least,
-    }[when]
-    mech_first = False
-    if met:
-        effect, amount = kaiju.debuff_effect, kaiju.debuff_amount
-        if effect == "mech_first":
-            mech_first = True
-        elif effect == "damage":
-            f["damage"] = max(f["damage"] - amount, 0)
-        elif effect == "regen":
-            f["regen"] = 0
-        elif effect == "hp":
-            f["hp"] = max(f["hp"] - amount, 1)
-        elif effect == "speed":
-            f["speed"] = max(f["speed"] - amount, 0)
+    value = kaiju.debuff_value
+    met = bool(
+        rules.debuff_met(
+            kaiju.debuff_when,
+            took,
+            sum(c.form == value for c in present),
+            sum(c.type == value for c in present),
+            kaiju.debuff_at_least,
+        )
+    )
+    effect = kaiju.debuff_effect if met else "none"
+    for stat in rules.KAIJU_FLOORS:
+        f[stat] = rules.debuff(f[stat], stat, effect, kaiju.debuff_amount)
+    mech_first = effect == "mech_first"
     return Foe(kaiju.id, mech_first=mech_first, weak_forms=frozenset(weak_f),
                resist_forms=frozenset(resist_f), weak_types=frozenset(weak_t),
                resist_types=frozenset(resist_t), priority=kaiju.priority,

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 # the foe's numbers that Traits and debuffs change (battle.Foe's fields)
 STATS = ("hp", "speed", "attacks", "damage", "regen", "arm_bonus")
 # Trait kinds (catalog.STRENGTHS / WEAKNESSES) as battle.foe applies them
-ADDS = ("hp", "damage", "speed", "regen")  # strength: +amount
-FLOOR = {"damage": 0, "speed": 0, "regen": 0, "hp": 1}  # weakness: -amount, not below
 # the Forms whose parts the Form table improves (Cards/Form), as battle.py reads them
 VEHICLE, BEAST, CLOCKWORK = "vehicle", "beast", "clockwork"
 # the slot's Part-Type of each card-table row's locked slots (SLOTS order)
@@ -144,9 +142,9 @@ def foes(catalog: Catalog, dealt: Dealt, kaiju, kaiju_ids: Sequence[str] | None 
     resist_f = per_kaiju([_mask(x.resist_forms, forms) for x in ks], bool)
     weak_t = per_kaiju([_mask(x.weak_types, types) for x in ks], bool)
     resist_t = per_kaiju([_mask(x.resist_types, types) for x in ks], bool)
-    # Assembly/Traits, in flip order: each one's strength, then its weakness, with the
-    # floors of battle.foe (they live there, not in rules.py; a later strength adds on
-    # top of a clamped value, so the order matters)
+    # Assembly/Traits, in flip order: each one's strength, then its weakness (rules.py's
+    # trait_strength / trait_weakness and their floors; a later strength adds on top of
+    # a clamped value, so the order matters, as in battle.foe)
     traits = [catalog.traits[t] for t in dealt.trait_ids]
     games = np.arange(G)
     if traits:
@@ -161,23 +159,22 @@ def foes(catalog: Catalog, dealt: Dealt, kaiju, kaiju_ids: Sequence[str] | None 
             has = t >= 0
             t = np.maximum(t, 0)
             s, a = np.where(has, s_kind[t], ""), s_amount[t]
-            for stat in ADDS:
-                f[stat] = np.where(s == stat, f[stat] + a, f[stat])
-            f["arm_bonus"] = np.where(s == "arm_bonus", f["arm_bonus"] - a, f["arm_bonus"])
+            for stat in rules.TRAIT_STATS:
+                f[stat] = rules.trait_strength(f[stat], stat, s, a)
             on = s == "resist_type"
             resist_t[games[on], target["strength"][t[on]]] = True
             on = s == "resist_form"
             resist_f[games[on], target["strength"][t[on]]] = True
             w, a = np.where(has, w_kind[t], ""), w_amount[t]
-            for stat, floor in FLOOR.items():
-                f[stat] = np.where(w == stat, np.maximum(f[stat] - a, floor), f[stat])
+            for stat in rules.KAIJU_FLOORS:
+                f[stat] = rules.trait_weakness(f[stat], stat, w, a)
             on = w == "weak_type"
             weak_t[games[on], target["weakness"][t[on]]] = True
             on = w == "weak_form"
             weak_f[games[on], target["weakness"][t[on]]] = True
             crit_immune &= w != "crit_open"
     # the kaiju's conditional debuff (its stat side): the condition read on the finished
-    # mech's locked slots (not the spares), then the effect with battle.foe's floors
+    # mech's locked slots (not the spares), then the effect (rules.debuff_met, debuff)
     cards = _cards(dealt, catalog)
     slot = dealt.slots.astype(np.int64)
     present = slot >= 0
@@ -189,19 +186,13 @@ def foes(catalog: Catalog, dealt: Dealt, kaiju, kaiju_ids: Sequence[str] | None 
                        types.index(x.debuff_value) if x.debuff_when == "type_count" else -1
                        for x in ks])  # fmt: skip
     least = per_kaiju([x.debuff_at_least for x in ks])
-    met = np.select(
-        [when == "lesson_took", when == "form_count", when == "type_count"],
-        [took, (form == value[:, None]).sum(1) >= least,
-         (type_ == value[:, None]).sum(1) >= least],
-        False,
-    )  # fmt: skip
+    met = rules.debuff_met(when, took, (form == value[:, None]).sum(1),
+                           (type_ == value[:, None]).sum(1), least)  # fmt: skip
     effect = np.where(met, per_kaiju([x.debuff_effect for x in ks], object), "none")
     amount = per_kaiju([x.debuff_amount for x in ks])
     mech_first = effect == "mech_first"
-    f["damage"] = np.where(effect == "damage", np.maximum(f["damage"] - amount, 0), f["damage"])
-    f["regen"] = np.where(effect == "regen", 0, f["regen"])
-    f["hp"] = np.where(effect == "hp", np.maximum(f["hp"] - amount, 1), f["hp"])
-    f["speed"] = np.where(effect == "speed", np.maximum(f["speed"] - amount, 0), f["speed"])
+    for stat in rules.KAIJU_FLOORS:
+        f[stat] = rules.debuff(f[stat], stat, effect, amount)
     return Foes(kaiju=k, kaiju_ids=ids, crit_immune=crit_immune, mech_first=mech_first,
                 debuffed=met.astype(bool), weak_forms=weak_f, resist_forms=resist_f,
                 weak_types=weak_t, resist_types=resist_t, **f)  # fmt: skip

@@ -52,6 +52,41 @@ def lesson_bonus(matches_lesson: Num, took: Num, p: Parameters) -> Num:
     return (matches_lesson * took) * p.lesson_bonus
 
 
+# ---- the kaiju: Traits and the conditional debuff -----------------------------------
+
+# A Trait's weakness or a debuff never takes a kaiju below these (ASSUMPTIONS.md Traits)
+KAIJU_FLOORS = {"hp": 1, "damage": 0, "speed": 0, "regen": 0}
+TRAIT_STATS = ("hp", "damage", "speed", "regen", "arm_bonus")  # what a strength adds to
+
+
+def trait_strength(value: Num, stat: str, kind: Any, amount: Num) -> Num:
+    """Assembly/Traits: a strength of kind ``stat`` adds ``amount`` to it; ``arm_bonus``
+    as a strength lowers the bonus each Arm deals. ``kind`` is the Trait's strength kind
+    (a string, or an array of them for a batch)."""
+    on = kind == stat
+    return value - on * amount if stat == "arm_bonus" else value + on * amount
+
+
+def trait_weakness(value: Num, stat: str, kind: Any, amount: Num) -> Num:
+    """A weakness of kind ``stat`` takes ``amount`` off it, never below its floor."""
+    return _where(kind == stat, _max(value - amount, KAIJU_FLOORS[stat]), value)
+
+
+def debuff_met(when: Any, took: Num, form_count: Num, type_count: Num, at_least: Num) -> Num:
+    """The kaiju's conditional debuff holds when the finished mech meets ``when``: the
+    lesson took, or at least ``at_least`` parts of the named Form or Type."""
+    return (((when == "lesson_took") & took) | ((when == "form_count") & (form_count >= at_least))
+            | ((when == "type_count") & (type_count >= at_least)))  # fmt: skip
+
+
+def debuff(value: Num, stat: str, effect: Any, amount: Num) -> Num:
+    """A met debuff's effect on one stat: ``regen`` switches regeneration off; ``hp``,
+    ``damage`` and ``speed`` lose ``amount`` (never below their floors)."""
+    if stat == "regen":
+        return _where(effect == "regen", 0, value)
+    return _where(effect == stat, _max(value - amount, KAIJU_FLOORS[stat]), value)
+
+
 # ---- parts ---------------------------------------------------------------------------
 
 
