@@ -176,17 +176,6 @@ class Battle:
         return 5 + part * self.params.spares_per_part + k
 
 
-@dataclass(frozen=True)
-class _Matchup:
-    """What of a foe a card's numbers depend on."""
-
-    weak_forms: frozenset[str]
-    resist_forms: frozenset[str]
-    weak_types: frozenset[str]
-    resist_types: frozenset[str]
-    crit_immune: bool
-
-
 @functools.lru_cache(maxsize=64)
 def _gpa_table(grades: tuple) -> np.ndarray:
     table = np.array([float(rules.gpa(i, grades)) for i in range(len(grades))])
@@ -213,22 +202,14 @@ _GAP_ROW = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 def _card_numbers(card: Card, weak_forms: frozenset, resist_forms: frozenset,
                   weak_types: frozenset, resist_types: frozenset, crit_immune: bool,
                   took: bool, lesson: str, p: Parameters) -> tuple:  # fmt: skip
-    foe_ = _Matchup(weak_forms, resist_forms, weak_types, resist_types, crit_immune)
-    bonus = int(rules.lesson_bonus(card.form == lesson, took, p))
     part = PARTS.index(card.part)
-    base = (p.legs_hp, p.torso_hp, p.head_hp, p.arm_hp)[part]
-    hp = rules.part_hp(base, card.form == "vehicle", bonus if card.part == "torso" else 0, p)
-    form = rules.matchup(card.form in foe_.weak_forms, card.form in foe_.resist_forms)
-    type_ = rules.matchup(card.type in foe_.weak_types, card.type in foe_.resist_types)
-    dmg = [0, 0, 0, 0]
-    if card.part == "arms":
-        for i, (power, head) in enumerate([(card.power, 1), (card.power, 0),
-                                           (p.power_tiers, 1), (p.power_tiers, 0)]):  # fmt: skip
-            dmg[i] = int(rules.arm_damage(power, bonus, head, int(form), int(type_), p))
-    speed = int(rules.mech_speed(1, card.form == "beast", bonus, p)) if card.part == "legs" else 0
-    acc = (int(rules.accuracy(1, card.form == "clockwork", bonus, foe_.crit_immune, p))
-           if card.part == "head" else 0)  # fmt: skip
-    return (1, part, hp, card.power, *dmg, speed, acc)
+    n = rules.card_numbers(
+        part, card.form, card.power, int(rules.lesson_bonus(card.form == lesson, took, p)),
+        rules.matchup(card.form in weak_forms, card.form in resist_forms),
+        rules.matchup(card.type in weak_types, card.type in resist_types), crit_immune, p,
+    )  # fmt: skip
+    # the card-table row: present, part, hp, power, the four damages, speed, acc
+    return (1, part, int(n["hp"]), card.power, *(int(n[k]) for k in rules.CARD_NUMBERS[1:]))
 
 
 def compile_battle(

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 STATS = ("hp", "speed", "attacks", "damage", "regen", "arm_bonus")
 # Trait kinds (catalog.STRENGTHS / WEAKNESSES) as battle.foe applies them
 # the Forms whose parts the Form table improves (Cards/Form), as battle.py reads them
-VEHICLE, BEAST, CLOCKWORK = "vehicle", "beast", "clockwork"
 # the slot's Part-Type of each card-table row's locked slots (SLOTS order)
 SLOT_TYPES = tuple(PARTS.index(SLOT_PART[s]) for s in SLOTS)
 # what compile_battle gives the same for every game of one kaiju x policy
@@ -250,30 +249,16 @@ def compile_games(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
     # battle._card_numbers, every card of every game at once
     matches = form_i == dealt.lesson[:, None]
     bonus = rules.lesson_bonus(matches, took[:, None], p).astype(np.int64)
-    base = np.array((p.legs_hp, p.torso_hp, p.head_hp, p.arm_hp), np.int64)[part]
-    torso, arms = part == PARTS.index("torso"), part == PARTS.index("arms")
-    legs, head = part == PARTS.index("legs"), part == PARTS.index("head")
-    hp = rules.part_hp(base, (form_i == forms.index(VEHICLE)).astype(np.int64),
-                       np.where(torso, bonus, 0), p)  # fmt: skip
     g = np.arange(G)[:, None]
     form_m = rules.matchup(foe.weak_forms[g, form_i].astype(np.int64),
                            foe.resist_forms[g, form_i].astype(np.int64))  # fmt: skip
     type_m = rules.matchup(foe.weak_types[g, type_i].astype(np.int64),
                            foe.resist_types[g, type_i].astype(np.int64))  # fmt: skip
     power = np.where(present, cards["power"][c], 0)
-    dmg = {}
-    for name, pw, has_head in (
-        ("dmg_head", power, 1),
-        ("dmg_nohead", power, 0),
-        ("max_head", p.power_tiers, 1),
-        ("max_nohead", p.power_tiers, 0),
-    ):
-        dmg[name] = np.where(arms, rules.arm_damage(pw, bonus, has_head, form_m, type_m, p), 0)
-    speed = np.where(legs, rules.mech_speed(1, (form_i == forms.index(BEAST)).astype(np.int64),
-                                            bonus, p), 0)  # fmt: skip
-    crit_immune = foe.crit_immune.astype(np.int64)[:, None]
-    acc = np.where(head, rules.accuracy(1, (form_i == forms.index(CLOCKWORK)).astype(np.int64),
-                                        bonus, crit_immune, p), 0)  # fmt: skip
+    n = rules.card_numbers(part, np.array(forms)[form_i], power, bonus, form_m, type_m,
+                           foe.crit_immune.astype(np.int64)[:, None], p)  # fmt: skip
+    hp, speed, acc = n["hp"], n["speed"], n["acc"]
+    dmg = {k: n[k] for k in ("dmg_head", "dmg_nohead", "max_head", "max_nohead")}
     on = present.astype(np.int64)
     st: dict[str, np.ndarray] = {
         "present": on, "part": part, "hp": hp * on, "power": power, **{k: v * on for k, v in

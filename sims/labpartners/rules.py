@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from sims.labpartners.catalog import PARTS
 from sims.labpartners.params import Parameters
 
 RULES_VERSION = "labpartners-rules-1"
@@ -95,6 +96,35 @@ def part_hp(base_hp: Num, vehicle: Num, lesson: Num, p: Parameters) -> Num:
     Vehicle part (Form table: Vehicle = Durability), + the lesson bonus on a Torso
     (``lesson`` is that bonus for a Torso, 0 for the other Part-Types)."""
     return base_hp + vehicle * p.vehicle_hp + lesson
+
+
+# The Forms whose skill bucket a slot's number reads (Cards/Form): Beast Legs add Speed
+# (Battle/initiative), a Clockwork Head Accuracy (Battle/crits), Vehicle is Durability
+SPEED_FORM, PRECISION_FORM, DURABILITY_FORM = "beast", "clockwork", "vehicle"
+LEGS, TORSO, HEAD, ARMS = (PARTS.index(x) for x in ("legs", "torso", "head", "arms"))
+CARD_NUMBERS = ("hp", "dmg_head", "dmg_nohead", "max_head", "max_nohead", "speed", "acc")
+
+
+def card_numbers(part: Num, form: str | Any, power: Num, lesson: Num, form_matchup: Num,
+                 type_matchup: Num, crit_immune: Num, p: Parameters) -> dict[str, Num]:  # fmt: skip
+    """Every number a card brings to its slot, by ``CARD_NUMBERS``: hit points (the
+    Part-Type's, Vehicle, the lesson on a Torso); an Arm's damage with and without a
+    Head, and at the top Power tier (the Brawler); Mech Speed as the Legs; Accuracy as
+    the Head (0 against a crit-immune kaiju). ``part`` indexes ``PARTS``; ``lesson`` is
+    the card's lesson bonus; ``form`` its Form id (or an array of ids)."""
+    base = np.array((p.legs_hp, p.torso_hp, p.head_hp, p.arm_hp))[part]
+    arms = part == ARMS
+    out = {"hp": part_hp(base, form == DURABILITY_FORM, (part == TORSO) * lesson, p)}
+    for name, tier, head in (
+        ("dmg_head", power, 1),
+        ("dmg_nohead", power, 0),
+        ("max_head", p.power_tiers, 1),
+        ("max_nohead", p.power_tiers, 0),
+    ):
+        out[name] = arms * arm_damage(tier, lesson, head, form_matchup, type_matchup, p)
+    out["speed"] = (part == LEGS) * mech_speed(1, form == SPEED_FORM, lesson, p)
+    out["acc"] = (part == HEAD) * accuracy(1, form == PRECISION_FORM, lesson, crit_immune, p)
+    return out
 
 
 def mech_speed(has_legs: Num, beast: Num, lesson: Num, p: Parameters) -> Num:
