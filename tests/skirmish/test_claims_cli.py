@@ -8,7 +8,7 @@ import polars as pl
 
 from analysis.cli import main
 from sims.core.claims import load_claims, run_claims
-from sims.core.protocol import get_game
+from sims.core.protocol import game_names, get_game
 from tests.conftest import CATALOGS, ROOT
 
 
@@ -100,6 +100,7 @@ def test_python_dash_m_analysis(tmp_path):
         cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert run.returncode == 2
+    known = ", ".join(game_names())
     assert run.stderr.strip().splitlines() == [
-        "mechbal: error: unknown game 'nosuchgame' (known: skirmish)"
+        f"mechbal: error: unknown game 'nosuchgame' (known: {known})"
     ]
