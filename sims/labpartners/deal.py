@@ -20,8 +20,8 @@ Each Part-Type's pile is shuffled once per game: NumPy draws a uniform random
 permutation of every game's pile at once (the ``argsort`` of uniform keys), so a batch of
 games is a few array operations. :func:`compile_all` compiles each game's Battle in
 Python (``battle.compile_battle``: what the reference engine plays, and the oracle);
-:func:`compile_arrays` compiles the whole batch as arrays (``compiled.py``) into the
-same numbers, for the vector engine.
+``compiled.compile_games`` compiles the whole batch as arrays into the same numbers,
+for the vector engine.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sims.labpartners import battle, compiled
+from sims.labpartners import battle
 from sims.labpartners.catalog import PARTS, Card, Catalog, Deck
 
 SLOT_PILES = (0, 1, 2, 3, 3)  # SLOTS -> index into PARTS (both Arms from the Arms pool)
@@ -144,11 +144,3 @@ def compile_all(
     """Every game of ``dealt``, game ``i`` against ``kaiju[i]``."""
     out = [compile_game(catalog, dealt, i, kaiju[i], policy) for i in range(dealt.games)]
     return [b for b, _ in out], [f for _, f in out]
-
-
-def compile_arrays(catalog: Catalog, dealt: Dealt, kaiju, policy="steady") -> compiled.Compiled:
-    """Every game of ``dealt`` compiled at once, game ``i`` against ``kaiju[i]`` (ids,
-    or ints into the catalog's kaiju) under ``policy`` (one id or one per game): its
-    ``stacked`` numbers equal ``vector.stack(compile_all(...)[0])``
-    (``vector.play_stacked`` plays them)."""
-    return compiled.compile_games(catalog, dealt, kaiju, policy)

@@ -49,7 +49,7 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list
-from sims.labpartners import battle, deal, rules, vector
+from sims.labpartners import battle, compiled, deal, rules, vector
 from sims.labpartners.catalog import SLOTS, Catalog
 
 DECKS = ("alpha", "full")
@@ -167,7 +167,7 @@ def _vector_battles(catalog: Catalog, n: int, dealt: list, rng: np.random.Genera
     cols = _row_columns(n)
     stacked: dict[str, np.ndarray] = {}
     for rows, kaiju, policy, d in dealt:
-        comp = deal.compile_arrays(catalog, d, kaiju, policy)
+        comp = compiled.compile_games(catalog, d, kaiju, policy)
         for f, values in comp.stacked.items():
             if f not in stacked:
                 stacked[f] = np.zeros((n, *values.shape[1:]), values.dtype)
