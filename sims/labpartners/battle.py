@@ -101,12 +101,12 @@ def foe(kaiju: Kaiju, traits: Sequence[Trait], cards: Sequence[Card | None], les
     for t in traits:  # in flip order: each one's strength, then its weakness
         for stat in rules.TRAIT_STATS:
             f[stat] = rules.trait_strength(f[stat], stat, t.strength, t.strength_amount)
-        {"resist_type": resist_t, "resist_form": resist_f}.get(t.strength, set()).add(
-            t.strength_target
-        )
+        if t.strength in ("resist_type", "resist_form"):
+            (resist_t if t.strength == "resist_type" else resist_f).add(t.strength_target)
         for stat in rules.KAIJU_FLOORS:
             f[stat] = rules.trait_weakness(f[stat], stat, t.weakness, t.weakness_amount)
-        {"weak_type": weak_t, "weak_form": weak_f}.get(t.weakness, set()).add(t.weakness_target)
+        if t.weakness in ("weak_type", "weak_form"):
+            (weak_t if t.weakness == "weak_type" else weak_f).add(t.weakness_target)
         f["crit_immune"] = f["crit_immune"] and t.weakness != "crit_open"
     present = [c for c in cards if c is not None]
     took = bool(rules.lesson_took(lesson_matches(cards, lesson), p))
