@@ -9,4 +9,5 @@ ANALYSIS = Analysis(
     game="labpartners",
     default_runs=report.run_default_experiments,
     page=report.build_page,
+    limits=("win_rate", "deck_gap"),  # catalogs/labpartners/limits.toml (whole games)
 )

@@ -61,9 +61,9 @@ GAME = Game(
     engines=ENGINES,
     experiments=experiments.EXPERIMENTS,
     explain=explain.EXPLAIN,
-    # read by part 2's whole games (Assembly and scoring), not by the Battle-only study;
+    # read by the whole games (Assembly and scoring), not by the Battle-only study;
     # mechs.toml feeds the tables and explanations only
-    identity_exclude=("studies.toml", "credits.toml", "mechs.toml"),
+    identity_exclude=("studies.toml", "credits.toml", "players.toml", "mechs.toml"),
     vocabulary=(
         "labpartners",
         "kaiju",

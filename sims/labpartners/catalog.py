@@ -13,6 +13,7 @@ A catalog folder (``catalogs/labpartners/``) holds:
 - ``specialties.toml`` ``[[specialty]]`` the five Pilot Specialties and their two uses
 - ``policies.toml``    ``[[policy]]`` how the group decides rebuild-or-fire in Battle
 - ``mechs.toml``       ``[[mech]]`` finished mechs the tables and explanations show
+- ``players.toml``     ``[[player]]`` how a simulated cadet plays Assembly (scores, threshold)
 - ``rules.toml``       rules parameter values (``params.Parameters``)
 - ``claims.toml``      the rulebook's claims, checked by ``mechbal claims labpartners``
 
@@ -58,6 +59,8 @@ CREDIT_WHEN = ("lesson_took", "no_gaps", "no_part_lost", "study")
 REBUILD_WHEN = ("never", "armless", "missing")
 BATTLE_EFFECTS = ("redirect", "max_power", "sure_crit", "restore", "null_attack")
 INTERVENE_WHEN = ("never", "first_round", "armless", "kaiju_low", "torso_lost")
+SPECIALTY_USES = ("assembly", "battle", "none")
+PLAYER_WEIGHTS = ("fill", "lesson", "weakness", "skill", "power", "combo", "study")
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,26 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class Player:
+    """How a simulated cadet plays Assembly (``players.toml``): the weights of a play's
+    value, the gain that commits to it, and where the cadet spends their Specialty."""
+
+    id: str
+    name: str
+    fill: int
+    lesson: int
+    weakness: int
+    skill: int
+    power: int
+    combo: int
+    study: int
+    threshold: int
+    specialty_use: str
+    provenance: str
+    rulebook_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Mech:
     """A finished mech: a card id per slot (None for a gap) and the lesson Form."""
 
@@ -232,6 +255,7 @@ class Catalog:
     specialties: dict[str, Specialty]
     policies: dict[str, Policy]
     mechs: dict[str, Mech]
+    players: dict[str, Player]
     params: Parameters
     param_provenance: dict[str, str]
     overrides: tuple[tuple[str, Any], ...] = ()
@@ -518,13 +542,22 @@ def _load_mechs(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
 
 FILES = ("rules.toml", "forms.toml", "types.toml", "decks.toml", "kaiju.toml", "traits.toml",
          "studies.toml", "grades.toml", "credits.toml", "specialties.toml", "policies.toml",
-         "mechs.toml")  # fmt: skip
+         "mechs.toml", "players.toml")  # fmt: skip
 # --set KIND.ID.FIELD: the file each kind lives in
 KIND_FILES = {"form": "forms.toml", "type": "types.toml", "deck": "decks.toml",
               "kaiju": "kaiju.toml", "trait": "traits.toml", "study": "studies.toml",
               "grade": "grades.toml", "credit": "credits.toml",
               "specialty": "specialties.toml", "policy": "policies.toml",
-              "mech": "mechs.toml"}  # fmt: skip
+              "mech": "mechs.toml", "player": "players.toml"}  # fmt: skip
+
+
+def _load_players(path: Path, doc: dict[str, Any]) -> dict[str, Player]:
+    specs = [FieldSpec("name", "str")]
+    specs += [FieldSpec(w, "int", min=-10, max=20) for w in PLAYER_WEIGHTS]
+    specs += [FieldSpec("threshold", "int", min=-20, max=40),
+              FieldSpec("specialty_use", "str", choices=SPECIALTY_USES)]  # fmt: skip
+    return {raw["id"]: Player(**check_entry(raw, specs, path, "player"))
+            for raw in entries(doc, "player", path)}  # fmt: skip
 
 
 def load_catalog(
@@ -563,6 +596,7 @@ def load_catalog(
         mechs=_load_mechs(
             folder / "mechs.toml", docs["mechs.toml"], cards, forms, types, params.power_tiers
         ),  # fmt: skip
+        players=_load_players(folder / "players.toml", docs["players.toml"]),
         params=params,
         param_provenance=provenance,
         overrides=tuple(sorted((overrides or {}).items())),

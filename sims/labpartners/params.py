@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sims.core.params import param
 
 REBUILD_SOURCES = ("spares", "none")
+MODES = ("standalone", "campaign")
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,12 @@ class Parameters:
                                 "Battle/rebuild", choices=REBUILD_SOURCES)  # fmt: skip
     spares_per_part: int = param("spare cards per Part-Type a battle may rebuild from",
                                  "Battle/rebuild", low=0, high=8)  # fmt: skip
+    # -- Assembly (the turn and the end of round are read from the rest of the text)
+    hand_size: int = param("body cards a hand is refilled to", "Assembly/turn", low=1, high=10)
+    market_size: int = param("face-up Arms in the market", "Assembly/market", low=0, high=8)
+    body_plays: int = param("body cards a player may play on a turn", "Assembly/turn",
+                            low=0, high=5)  # fmt: skip
+    arm_takes: int = param("Arms a player may take from the market on a turn",
+                           "Assembly/turn", low=0, high=3)  # fmt: skip
+    extra_draws: int = param("body cards the Ace's Assembly use draws", "Specialties",
+                             low=0, high=5)  # fmt: skip
