@@ -1,0 +1,59 @@
+"""The mech as Assembly locks it, for a batch of whole games (000 Assembly: "The mech
+locks as-is - any empty slot is a gap"): what both Assembly engines return
+(``assembly_reference.play`` and ``assembly_vector.play``) and the Battle compiles.
+
+Card numbers are full-spread indices (``catalog.cards`` order, as ``shuffle.Shuffle``'s
+keys), -1 for none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from sims.labpartners.catalog import Catalog
+from sims.labpartners.deal import Dealt
+from sims.labpartners.shuffle import Shuffle
+
+
+@dataclass(frozen=True)
+class Locked:
+    """G games' locked mechs and what Assembly leaves for the Battle."""
+
+    deck: str
+    slots: np.ndarray  # int64[G, 5] the card in each slot (SLOTS order), -1 a gap
+    lesson: np.ndarray  # int64[G] the lesson Form (index into catalog.forms)
+    flips: np.ndarray  # int64[G] Traits flipped (applied: shuffle.traits[i, :flips[i]])
+    rounds: np.ndarray  # int64[G] Assembly rounds played (fewer than the countdown: stopped)
+    body_seen: np.ndarray  # int64[G] body cards that left the draw pile
+    spares: np.ndarray  # int64[G, 4, spares_per_part] a rebuild's cards per Part-Type
+    spent: np.ndarray  # bool[G, seats] the seat's Specialty was spent in Assembly
+    battle_policy: np.ndarray  # int64[G] index into catalog.policies (the group's Battle)
+
+    @property
+    def games(self) -> int:
+        return len(self.lesson)
+
+    def equals(self, other: Locked) -> bool:
+        """Field by field, exactly (the two Assembly engines must agree game by game)."""
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self))  # fmt: skip
+
+
+def dealt(catalog: Catalog, locked: Locked, shuffle: Shuffle) -> Dealt:
+    """The locked mechs as :class:`deal.Dealt` (cards numbered over the full spread), so
+    part 1's compile (``compiled.compile_games``, ``deal.compile_game``) builds their
+    Battles: the flipped Traits are the first ``flips`` of each game's Trait order."""
+    traits = shuffle.traits.astype(np.int16).copy()
+    traits[np.arange(traits.shape[1])[None, :] >= locked.flips[:, None]] = -1
+    return Dealt(
+        deck=locked.deck,
+        cards=tuple(catalog.cards.values()),
+        slots=locked.slots.astype(np.int16),
+        lesson=locked.lesson.astype(np.int16),
+        forms=tuple(catalog.forms),
+        spares=locked.spares.astype(np.int16),
+        traits=traits,
+        trait_ids=tuple(catalog.traits),
+    )
