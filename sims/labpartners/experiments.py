@@ -48,9 +48,10 @@ import numpy as np
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, Option, comma_list
-from sims.labpartners import battle, compiled, deal, rules, vector
-from sims.labpartners.catalog import SLOTS, Catalog
+from sims.core.protocol import Batch, Experiment, Option, comma_list, whole_number
+from sims.labpartners import battle, compiled, deal, games, rules, shuffle, vector
+from sims.labpartners.catalog import SLOTS, Catalog, Deck
+from sims.labpartners.params import MODES
 
 DECKS = ("alpha", "full")
 BATTLE_CHUNK = 5_000  # about 0.07 s a chunk (vector, dealt battles compiled as arrays)
@@ -77,20 +78,6 @@ def battle_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str,
 def _engine(name: str) -> Any:
     # imported on use: the engines are heavy and only a chunk needs one
     return importlib.import_module(f"sims.labpartners.{name}")
-
-
-def _matches(cards, foe: battle.Foe) -> tuple[int, int]:
-    """(parts the foe is weak to, parts it resists) by Form or Type, a part once
-    (rules.matchup: a Form or Type both weak and resisted counts as neither)."""
-    weak = resist = 0
-    for c in cards:
-        if c is None:
-            continue
-        f = rules.matchup(c.form in foe.weak_forms, c.form in foe.resist_forms)
-        t = rules.matchup(c.type in foe.weak_types, c.type in foe.resist_types)
-        weak += f > 0 or t > 0
-        resist += f < 0 or t < 0
-    return weak, resist
 
 
 def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
@@ -176,34 +163,17 @@ def _vector_battles(catalog: Catalog, n: int, dealt: list, rng: np.random.Genera
         ids = np.array([c.id for c in d.cards] + [None], object)  # -1 (a gap) reads None
         cols["slots"][rows] = ids[d.slots]
         cols["lesson"][rows] = np.array(d.forms, object)[d.lesson]
-        cols["traits"][rows] = _trait_lists(d)
+        cols["traits"][rows] = games.trait_lists(d)
         cols["took"][rows] = comp.took
         cols["gaps"][rows] = (~present).sum(1)
-        # a part once: weak (resisted) to its Form or its Type (rules.matchup; _matches)
-        f, t = comp.form_matchup[:, :5], comp.type_matchup[:, :5]
-        cols["weak"][rows] = (present & ((f > 0) | (t > 0))).sum(1)
-        cols["resist"][rows] = (present & ((f < 0) | (t < 0))).sum(1)
+        cols["weak"][rows], cols["resist"][rows] = games.compiled_matches(comp, present)
         cols["kaiju_hp"][rows] = comp.stacked["kaiju_hp"]
     res = vector.play_stacked(stacked, catalog.params, catalog.grades, rng)
     return cols, res
 
 
-def _trait_lists(d: deal.Dealt) -> np.ndarray:
-    """Each game's flipped Trait ids in flip order, comma-separated (one join per
-    distinct flip sequence)."""
-    if not d.traits.shape[1]:
-        return np.full(d.games, "", object)
-    # each flip sequence as one number (base: the Trait deck's size + 1; -1 reads 0)
-    # when that fits in int64, else the rows themselves
-    base, flips = len(d.trait_ids) + 1, d.traits.shape[1]
-    if flips * np.log2(base) < 62:
-        key = ((d.traits.astype(np.int64) + 1) * base ** np.arange(flips)).sum(1)
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    else:
-        _, first, inverse = np.unique(d.traits, axis=0, return_index=True, return_inverse=True)
-    text = np.array([",".join(d.trait_ids[k] for k in d.traits[i] if k >= 0)
-                     for i in first.tolist()], object)  # fmt: skip
-    return text[inverse.reshape(-1)]
+# the flipped Traits as text, shared with the whole games (tests read it here too)
+_trait_lists = games.trait_lists
 
 
 def _compiled_battles(
@@ -223,7 +193,7 @@ def _compiled_battles(
             cols["took"][r] = bool(rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)),
                                                      catalog.params))  # fmt: skip
             cols["gaps"][r] = sum(c is None for c in cards)
-            cols["weak"][r], cols["resist"][r] = _matches(cards, foe)
+            cols["weak"][r], cols["resist"][r] = games.part_matches(cards, foe)
             cols["kaiju_hp"][r] = b.kaiju_hp
     res = _engine(engine).play(battles, np.arange(n, dtype=np.int64), rng)
     return cols, res
@@ -266,6 +236,229 @@ def _cells_with_gap(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[s
     return [{**c, "gap_percent": gap} for c in battle_cells(catalog, options)]
 
 
+# ---- full-spread-vs-alpha: whole games, every game with every deck ----------------------
+
+GAMES_SCHEMA = """\
+``full-spread-vs-alpha``: whole games (games.py: Assembly played by the seats' player
+policies, the Battle of the locked mech, then the grades), every game played with every
+deck on the same random setup (common random numbers: one shuffle.Shuffle per chunk read
+by every deck, the Battle's dice from identically seeded generators). The grid's cells
+are kaiju x players; ``--n`` is the total number of games, each cell gets ceil(N / cells)
+and every game writes one row per deck (--decks, then the --alpha-samples decks
+alpha-sample-1..K: the alpha's count of each Part-Type drawn from the full spread; their
+card lists are in the run's manifest notes).
+
+Row columns (one row per game and deck; see ``mechbal query``):
+  cell             int32   the grid cell (manifest.json lists each cell's values)
+  game             int64   index of the game within its cell (the same game in every deck)
+  deck             str     the deck played: alpha, full, a deck of decks.toml or
+                           alpha-sample-<k>
+  kaiju            str     the kaiju id (catalogs/labpartners/kaiju.toml)
+  players          int8    seats at the table (2..5)
+  mode             str     standalone or campaign (--mode)
+  seats            str     each seat's player policy (players.toml), comma-separated in
+                           seat order (--seats cycled over the seats)
+  lesson           str     the lesson Form
+  lesson_took      bool    3+ locked parts of the lesson Form: the lesson took
+  gaps             int8    empty slots of the locked mech (0..5)
+  weak_matches     int8    locked parts whose Form or Type the kaiju (Traits applied) is
+                           weak to, a part counted once
+  resist_matches   int8    locked parts whose Form or Type the kaiju resists, a part once
+  assembly_rounds  int8    Assembly rounds played (the countdown; fewer after a campaign
+                           early stop)
+  traits_flipped   int8    Trait cards flipped (applied to the kaiju)
+  traits           str     the flipped Trait ids in flip order, comma-separated
+  body_seen        int16   body cards that left the draw pile (hands, refills, Ace draws)
+  lesson_seen      bool    a body card of the lesson Form was among those body_seen cards
+  legs, torso, head, arm_1, arm_2  str  the locked card id in each slot (null for a gap)
+  battle_policy    str     the group's Battle policy (policies.toml; campaign: the one of
+                           the Specialty a seat brings to Battle)
+  result           int8    0 win, 1 city (the kaiju reached the city after the last
+                           round), 2 destroyed (no intact part left); the query views
+                           show win, city, destroyed
+  gpa              float32 the group's grade GPA from the outcome (grades.toml)
+  rounds           int8    Battle rounds played (the round the battle ended in)
+  kaiju_hp         int16   the kaiju's HP at the start (Traits and debuff applied)
+  kaiju_hp_left    int16   the kaiju's HP at the end (0 when defeated)
+  parts_lost       int8    parts destroyed in the battle (a part rebuilt and destroyed
+                           again counts twice)
+  rebuilds         int8    rebuilds made (a turn without firing each)
+  crits            int16   crits landed
+  punches          int8    wimpy punches thrown
+  study_<k>        str     seat k's Independent Study id (k = 1..5; null for an empty seat)
+  study_done_<k>   bool    seat k's study is complete (null for an empty seat)
+  gpa_<k>          float32 seat k's GPA: the group's grade GPA + the group credits that
+                           hold + the personal credit of a completed study
+                           (credits.toml; null for an empty seat)
+  seed             int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
+  chunk            int32   the chunk the row came from
+"""
+
+GAMES_CHUNK = 10_000  # games a chunk (x decks rows); CHUNK_NOTE
+MAX_SEATS = 5  # Setup: 2..5 cadets at one build station
+PLAYER_COUNTS = (2, 3, 4, 5)
+SEAT_KEYS = ("study", "study_done", "seat_gpa")  # games.play_games' per-seat arrays
+
+
+def _players(text: str) -> list[int]:
+    counts = []
+    for item in comma_list(text):
+        if not item.isdigit() or not 2 <= int(item) <= MAX_SEATS:
+            raise ValueError(f"expected player counts 2..{MAX_SEATS}, got {item!r}")
+        counts.append(int(item))
+    return counts
+
+
+def _mode(text: str) -> str:
+    if text not in MODES:
+        raise ValueError(f"expected {' or '.join(MODES)}, got {text!r}")
+    return text
+
+
+def seating(seats: list[str], players: int) -> list[str]:
+    """The player policy of each seat: ``seats`` cycled over ``players`` seats."""
+    return [seats[k % len(seats)] for k in range(players)]
+
+
+def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every chosen kaiju x player count; the run's options travel in every cell (the
+    chunk reads them), the seating as the row column shows it."""
+    decks = list(options.get("decks") or DECKS)
+    kaiju = list(options.get("kaiju") or catalog.kaiju)
+    counts = list(options.get("players") or PLAYER_COUNTS)
+    seats = list(options.get("seats") or ["builder", "seeker"])
+    policy = options.get("policy") or "steady"
+    samples = int(options.get("alpha_samples") or 0)
+    _known(catalog, "decks", decks, catalog.decks)
+    _known(catalog, "kaiju", kaiju, catalog.kaiju)
+    _known(catalog, "seats", seats, catalog.players)
+    _known(catalog, "policy", [policy], catalog.policies)
+    if samples and "alpha" not in catalog.decks:
+        raise CatalogError("--alpha-samples", "the catalog has no alpha deck to sample like")
+    run = {"mode": options.get("mode") or "standalone", "policy": policy, "decks": decks,
+           "alpha_samples": samples,
+           "sample_seed": int(options.get("sample_seed") or 0)}  # fmt: skip
+    return [{"kaiju": k, "players": n, "seats": ",".join(seating(seats, n)), **run}
+            for k in kaiju for n in counts]  # fmt: skip
+
+
+def chunk_decks(catalog: Catalog, options: Mapping[str, Any]) -> list[Deck]:
+    """The decks every game is played with: the listed ones, then the alpha samples."""
+    listed = [catalog.deck(d) for d in options["decks"]]
+    return listed + games.alpha_samples(catalog, options["alpha_samples"],
+                                        options["sample_seed"])  # fmt: skip
+
+
+def _sample_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
+    samples = int(options.get("alpha_samples") or 0)
+    if not samples:
+        return {}
+    decks = games.alpha_samples(catalog, samples, int(options.get("sample_seed") or 0))
+    return {"alpha_samples": {d.id: [c.id for c in d.cards] for d in decks}}
+
+
+def _strings(values: np.ndarray) -> pa.Array:
+    return pa.array(values, pa.string()).dictionary_encode()
+
+
+def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
+              engine: str) -> pa.Table:  # fmt: skip
+    """One chunk: G games (one Shuffle), each played with every deck; the Battle's dice
+    of each deck from ``default_rng(bseed)`` (module docstring GAMES_SCHEMA)."""
+    options = batch.cells[0]
+    decks = chunk_decks(catalog, options)
+    G = batch.rows
+    setup = shuffle.shuffle(catalog, G, rng)
+    bseed = int(rng.integers(2**63))
+    kaiju = np.array([c["kaiju"] for c in batch.cells], object)[batch.cell]
+    seats = [c["seats"].split(",") for c in batch.cells]
+    table = np.array([len(s) for s in seats])[batch.cell]
+    groups = [np.flatnonzero(batch.cell == c) for c in range(len(batch.cells))]
+    cards = np.array([*catalog.cards, None], object)  # -1 (a gap) reads None
+    forms, studies = np.array(list(catalog.forms), object), np.array(list(catalog.studies))
+    policies = np.array(list(catalog.policies), object)
+    cell_numbers = np.array([c.get("cell", -1) for c in batch.cells], np.int32)
+    common = {
+        "cell": pa.array(cell_numbers[batch.cell]),
+        "game": pa.array(batch.index),
+    }
+    per_cell = {"kaiju": batch.column("kaiju"),
+                "players": pa.array(table.astype(np.int8)),
+                "mode": batch.column("mode"), "seats": batch.column("seats")}  # fmt: skip
+    out = []
+    for deck in decks:
+        dice = np.random.default_rng(bseed)  # the same dice for every deck
+        cols: dict[str, np.ndarray] = {}
+        for c, rows in enumerate(groups):
+            if not len(rows):
+                continue
+            got = games.play_games(catalog, deck, setup.rows(rows), kaiju[rows], seats[c],
+                                   options["mode"], options["policy"], engine, dice)  # fmt: skip
+            for name, values in got.items():
+                if name not in cols:  # per seat: MAX_SEATS columns, the empty ones masked
+                    shape = (MAX_SEATS,) if name in SEAT_KEYS else values.shape[1:]
+                    cols[name] = np.zeros((G, *shape), values.dtype)
+                if name in SEAT_KEYS:
+                    cols[name][rows, : values.shape[1]] = values
+                else:
+                    cols[name][rows] = values
+        row: dict[str, Any] = {**common, "deck": _strings(np.full(G, deck.id, object)),
+                               **per_cell}  # fmt: skip
+        row.update({
+            "lesson": _strings(forms[cols["lesson"]]),
+            "lesson_took": pa.array(cols["lesson_took"]),
+            "gaps": pa.array(cols["gaps"].astype(np.int8)),
+            "weak_matches": pa.array(cols["weak_matches"].astype(np.int8)),
+            "resist_matches": pa.array(cols["resist_matches"].astype(np.int8)),
+            "assembly_rounds": pa.array(cols["assembly_rounds"].astype(np.int8)),
+            "traits_flipped": pa.array(cols["traits_flipped"].astype(np.int8)),
+            "traits": _strings(cols["traits"]),
+            "body_seen": pa.array(cols["body_seen"].astype(np.int16)),
+            "lesson_seen": pa.array(cols["lesson_seen"]),
+        })  # fmt: skip
+        for s, slot in enumerate(SLOTS):
+            row[slot] = _strings(cards[cols["slots"][:, s]])
+        row.update({
+            "battle_policy": _strings(policies[cols["battle_policy"]]),
+            "result": pa.array(cols["result"].astype(np.int8)),
+            "gpa": pa.array(cols["gpa"].astype(np.float32)),
+            "rounds": pa.array(cols["rounds"].astype(np.int8)),
+            "kaiju_hp": pa.array(cols["kaiju_hp"].astype(np.int16)),
+            "kaiju_hp_left": pa.array(cols["kaiju_hp_left"].astype(np.int16)),
+            "parts_lost": pa.array(cols["parts_lost"].astype(np.int8)),
+            "rebuilds": pa.array(cols["rebuilds"].astype(np.int8)),
+            "crits": pa.array(cols["crits"].astype(np.int16)),
+            "punches": pa.array(cols["punches"].astype(np.int8)),
+        })  # fmt: skip
+        for k in range(MAX_SEATS):
+            empty = table <= k  # seat k + 1 is not at this table
+            row[f"study_{k + 1}"] = _strings(np.where(empty, None, studies[cols["study"][:, k]]))
+            row[f"study_done_{k + 1}"] = pa.array(cols["study_done"][:, k], mask=empty)
+            row[f"gpa_{k + 1}"] = pa.array(cols["seat_gpa"][:, k].astype(np.float32), mask=empty)
+        out.append(pa.table(row))
+    return pa.concat_tables(out)
+
+
+GAMES_OPTIONS = (
+    DECKS_OPTION,
+    Option("alpha_samples", "random decks of the alpha's counts per Part-Type drawn from "
+           "the full spread, played too as alpha-sample-1..K (default 0)", whole_number,
+           default=0, metavar="K"),
+    Option("sample_seed", "the samples' seed: sample k draws from SeedSequence(S, "
+           "spawn_key=(k,)) (default 0)", whole_number, default=0, metavar="S"),
+    KAIJU_OPTION,
+    Option("players", "player counts, comma-separated (default 2,3,4,5)", _players,
+           default="2,3,4,5", metavar="P1,P2"),
+    Option("seats", "player policies of players.toml cycled over the seats "
+           "(default builder,seeker)", comma_list, default="builder,seeker",
+           metavar="ID1,ID2"),
+    Option("mode", "standalone or campaign (default standalone)", _mode,
+           default="standalone", metavar="MODE"),
+    Option("policy", "the group's Battle policy in standalone play (policies.toml; "
+           "default steady)", str, default="steady", metavar="POLICY"),
+)  # fmt: skip
+
+
 EXPERIMENTS = {
     "battles": Experiment(
         name="battles",
@@ -276,5 +469,17 @@ EXPERIMENTS = {
         run_chunk=_chunk,
         labels=LABELS,
         options=(DECKS_OPTION, KAIJU_OPTION, POLICY_OPTION, GAP_OPTION),
+    ),
+    "full-spread-vs-alpha": Experiment(
+        name="full-spread-vs-alpha",
+        summary="whole games (Assembly, Battle, grades), every game with every deck",
+        schema=GAMES_SCHEMA,
+        chunk_size=GAMES_CHUNK,
+        cells=game_cells,
+        run_chunk=game_rows,
+        labels=LABELS,
+        options=GAMES_OPTIONS,
+        identity_files=("studies.toml", "credits.toml", "players.toml"),
+        run_notes=_sample_notes,
     ),
 }
