@@ -1,13 +1,14 @@
-"""Mech Lab Partners' analysis plugin (``analysis.plugin``): its report page, charts and
-queries. Installed as the ``mechbal.analysis`` entry point ``labpartners``
-(pyproject.toml)."""
+"""Mech Lab Partners' analysis plugin (``analysis.plugin``): its report page (the whole-game
+study ``full-spread-vs-alpha`` first, then part 1's Battle-only ``battles``), charts,
+queries and balance flags. Installed as the ``mechbal.analysis`` entry point
+``labpartners`` (pyproject.toml)."""
 
-from analysis.labpartners import report
+from analysis.labpartners import flags, report
 from analysis.plugin import Analysis
 
 ANALYSIS = Analysis(
     game="labpartners",
     default_runs=report.run_default_experiments,
     page=report.build_page,
-    limits=("win_rate", "deck_gap"),  # catalogs/labpartners/limits.toml (whole games)
+    limits=flags.LIMITS,  # catalogs/labpartners/limits.toml (whole games)
 )

@@ -22,9 +22,14 @@ def _deck_color(frame: pl.DataFrame) -> alt.Color:
     return alt.Color("deck:N", title="Deck", scale=scale)
 
 
+def _count_title(count: str) -> str:
+    return {"battles": "Battles", "games": "Games", "seats": "Seats"}.get(count, count)
+
+
 def _points_with_bars(frame: pl.DataFrame, x: str, x_title: str, y: str, low: str, high: str,
                       y_title: str, fmt: str, sort: list | None = None,
-                      domain: list | None = None) -> alt.LayerChart:  # fmt: skip
+                      domain: list | None = None, count: str = "battles"
+                      ) -> alt.LayerChart:  # fmt: skip
     """Per deck a point and its 95% interval at each ``x``, decks side by side."""
     scale = alt.Scale(domain=domain) if domain else alt.Scale(zero=False)
     base = alt.Chart(values(frame)).encode(
@@ -36,7 +41,7 @@ def _points_with_bars(frame: pl.DataFrame, x: str, x_title: str, y: str, low: st
             alt.Tooltip(f"{y}:Q", title=y_title, format=fmt),
             alt.Tooltip(f"{low}:Q", title="95% low", format=fmt),
             alt.Tooltip(f"{high}:Q", title="95% high", format=fmt),
-            alt.Tooltip("battles:Q", title="Battles", format=","),
+            alt.Tooltip(f"{count}:Q", title=_count_title(count), format=","),
         ],
     )  # fmt: skip
     bars = base.mark_errorbar(ticks=True).encode(
@@ -225,3 +230,256 @@ def crits_chart(crit: pl.DataFrame, caption: str) -> alt.HConcatChart:
         .resolve_scale(xOffset="independent", color="independent")
         .properties(title=title("How much do crits matter?", caption))
     )
+
+
+# ---- the whole-game study: full-spread-vs-alpha -------------------------------------------
+
+# A metric of queries.METRICS: its name in the rulebook's words, and how a difference in it
+# is stated (rates in percentage points).
+METRIC_TITLES = {"lesson_took": "Lesson-take rate", "gaps": "Gaps per mech",
+                 "weak_matches": "Weakness matches per mech", "win": "Win rate",
+                 "gpa": "Mean GPA (group grade)", "study_done": "Study completion"}  # fmt: skip
+RATE_METRICS = ("lesson_took", "win", "study_done")
+SAMPLE_KINDS = alt.Scale(domain=["full spread", "catalog alpha", "sampled alpha"],
+                         range=["#1b9e77", "#d95f02", "#9e9e9e"])  # fmt: skip
+
+
+def difference_units(metric: str) -> tuple[float, str]:
+    """How a difference in ``metric`` is shown: (scale, unit): rates in percentage
+    points, the others in their own units."""
+    if metric in RATE_METRICS:
+        return 100.0, "percentage points"
+    return 1.0, "GPA points" if metric == "gpa" else "per mech"
+
+
+def difference_chart(diffs: pl.DataFrame, caption: str, deck: str = "alpha") -> alt.VConcatChart:
+    """Per metric, ``deck`` minus the full spread in the same games (``diff``, ``low``,
+    ``high`` of ``queries.paired_differences`` of one run, no grouping) with its paired
+    95% interval and the zero line, a panel each in the metric's own units, in the
+    frame's order (the report puts the biggest differences first)."""
+    name = "difference_chart"
+    need(diffs, ["deck", "metric", "diff", "low", "high", "games"], name)
+    rows = diffs.filter(pl.col("deck") == deck)
+    one_row_per(rows, ["metric"], name)
+    panels = []
+    for r in rows.iter_rows(named=True):
+        scale, unit = difference_units(r["metric"])
+        label = METRIC_TITLES.get(r["metric"], r["metric"])
+        point = {"metric": label, "diff": scale * r["diff"], "low": scale * r["low"],
+                 "high": scale * r["high"], "games": r["games"]}  # fmt: skip
+        reach = max(abs(point["low"]), abs(point["high"]), 1e-9) * 1.1
+        base = alt.Chart(values([point])).encode(
+            y=alt.Y("metric:N", title=None, axis=alt.Axis(labelLimit=220)),
+            tooltip=[alt.Tooltip("metric:N", title="Metric"),
+                     alt.Tooltip("diff:Q", title=f"{deck} minus full ({unit})", format="+.3f"),
+                     alt.Tooltip("low:Q", title="95% low", format="+.3f"),
+                     alt.Tooltip("high:Q", title="95% high", format="+.3f"),
+                     alt.Tooltip("games:Q", title="Games (each with both decks)", format=",")],
+        )  # fmt: skip
+        x = alt.X("low:Q", title=f"{deck} minus full spread ({unit})",
+                  scale=alt.Scale(domain=[-reach, reach]))  # fmt: skip
+        bars = base.mark_errorbar(ticks=True).encode(x=x, x2="high:Q")
+        dot = base.mark_point(filled=True, size=70, color="#333").encode(x="diff:Q")
+        zero = (
+            alt.Chart(values([{"x": 0}])).mark_rule(color="#999", strokeDash=[4, 4]).encode(x="x:Q")
+        )
+        panels.append((bars + dot + zero).properties(width=420, height=34))
+    return alt.vconcat(*panels, spacing=6).properties(
+        title=title(f"What does the {deck} deck change against the full spread?", caption)
+    )
+
+
+def build_chart(means: pl.DataFrame, caption: str) -> alt.HConcatChart:
+    """Lesson-take rate (Wilson 95%), gaps and weakness matches per mech (normal 95%) per
+    player count, decks side by side (``queries.deck_means`` by players, one run)."""
+    name = "build_chart"
+    need(means, ["deck", "players", "metric", "mean", "low", "high", "games"], name)
+    panels = []
+    for metric, fmt, domain in (("lesson_took", ".0%", [0, 1]), ("gaps", ".2f", None),
+                                ("weak_matches", ".2f", None)):  # fmt: skip
+        part = means.filter(pl.col("metric") == metric)
+        one_row_per(part, ["deck", "players"], name)
+        players = sorted(part["players"].unique().to_list())
+        panels.append(
+            _points_with_bars(part, "players", "Players", "mean", "low", "high",
+                              METRIC_TITLES[metric], fmt, players, domain, count="games")
+            .properties(width=220, height=240)
+        )  # fmt: skip
+    return (
+        alt.hconcat(*panels)
+        .resolve_scale(xOffset="independent")
+        .properties(title=title("How does each deck build its mechs?", caption))
+    )
+
+
+def kaiju_players_chart(means: pl.DataFrame, caption: str) -> alt.VConcatChart:
+    """Win rate (Wilson 95%) and mean GPA (normal 95%) per kaiju, one panel per player
+    count, decks side by side (``queries.deck_means`` by kaiju and players, one run)."""
+    name = "kaiju_players_chart"
+    need(means, ["deck", "kaiju", "players", "metric", "mean", "low", "high", "games"], name)
+    kaiju = sorted(means["kaiju"].unique().to_list())
+    rows = []
+    for metric, label, fmt, domain in (("win", "Win rate", ".0%", [0, 1]),
+                                       ("gpa", "Mean GPA", ".2f", None)):  # fmt: skip
+        part = means.filter(pl.col("metric") == metric)
+        one_row_per(part, ["deck", "kaiju", "players"], name)
+        panels = []
+        for players in sorted(part["players"].unique().to_list()):
+            one = part.filter(pl.col("players") == players)
+            panels.append(
+                _points_with_bars(one, "kaiju", f"Kaiju, {players} players", "mean", "low",
+                                  "high", label, fmt, kaiju, domain, count="games")
+                .properties(width=190, height=200)
+            )  # fmt: skip
+        rows.append(alt.hconcat(*panels).resolve_scale(xOffset="independent"))
+    return alt.vconcat(*rows).properties(
+        title=title(
+            "How often does each deck beat each kaiju, and for what GPA, at each player count?",
+            caption,
+        )  # fmt: skip
+    )
+
+
+def kaiju_gap_chart(gaps: pl.DataFrame, caption: str, limit: float | None = None,
+                    deck: str = "alpha") -> alt.LayerChart:  # fmt: skip
+    """Per kaiju, ``deck``'s win rate minus the full spread's in the same games (a
+    fraction: ``diff``, ``low``, ``high``), drawn in percentage points with the zero line
+    and, given ``limit`` (a fraction), the limit on either side."""
+    name = "kaiju_gap_chart"
+    need(gaps, ["deck", "kaiju", "diff", "low", "high", "games"], name)
+    rows = gaps.filter(pl.col("deck") == deck)
+    one_row_per(rows, ["kaiju"], name)
+    frame = rows.select("kaiju", "games", *(pl.col(c) * 100 for c in ("diff", "low", "high")))
+    base = alt.Chart(values(frame)).encode(
+        y=alt.Y("kaiju:N", title="Kaiju", sort=sorted(frame["kaiju"].to_list())),
+        tooltip=[alt.Tooltip("kaiju:N", title="Kaiju"),
+                 alt.Tooltip("diff:Q", title=f"{deck} minus full (points)", format="+.1f"),
+                 alt.Tooltip("low:Q", title="95% low", format="+.1f"),
+                 alt.Tooltip("high:Q", title="95% high", format="+.1f"),
+                 alt.Tooltip("games:Q", title="Games (each with both decks)", format=",")],
+    )  # fmt: skip
+    bars = base.mark_errorbar(ticks=True).encode(
+        x=alt.X("low:Q", title=f"Win rate, {deck} deck minus full spread (percentage points)"),
+        x2="high:Q",
+    )
+    points = base.mark_point(filled=True, size=70, color="#333").encode(x="diff:Q")
+    lines = [{"x": 0.0, "what": "no difference"}]
+    if limit is not None:
+        lines += [{"x": -100 * limit, "what": "limit"}, {"x": 100 * limit, "what": "limit"}]
+    rules = alt.Chart(values(lines)).mark_rule(strokeDash=[4, 4]).encode(
+        x="x:Q",
+        color=alt.Color("what:N", title=None,
+                        scale=alt.Scale(domain=["no difference", "limit"],
+                                        range=["#999", "#b00020"])),
+    )  # fmt: skip
+    return (bars + points + rules).properties(
+        width=420,
+        height=alt.Step(28),
+        title=title(f"Which kaiju does the {deck} deck make too hard or too easy?", caption),
+    )
+
+
+def study_chart(studies: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Completion rate (Wilson 95%) of each Independent Study over every seat that held
+    it, decks side by side (``queries.study_completion`` of one run)."""
+    name = "study_chart"
+    need(studies, ["deck", "study", "rate", "low", "high", "seats"], name)
+    one_row_per(studies, ["deck", "study"], name)
+    order = sorted(studies["study"].unique().to_list())
+    return _points_with_bars(
+        studies, "study", "Independent Study", "rate", "low", "high", "Completed", ".0%",
+        order, [0, 1], count="seats",
+    ).properties(width=560, height=260,
+                 title=title("Which Independent Studies get completed?", caption))  # fmt: skip
+
+
+def scarcity_chart(scarce: pl.DataFrame, caption: str) -> alt.HConcatChart:
+    """Per Form and per Type, the share of locked mechs holding at least one part of it
+    (Wilson 95%), decks side by side (``queries.scarcity`` of one run)."""
+    name = "scarcity_chart"
+    need(scarce, ["deck", "attribute", "value", "share", "low", "high", "games"], name)
+    one_row_per(scarce, ["deck", "attribute", "value"], name)
+    panels = []
+    for attribute, label in (("form", "Form"), ("type", "Type")):
+        part = scarce.filter(pl.col("attribute") == attribute)
+        order = sorted(part["value"].unique().to_list())
+        panels.append(
+            _points_with_bars(part, "value", label, "share", "low", "high",
+                              f"Mechs with a part of the {label}", ".0%", order, [0, 1],
+                              count="games").properties(width=300, height=240)
+        )  # fmt: skip
+    return (
+        alt.hconcat(*panels)
+        .resolve_scale(xOffset="independent")
+        .properties(
+            title=title("Which Forms and Types are scarce in the locked mechs?", caption)
+        )  # fmt: skip
+    )
+
+
+def lesson_odds_chart(lesson: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Per deck and body cards seen: the exact P(a body card of the lesson Form among
+    them) as a line (``exact``) and the simulated rate of lesson_seen (Wilson 95%) as
+    points (``rate``, ``low``, ``high``, ``games``), one colour per deck."""
+    name = "lesson_odds_chart"
+    need(lesson, ["deck", "body_seen", "rate", "low", "high", "exact", "games"], name)
+    one_row_per(lesson, ["deck", "body_seen"], name)
+    color = _deck_color(lesson)
+    tooltip = [alt.Tooltip("deck:N", title="Deck"),
+               alt.Tooltip("body_seen:Q", title="Body cards seen"),
+               alt.Tooltip("rate:Q", title="Simulated", format=".1%"),
+               alt.Tooltip("low:Q", title="95% low", format=".1%"),
+               alt.Tooltip("high:Q", title="95% high", format=".1%"),
+               alt.Tooltip("exact:Q", title="Exact", format=".1%"),
+               alt.Tooltip("games:Q", title="Games", format=",")]  # fmt: skip
+    base = alt.Chart(values(lesson)).encode(
+        x=alt.X("body_seen:Q", title="Body cards that left the draw pile in Assembly",
+                axis=alt.Axis(tickMinStep=1, format="d")),
+        color=color,
+        tooltip=tooltip,
+    )  # fmt: skip
+    y = alt.Y("exact:Q", title="P(the lesson's Form among them)", axis=alt.Axis(format=".0%"),
+              scale=alt.Scale(domain=[0, 1]))  # fmt: skip
+    line = base.mark_line(strokeDash=[6, 3]).encode(y=y)
+    bars = base.mark_errorbar(ticks=True).encode(y="low:Q", y2="high:Q")
+    points = base.mark_point(filled=True, size=50).encode(y="rate:Q")
+    return (line + bars + points).properties(
+        width=560, height=300,
+        title=title("Does the lesson's Form show up as often as the exact draw odds say?",
+                    caption),
+    )  # fmt: skip
+
+
+def alpha_samples_chart(win: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Win rate per kaiju (Wilson 95%) of the full spread, the catalog's alpha and each
+    sampled alpha (``deck`` ``alpha-sample-k``), a column each (``queries.deck_means``
+    by kaiju, metric win, of one run)."""
+    name = "alpha_samples_chart"
+    need(win, ["deck", "kaiju", "mean", "low", "high", "games"], name)
+    one_row_per(win, ["deck", "kaiju"], name)
+    kind = (pl.when(pl.col("deck") == "full").then(pl.lit("full spread"))
+            .when(pl.col("deck") == "alpha").then(pl.lit("catalog alpha"))
+            .otherwise(pl.lit("sampled alpha")))  # fmt: skip
+    frame = win.with_columns(kind.alias("kind"))
+    decks = sorted(frame["deck"].unique().to_list(),
+                   key=lambda d: (d != "full", d != "alpha", d))  # fmt: skip
+    base = alt.Chart(values(frame)).encode(
+        x=alt.X("kaiju:N", title="Kaiju", sort=sorted(frame["kaiju"].unique().to_list()),
+                axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("deck:N", sort=decks),
+        color=alt.Color("kind:N", title="Deck", scale=SAMPLE_KINDS),
+        tooltip=[alt.Tooltip("kaiju:N", title="Kaiju"), alt.Tooltip("deck:N", title="Deck"),
+                 alt.Tooltip("mean:Q", title="Win rate", format=".1%"),
+                 alt.Tooltip("low:Q", title="95% low", format=".1%"),
+                 alt.Tooltip("high:Q", title="95% high", format=".1%"),
+                 alt.Tooltip("games:Q", title="Games", format=",")],
+    )  # fmt: skip
+    bars = base.mark_errorbar(ticks=True).encode(
+        y=alt.Y("low:Q", title="Win rate", axis=alt.Axis(format=".0%"),
+                scale=alt.Scale(domain=[0, 1])), y2="high:Q")  # fmt: skip
+    points = base.mark_point(filled=True, size=50).encode(y="mean:Q")
+    return (bars + points).properties(
+        width=620, height=280,
+        title=title("How much does the answer depend on which 70 cards the alpha holds?",
+                    caption),
+    )  # fmt: skip

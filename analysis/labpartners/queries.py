@@ -134,3 +134,202 @@ def crits(con: duckdb.DuckDBPyConnection, view: str = "battles") -> pl.DataFrame
     ORDER BY run, deck, kaiju, policy
     """
     return fetch(con, sql)
+
+
+# ---- the whole-game study: full-spread-vs-alpha ------------------------------------------
+#
+# Every game of ``full-spread-vs-alpha`` is played with every deck on the same seeds, so a
+# game is a (run, cell, chunk, game) and each deck gives it one row. The outcomes compared
+# are per-game numbers (METRICS); a game's study completion is the share of its seats whose
+# Independent Study was completed.
+
+STUDY = "full-spread-vs-alpha"
+SEATS = 5  # study_<k>, study_done_<k>, gpa_<k> for k = 1..5 (null for an empty seat)
+GAME_KEY = ("run", "cell", "chunk", "game")
+# name -> the per-game SQL expression (a DOUBLE); binary ones are rates (Wilson intervals)
+METRICS = {
+    "lesson_took": "CAST(lesson_took AS DOUBLE)",
+    "gaps": "CAST(gaps AS DOUBLE)",
+    "weak_matches": "CAST(weak_matches AS DOUBLE)",
+    "win": "CAST(result = 'win' AS DOUBLE)",
+    "gpa": "CAST(gpa AS DOUBLE)",
+    "study_done": "(" + " + ".join(f"coalesce(CAST(study_done_{k} AS DOUBLE), 0)"
+                                   for k in range(1, SEATS + 1)) + ") / players",
+}  # fmt: skip
+RATES = ("lesson_took", "win")
+BY = ("kaiju", "players")
+
+
+def _by(by: tuple[str, ...]) -> tuple[str, str]:
+    """The grouping columns as SQL (``, kaiju, players``) and checked."""
+    for column in by:
+        if column not in BY:
+            raise ValueError(f"group by {BY} only, got {column!r}")
+    return "".join(f", {ident(c)}" for c in by), "".join(f", l.{ident(c)}" for c in by)
+
+
+def _long(view: str, decks: str = "") -> str:
+    """One row per game, deck and metric (``metric``, ``x``): the METRICS stacked."""
+    where = f"WHERE {decks}" if decks else ""
+    return "\n        UNION ALL\n".join(
+        f"        SELECT run, cell, chunk, game, deck, kaiju, players, {name!r} AS metric, "
+        f"{expr} AS x FROM {ident(view)} {where}"
+        for name, expr in METRICS.items()
+    )
+
+
+def deck_means(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha",
+               by: tuple[str, ...] = ()) -> pl.DataFrame:  # fmt: skip
+    """Per run, deck, the ``by`` columns (kaiju, players) and metric (METRICS): games,
+    the mean with its 95% interval (Wilson for the rates lesson_took and win, else
+    normal: 1.96 standard errors), its standard deviation and, for rates, the count."""
+    cols, _ = _by(by)
+    sql = f"""
+    WITH long AS (
+{_long(view)}
+    ),
+    m AS (
+        SELECT run, deck{cols}, metric,
+               count(*) AS games,
+               sum(x) AS total,
+               avg(x) AS mean,
+               coalesce(stddev_samp(x), 0) AS sd
+        FROM long
+        GROUP BY run, deck{cols}, metric
+    )
+    SELECT run, deck{cols}, metric, games, mean,
+           CASE WHEN metric IN {RATES!r} THEN wilson_low(total, games)
+                ELSE mean - 1.96 * sd / sqrt(games) END AS low,
+           CASE WHEN metric IN {RATES!r} THEN wilson_high(total, games)
+                ELSE mean + 1.96 * sd / sqrt(games) END AS high,
+           sd, total
+    FROM m
+    ORDER BY run, deck{cols}, metric
+    """
+    return fetch(con, sql)
+
+
+def paired_differences(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha",
+                       by: tuple[str, ...] = (), base: str = "full") -> pl.DataFrame:  # fmt: skip
+    """Per run, deck (every deck but ``base``), the ``by`` columns and metric: the mean
+    over games of (the deck's value - ``base``'s value in the SAME game), ``diff``, with
+    the paired 95% interval diff +/- 1.96 sd(per-game difference) / sqrt(games); each
+    deck's mean (``mean_deck``, ``mean_base``) and the pooled standard deviation of the
+    metric (sqrt of the mean of the two variances: a difference in its units)."""
+    cols, lcols = _by(by)
+    sql = f"""
+    WITH long AS (
+{_long(view)}
+    ),
+    pairs AS (
+        SELECT l.run, l.deck{lcols}, l.metric, l.x AS x_deck, r.x AS x_base,
+               l.x - r.x AS d
+        FROM long AS l
+        JOIN long AS r
+          ON l.run = r.run AND l.cell = r.cell AND l.chunk = r.chunk AND l.game = r.game
+         AND l.metric = r.metric
+        WHERE r.deck = {base!r} AND l.deck <> {base!r}
+    ),
+    m AS (
+        SELECT run, deck{cols}, metric,
+               count(*) AS games,
+               avg(x_deck) AS mean_deck,
+               avg(x_base) AS mean_base,
+               avg(d) AS diff,
+               coalesce(stddev_samp(d), 0) AS sd_diff,
+               sqrt((coalesce(var_samp(x_deck), 0) + coalesce(var_samp(x_base), 0)) / 2)
+                   AS sd_pooled
+        FROM pairs
+        GROUP BY run, deck{cols}, metric
+    )
+    SELECT run, deck{cols}, metric, games, mean_deck, mean_base, diff,
+           diff - 1.96 * sd_diff / sqrt(games) AS low,
+           diff + 1.96 * sd_diff / sqrt(games) AS high,
+           sd_diff, sd_pooled
+    FROM m
+    ORDER BY run, deck{cols}, metric
+    """
+    return fetch(con, sql)
+
+
+def lesson_seen(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+                ) -> pl.DataFrame:  # fmt: skip
+    """Per run, deck and body_seen (body cards that left the draw pile in Assembly):
+    games, how many saw a body card of the lesson Form among them, and that rate with
+    its 95% Wilson interval."""
+    sql = f"""
+    SELECT run, deck, body_seen,
+           count(*) AS games,
+           count(*) FILTER (WHERE lesson_seen) AS seen,
+           count(*) FILTER (WHERE lesson_seen) / count(*) AS rate,
+           wilson_low(count(*) FILTER (WHERE lesson_seen), count(*)) AS low,
+           wilson_high(count(*) FILTER (WHERE lesson_seen), count(*)) AS high
+    FROM {ident(view)}
+    GROUP BY run, deck, body_seen
+    ORDER BY run, deck, body_seen
+    """
+    return fetch(con, sql)
+
+
+def study_completion(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+                     ) -> pl.DataFrame:  # fmt: skip
+    """Per run, deck and Independent Study: the seats that held it, how many completed
+    it, and the completion rate with its 95% Wilson interval (every seat of every game:
+    seat k's study is ``study_<k>``, completed when ``study_done_<k>``)."""
+    seats = "\n        UNION ALL\n".join(
+        f"        SELECT run, deck, study_{k} AS study, study_done_{k} AS done "
+        f"FROM {ident(view)} WHERE study_{k} IS NOT NULL"
+        for k in range(1, SEATS + 1)
+    )
+    sql = f"""
+    WITH seats AS (
+{seats}
+    )
+    SELECT run, deck, study,
+           count(*) AS seats,
+           count(*) FILTER (WHERE done) AS done,
+           count(*) FILTER (WHERE done) / count(*) AS rate,
+           wilson_low(count(*) FILTER (WHERE done), count(*)) AS low,
+           wilson_high(count(*) FILTER (WHERE done), count(*)) AS high
+    FROM seats
+    GROUP BY run, deck, study
+    ORDER BY run, deck, study
+    """
+    return fetch(con, sql)
+
+
+def scarcity(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+             ) -> pl.DataFrame:  # fmt: skip
+    """Per run, deck, attribute (form, type) and value: the locked mechs holding at
+    least one part of that Form (Type), of all the deck's games, and that share with its
+    95% Wilson interval. A card id is PART-FORM-TYPE[-POWER] (catalog.card_id), so the
+    Form and Type are its second and third fields. A value no mech held has no row."""
+    sql = f"""
+    WITH parts AS (
+        SELECT run, deck, cell, chunk, game,
+               unnest([legs, torso, head, arm_1, arm_2]) AS card
+        FROM {ident(view)}
+    ),
+    held AS (
+        SELECT DISTINCT run, deck, cell, chunk, game, 'form' AS attribute,
+               split_part(card, '-', 2) AS value
+        FROM parts WHERE card IS NOT NULL
+        UNION ALL
+        SELECT DISTINCT run, deck, cell, chunk, game, 'type' AS attribute,
+               split_part(card, '-', 3) AS value
+        FROM parts WHERE card IS NOT NULL
+    ),
+    totals AS (
+        SELECT run, deck, count(*) AS games FROM {ident(view)} GROUP BY run, deck
+    )
+    SELECT h.run, h.deck, h.attribute, h.value,
+           count(*) AS mechs, any_value(t.games) AS games,
+           count(*) / any_value(t.games) AS share,
+           wilson_low(count(*), any_value(t.games)) AS low,
+           wilson_high(count(*), any_value(t.games)) AS high
+    FROM held AS h
+    JOIN totals AS t ON t.run = h.run AND t.deck = h.deck
+    GROUP BY h.run, h.deck, h.attribute, h.value
+    ORDER BY h.run, h.deck, h.attribute, h.value
+    """
+    return fetch(con, sql)

@@ -1,20 +1,34 @@
 """The Mech Lab Partners report page, ``reports/labpartners.html`` (its analysis plugin's
 ``default_runs`` and ``page``; the generic report adds the flags first and the claims).
 
-It runs ``battles`` (finished mechs dealt from the alpha deck and the full spread against
-every kaiju, ``ctx.n`` battles, policy steady) into the store (resumable), reads it back
-through DuckDB (:mod:`analysis.labpartners.queries`) and lays out: a designer's summary
-(the hardest kaiju per deck, the full-versus-alpha gap), win rate and GPA per kaiju and
-deck, what makes a dealt mech win, the exact draw odds and catalog battles, and crits.
-Every number read from simulation carries its 95% interval and names its run; a
-sentence whose intervals overlap says the data cannot decide.
+It opens with the whole-game study ``full-spread-vs-alpha`` (Assembly then Battle, every
+game played with every deck on the same seeds, ``ctx.n`` games, with ``SAMPLES`` random
+alpha decks beside the catalog's): what the alpha deck changes, biggest first, a sentence
+each with its paired 95% interval; the decks side by side (lesson-take rate, gaps and
+weakness matches, win rate and GPA per kaiju and player count, the kaiju the alpha makes
+too hard or too easy, study completion, Form and Type scarcity); the exact draw odds
+beside the simulated rates; and the catalog's alpha among the sampled alphas. The flags
+(:mod:`analysis.labpartners.flags`) come from the same run.
+
+Then part 1's Battle-only study ``battles`` (finished mechs dealt from each deck, ``ctx.n``
+battles, policy steady): a designer's summary, win rate and GPA per kaiju and deck, what
+makes a dealt mech win, the exact draw odds and catalog battles, and crits.
+
+Both run into the store (resumable) and are read back through DuckDB
+(:mod:`analysis.labpartners.queries`). Every number read from simulation carries its 95%
+interval and names its run; a sentence whose interval holds 0, or whose intervals
+overlap, says the data cannot decide.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -22,31 +36,53 @@ import polars as pl
 from analysis import readings
 from analysis.charts import caption, run_caption
 from analysis.labpartners import charts, queries
+from analysis.labpartners.flags import deck_gap_flags, win_rate_flags
 from analysis.plugin import Page, ReportContext, Section
 from analysis.query import connect
 from analysis.report import frame_table
 from sims.core.runner import RunOutcome, simulate
+from sims.core.store import read_manifest, run_dir
+from sims.labpartners import draws
 
 GAME = "labpartners"
 EXPERIMENT = "battles"
+STUDY = queries.STUDY  # "full-spread-vs-alpha"
+STUDY_KEY = "full_spread_vs_alpha"  # its outcome in run_default_experiments
+# Random alpha decks the default study also plays (--alpha-samples): each adds one more
+# deck to every game, so the study costs (2 + SAMPLES) / 2 times the two decks alone.
+SAMPLES = 4
 POLICY = "steady"  # the default run's policy (experiments' default)
 PCT = "{:.0%}"
+BASE = "full"  # the deck every difference is taken against
 
 
 def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
-    """``battles``: ctx.n dealt mechs, alpha and full, against every kaiju (resumable)."""
-    run = simulate(GAME, EXPERIMENT, n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root,
-                   store_root=ctx.store, sets=ctx.sets, jobs=ctx.jobs, progress=None,
-                   announce="report")  # fmt: skip
-    return {EXPERIMENT: run}
+    """``full-spread-vs-alpha``: ctx.n whole games, each with the alpha, the full spread
+    and SAMPLES sampled alphas; ``battles``: ctx.n dealt mechs, alpha and full, against
+    every kaiju (both resumable)."""
+    common = dict(n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
+                  sets=ctx.sets, jobs=ctx.jobs, progress=None, announce="report")  # fmt: skip
+    study = simulate(GAME, STUDY, options={"alpha_samples": SAMPLES}, **common)
+    run = simulate(GAME, EXPERIMENT, **common)
+    return {STUDY_KEY: study, EXPERIMENT: run}
 
 
 def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
-    """The page's sections over the ``battles`` run and the exact tables."""
-    run = runs[EXPERIMENT]
-    con = connect(ctx.store, catalog=ctx.catalog_root, sets=ctx.sets, runs=[run.plan.run_id])
+    """The study's sections first (and its flags), then the ``battles`` run's and the
+    exact tables."""
+    ids = [r.plan.run_id for r in runs.values()]
+    con = connect(ctx.store, catalog=ctx.catalog_root, sets=ctx.sets, runs=ids)
     try:
-        return Page(sections(ctx, con, run.plan.run_id))
+        out: list[Section] = []
+        flags = []
+        if STUDY_KEY in runs:
+            run = runs[STUDY_KEY]
+            study = read_study(con, run.plan.run_id, ctx.catalog, store=ctx.store)
+            out += study_sections(study, ctx.limits)
+            flags = study_flags(study, ctx.limits)
+        if EXPERIMENT in runs:
+            out += sections(ctx, con, runs[EXPERIMENT].plan.run_id)
+        return Page(out, flags)
     finally:
         con.close()
 
@@ -137,7 +173,21 @@ def summary(win: pl.DataFrame, totals: pl.DataFrame, gaps: pl.DataFrame, cap: st
     return [text, chart] if chart is not None else text
 
 
+BATTLE_ONLY = (
+    "<p class='small'>The sections from here on are part 1's Battle-only study "
+    "(<code>battles</code>): finished mechs dealt at random from each deck (lesson, gaps, "
+    "spares and Traits drawn, no Assembly played), each fought once against a kaiju. The "
+    "whole games above play Assembly too.</p>"
+)
+
+
+def _pieces(content: Any) -> list[Any]:
+    return list(content) if isinstance(content, list | tuple) else [content]
+
+
 def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
+    """Part 1's Battle-only study (finished mechs dealt from each deck) and the exact
+    tables."""
     view = queries.view_of(con, EXPERIMENT)
     win = _one(queries.win_rates(con, view), run_id)
     totals = _one(queries.deck_totals(con, view), run_id)
@@ -150,16 +200,17 @@ def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
     frames = ctx.frames
     exact_cap = caption(source="exact")
     out = [
-        Section("What should a designer know first?", summary(win, totals, gaps, cap),
+        Section("Battle only: what should a designer know first?",
+                [BATTLE_ONLY, *_pieces(summary(win, totals, gaps, cap))],
                 {"deck_totals": totals, "deck_gaps": gaps.with_columns(run=pl.lit(run_id))}),
-        Section("How often does each deck beat each kaiju?", [
+        Section("Battle only: how often does each deck beat each kaiju?", [
             charts.win_gpa_chart(win, cap + " Wilson 95% interval of the win rate, normal "
                                  "95% interval of the mean GPA."),
             frame_table(win.with_columns(pl.col(pl.Float64).round(3)),
                         ["deck", "kaiju", "battles", "wins", "win_rate", "win_low", "win_high",
                          "mean_gpa", "gpa_low", "gpa_high", "city_rate", "destroyed_rate",
                          "mean_rounds"])], {"win_rates": win}),
-        Section("What makes a dealt mech win?", [
+        Section("Battle only: what makes a dealt mech win?", [
             charts.factor_chart(by, cap + " Every kaiju pooled; Wilson 95% intervals."),
             "<p class='small'>A mech's lesson takes at 3+ parts of the lesson Form; gaps are "
             "slots left empty in Assembly; weakness matches count the parts whose Form or "
@@ -189,7 +240,434 @@ def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
             )
             + "<p class='small'>Exact P(crit) per damaging Arm by Head.</p>"
         )
-    out.append(Section("How much do crits matter?", [
+    out.append(Section("Battle only: how much do crits matter?", [
         charts.crits_chart(crit, cap + " Normal 95% interval of mean crits."), crit_html],
         {"crits": crit}))  # fmt: skip
+    return out
+
+
+# ---- the whole-game study: full-spread-vs-alpha -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Study:
+    """One ``full-spread-vs-alpha`` run read back: every frame its sections, flags and
+    the notebook show (each with its ``run`` column)."""
+
+    run: str
+    caption: str
+    games: int  # games, each played with every deck
+    decks: tuple[str, ...]  # full, alpha, other listed decks, then the sampled alphas
+    means: pl.DataFrame  # queries.deck_means over every game
+    by_players: pl.DataFrame  # ... by player count
+    by_kaiju: pl.DataFrame  # ... by kaiju (every player count pooled)
+    by_kaiju_players: pl.DataFrame  # ... by kaiju and player count
+    diffs: pl.DataFrame  # queries.paired_differences, each deck against BASE, every game
+    kaiju_gaps: pl.DataFrame  # ... by kaiju
+    studies: pl.DataFrame  # queries.study_completion
+    scarcity: pl.DataFrame  # queries.scarcity, every Form and Type listed
+    lesson: pl.DataFrame  # queries.lesson_seen with the exact odds (``exact``) beside
+
+    @property
+    def samples(self) -> tuple[str, ...]:
+        return tuple(d for d in self.decks if d.startswith(SAMPLE_PREFIX))
+
+    @property
+    def catalog_decks(self) -> tuple[str, ...]:
+        return tuple(d for d in self.decks if not d.startswith(SAMPLE_PREFIX))
+
+
+SAMPLE_PREFIX = "alpha-sample-"
+
+
+def deck_order(decks: Iterable[str]) -> tuple[str, ...]:
+    """Full, alpha, other catalog decks, then the sampled alphas in number order."""
+
+    def key(d: str) -> tuple[int, int, str]:
+        if d.startswith(SAMPLE_PREFIX) and d[len(SAMPLE_PREFIX) :].isdigit():
+            return 3, int(d[len(SAMPLE_PREFIX) :]), d
+        return {BASE: 0, "alpha": 1}.get(d, 2), 0, d
+
+    return tuple(sorted(set(decks), key=key))
+
+
+def sample_cards(catalog: Any, notes: Mapping[str, Any] | None) -> dict[str, list[Any]]:
+    """The sampled alphas' cards, from the run's manifest notes (``alpha_samples``: deck
+    id -> card ids)."""
+    listed = (notes or {}).get("alpha_samples") or {}
+    return {deck: [catalog.cards[c] for c in ids] for deck, ids in listed.items()}
+
+
+def exact_lesson_seen(cards: Sequence[Any], forms: Sequence[str], seen: Iterable[int]
+                      ) -> dict[int, Fraction]:  # fmt: skip
+    """P(a body card of the lesson Form among the first k body cards of the shuffled body
+    pile) for each k in ``seen``: the lesson is the top body card shuffled back (000
+    Assembly), so it is Form F with F's share of the body pile, and then the pile is a
+    fresh shuffle: the sum over F of P(lesson = F) x P(at least one F among k)
+    (draws.p_at_least_one, hypergeometric). A k beyond the pile is left out."""
+    body = draws.body_pile(cards)
+    odds = draws.lesson_form_odds(cards, forms)
+    counts = Counter(c.form for c in body)
+    return {k: sum((odds[f] * draws.p_at_least_one(len(body), counts[f], k) for f in forms),
+                   Fraction(0))
+            for k in seen if 0 <= k <= len(body)}  # fmt: skip
+
+
+def with_exact(lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: Sequence[str]
+               ) -> pl.DataFrame:  # fmt: skip
+    """``queries.lesson_seen`` with the exact odds beside (``exact``, a float; null for a
+    deck whose cards are unknown) and how far the simulated rate is from them in standard
+    errors of the exact odds (``z``)."""
+    exact: list[float | None] = []
+    for deck, seen in lesson.select("deck", "body_seen").iter_rows():
+        p = exact_lesson_seen(cards[deck], forms, [seen]).get(seen) if deck in cards else None
+        exact.append(None if p is None else float(p))
+    out = lesson.with_columns(pl.Series("exact", exact, dtype=pl.Float64))
+    se = (pl.col("exact") * (1 - pl.col("exact")) / pl.col("games")).sqrt()
+    z = pl.when(se > 0).then((pl.col("rate") - pl.col("exact")) / se)
+    return out.with_columns(z.alias("z"))
+
+
+def complete_scarcity(scarce: pl.DataFrame, decks: Sequence[str], games: Mapping[str, int],
+                      forms: Sequence[str], types: Sequence[str], run: str
+                      ) -> pl.DataFrame:  # fmt: skip
+    """``queries.scarcity`` with a row for every Form and Type of every deck: a value no
+    locked mech held shows as 0 (with its Wilson interval), not as a missing row."""
+    rows = []
+    for deck in decks:
+        for attribute, names in (("form", forms), ("type", types)):
+            for value in names:
+                rows.append({"run": run, "deck": deck, "attribute": attribute, "value": value,
+                             "games": games[deck]})  # fmt: skip
+    grid = pl.DataFrame(rows, schema={"run": pl.String, "deck": pl.String,
+                                      "attribute": pl.String, "value": pl.String,
+                                      "games": pl.Int64})  # fmt: skip
+    held = scarce.select("run", "deck", "attribute", "value", "mechs")
+    out = grid.join(held, on=["run", "deck", "attribute", "value"], how="left").with_columns(
+        pl.col("mechs").fill_null(0).cast(pl.Int64)
+    )
+    bounds = [readings.wilson(m, g) for m, g in out.select("mechs", "games").iter_rows()]
+    return out.with_columns(
+        (pl.col("mechs") / pl.col("games")).alias("share"),
+        pl.Series("low", [b[0] for b in bounds], dtype=pl.Float64),
+        pl.Series("high", [b[1] for b in bounds], dtype=pl.Float64),
+    )
+
+
+def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
+               view: str | None = None) -> Study:  # fmt: skip
+    """Read one ``full-spread-vs-alpha`` run (``run_id`` on a connection from
+    ``analysis.query.connect``) into a :class:`Study`; ``store`` is where its manifest
+    (the sampled alphas' card lists, for their exact draw odds) is found."""
+    view = view or queries.view_of(con, STUDY)
+
+    def one(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.filter(pl.col("run") == run_id)
+
+    means = one(queries.deck_means(con, view))
+    decks = deck_order(means["deck"].unique().to_list())
+    wins = means.filter(pl.col("metric") == "win")
+    games = dict(zip(wins["deck"].to_list(), wins["games"].to_list(), strict=True))
+    notes = (read_manifest(run_dir(store, GAME, STUDY, run_id)) or {}).get("notes") if store \
+        else None  # fmt: skip
+    cards: dict[str, Sequence[Any]] = {d: catalog.decks[d].cards for d in decks
+                                       if d in catalog.decks}  # fmt: skip
+    cards.update(sample_cards(catalog, notes))
+    forms, types = list(catalog.forms), list(catalog.types)
+    n_games = games.get(BASE, max(games.values(), default=0))
+    text = (run_caption(con, run_id) + f" Rows are games x decks: {n_games:,} whole games, "
+            f"each played with all {len(decks)} decks on the same seeds.")  # fmt: skip
+    return Study(
+        run=run_id,
+        caption=text,
+        games=n_games,
+        decks=decks,
+        means=means,
+        by_players=one(queries.deck_means(con, view, by=("players",))),
+        by_kaiju=one(queries.deck_means(con, view, by=("kaiju",))),
+        by_kaiju_players=one(queries.deck_means(con, view, by=("kaiju", "players"))),
+        diffs=one(queries.paired_differences(con, view, base=BASE)),
+        kaiju_gaps=one(queries.paired_differences(con, view, by=("kaiju",), base=BASE)),
+        studies=one(queries.study_completion(con, view)),
+        scarcity=complete_scarcity(
+            one(queries.scarcity(con, view)), decks, games, forms, types, run_id
+        ),  # fmt: skip
+        lesson=with_exact(one(queries.lesson_seen(con, view)), cards, forms),
+    )
+
+
+# ---- sentences -----------------------------------------------------------------------------
+
+
+def deck_name(deck: str) -> str:
+    return {"alpha": "the alpha deck", "full": "the full spread"}.get(deck, deck)
+
+
+def effect_size(row: Mapping[str, Any]) -> float:
+    """A difference in units of the metric's own spread (|diff| / pooled standard
+    deviation): how the page ranks differences measured in unlike units (rates, parts
+    per mech, GPA). A difference where the metric never varies is infinite (or 0)."""
+    if row["sd_pooled"]:
+        return abs(row["diff"]) / row["sd_pooled"]
+    return math.inf if row["diff"] else 0.0
+
+
+def biggest_first(diffs: pl.DataFrame, deck: str = "alpha") -> pl.DataFrame:
+    """One deck's paired differences, biggest (by :func:`effect_size`) first."""
+    rows = diffs.filter(pl.col("deck") == deck)
+    size = [effect_size(r) for r in rows.iter_rows(named=True)]
+    return rows.with_columns(pl.Series("effect_size", size, dtype=pl.Float64)).sort(
+        "effect_size", "metric", descending=[True, False]
+    )
+
+
+def decimals(*values: float, least: int = 1) -> int:
+    """Decimals enough to show the largest of ``values`` with two significant digits
+    (at least ``least``): 0.0021 needs 4, 12.5 needs ``least``."""
+    top = max((abs(v) for v in values), default=0.0)
+    if top <= 0 or not math.isfinite(top):
+        return least
+    return max(least, 1 - math.floor(math.log10(top)))
+
+
+def difference_sentence(row: Mapping[str, Any], base: str = BASE) -> str:
+    """One paired difference (``metric``, ``deck``, ``diff``, ``low``, ``high``, ``games``,
+    ``mean_deck``, ``mean_base``) in one sentence with its 95% interval; when the interval
+    holds 0 the data cannot decide whether the decks differ. Rates are stated in
+    percentage points, the rest in their units, with decimals enough for the interval."""
+    metric = row["metric"]
+    scale, unit = charts.difference_units(metric)
+    label = charts.METRIC_TITLES.get(metric, metric)
+    rate = metric in charts.RATE_METRICS
+    size, low, high = (scale * row[k] for k in ("diff", "low", "high"))
+    places = decimals(low, high, least=1 if rate else 2)
+    level = "{:.1%}" if rate else f"{{:.{decimals(row['mean_deck'], least=2)}f}}"
+    side = "above" if size > 0 else "below" if size < 0 else "level with"
+    amount = f"{abs(size):.{places}f} {unit} " if size else ""
+    text = (
+        f"{label}: {deck_name(row['deck'])} is {amount}{side} {deck_name(base)} "
+        f"(95% {low:+.{places}f} to {high:+.{places}f}), {level.format(row['mean_deck'])} "
+        f"against {level.format(row['mean_base'])} over the same {row['games']:,} games"
+    )
+    if row["low"] <= 0 <= row["high"]:
+        return text + ": the interval holds 0, so the data cannot decide whether they differ."
+    return text + "."
+
+
+def kaiju_gap_sentence(gaps: pl.DataFrame, deck: str = "alpha") -> str:
+    """The kaiju whose win rate the deck moves most against the full spread, with its
+    paired interval."""
+    rows = gaps.filter((pl.col("deck") == deck) & (pl.col("metric") == "win"))
+    if not rows.height:
+        return f"No games with {deck_name(deck)}."
+    hard = rows.sort("diff", "kaiju").row(0, named=True)
+    easy = rows.sort("diff", "kaiju", descending=[True, False]).row(0, named=True)
+    out = []
+    for r, word in ((hard, "harder"), (easy, "easier")):
+        if (word == "harder") != (r["diff"] < 0):
+            continue
+        decided = "" if not r["low"] <= 0 <= r["high"] else (
+            ": the interval holds 0, so the data cannot decide")  # fmt: skip
+        gap = readings.interval(100 * r["diff"], 100 * r["low"], 100 * r["high"], "{:+.1f}")
+        out.append(f"{deck_name(deck).capitalize()} makes {r['kaiju']} {word} most: win rate "
+                   f"{gap} percentage points against the full spread{decided}.")  # fmt: skip
+    return " ".join(out) or "The deck moves no kaiju's win rate."
+
+
+def samples_table(by_kaiju: pl.DataFrame) -> pl.DataFrame:
+    """Per kaiju: the win rate of the full spread, of the catalog's alpha, and of the
+    sampled alphas (lowest, median, highest), and how many samples the alpha beats."""
+    win = by_kaiju.filter(pl.col("metric") == "win")
+    rows = []
+    for kaiju in sorted(win["kaiju"].unique().to_list()):
+        part = win.filter(pl.col("kaiju") == kaiju)
+        rate = dict(zip(part["deck"].to_list(), part["mean"].to_list(), strict=True))
+        sampled = sorted(v for d, v in rate.items() if d.startswith(SAMPLE_PREFIX))
+        if not sampled:
+            continue
+        alpha = rate.get("alpha")
+        rows.append({"kaiju": kaiju, "full": rate.get(BASE), "alpha": alpha,
+                     "samples": len(sampled), "sample_low": sampled[0],
+                     "sample_median": float(sorted(sampled)[len(sampled) // 2])
+                     if len(sampled) % 2 else (sampled[len(sampled) // 2 - 1]
+                                               + sampled[len(sampled) // 2]) / 2,
+                     "sample_high": sampled[-1],
+                     "samples_below_alpha": None if alpha is None
+                     else sum(v < alpha for v in sampled)})  # fmt: skip
+    return pl.DataFrame(rows, schema={"kaiju": pl.String, "full": pl.Float64,
+                                      "alpha": pl.Float64, "samples": pl.Int64,
+                                      "sample_low": pl.Float64, "sample_median": pl.Float64,
+                                      "sample_high": pl.Float64,
+                                      "samples_below_alpha": pl.Int64})  # fmt: skip
+
+
+def samples_sentence(table: pl.DataFrame) -> str:
+    """Where the catalog's alpha sits among the sampled alphas, kaiju by kaiju."""
+    if not table.height:
+        return "This run plays no sampled alphas (mechbal simulate ... --alpha-samples K)."
+    outside = [
+        r["kaiju"]
+        for r in table.iter_rows(named=True)
+        if r["alpha"] is not None and not r["sample_low"] <= r["alpha"] <= r["sample_high"]
+    ]
+    k = table["samples"][0]
+    text = (f"Against each kaiju the {k} sampled alphas' win rates span "
+            + "; ".join(f"{r['kaiju']} {r['sample_low']:.0%} to {r['sample_high']:.0%} "
+                        f"(catalog alpha {r['alpha']:.0%})" for r in table.iter_rows(named=True))
+            + ".")  # fmt: skip
+    if outside:
+        text += (
+            f" The catalog's alpha lies outside the samples' range against "
+            f"{', '.join(outside)}: there its card choice, not only its size, matters."
+        )
+    else:
+        text += " The catalog's alpha lies within the samples' range against every kaiju."
+    return text + (f" Only {k} samples: a range, not a distribution." if k < 10 else "")
+
+
+def _ul(items: Iterable[str]) -> str:
+    return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in items) + "</ul>"
+
+
+def _round(frame: pl.DataFrame, digits: int = 4) -> pl.DataFrame:
+    return frame.with_columns(pl.col(pl.Float64, pl.Float32).round(digits))
+
+
+# ---- flags and sections ------------------------------------------------------------------
+
+
+def study_flags(study: Study, limits: Mapping[str, Any]) -> list:
+    """Kaiju outside ``win_rate`` with the full spread, and outside ``deck_gap`` between
+    the alpha and the full spread (limits.toml), from the study's run."""
+    flags = []
+    cap = study.caption
+    if "win_rate" in limits:
+        full = study.by_kaiju.filter((pl.col("deck") == BASE) & (pl.col("metric") == "win"))
+        win = full.select("kaiju", "games", pl.col("total").round(0).cast(pl.Int64).alias("wins"))
+        flags += win_rate_flags(win, limits["win_rate"], cap)
+    if "deck_gap" in limits:
+        gaps = study.kaiju_gaps.filter((pl.col("deck") == "alpha") & (pl.col("metric") == "win"))
+        flags += deck_gap_flags(gaps, limits["deck_gap"], cap)
+    return flags
+
+
+def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> list[Section]:
+    """The whole-game study's sections, in the page's order."""
+    limits = limits or {}
+    cap, run = study.caption, study.run
+    two = [d for d in (BASE, "alpha") if d in study.decks]
+
+    def of(frame: pl.DataFrame, decks: Sequence[str] = two) -> pl.DataFrame:
+        return frame.filter(pl.col("deck").is_in(list(decks)))
+
+    out: list[Section] = []
+    ranked = biggest_first(study.diffs, "alpha")
+    gap_limit = limits.get("deck_gap")
+    rate_limit = limits.get("win_rate")
+    bits = [difference_sentence(r) for r in ranked.iter_rows(named=True)]
+    intro = (
+        f"<p>{study.games:,} whole games (Assembly then Battle), each played once with the "
+        f"alpha deck and once with the full spread on the same seeds: same kaiju, Trait "
+        f"order, studies and seats, and the alpha's shuffle is the full spread's with the "
+        f"other cards taken out. Each difference is the mean over games of (alpha - full) "
+        f"in the same game, with its paired 95% interval (1.96 standard errors of the "
+        f"per-game difference). Biggest first, by the difference over the metric's own "
+        f"spread.</p>"
+    )
+    flagged = [f"{len(study_flags(study, limits))} balance flag(s) from this run are listed "
+               f"at the top of the page (kaiju outside the win-rate limit with the full "
+               f"spread, or with an alpha-full gap beyond the deck-gap limit; only where the "
+               f"95% interval lies wholly outside).",
+               kaiju_gap_sentence(study.kaiju_gaps)] if limits else [
+               kaiju_gap_sentence(study.kaiju_gaps)]  # fmt: skip
+    out.append(Section("What the alpha deck changes", [
+        intro + _ul(bits) + _ul(flagged),
+        charts.difference_chart(ranked, cap + " Paired 95% intervals.")],
+        {"deck_differences": _round(ranked)}))  # fmt: skip
+
+    out.append(Section("How does each deck build its mechs?", [
+        charts.build_chart(of(study.by_players), cap + " Wilson 95% interval of the "
+                           "lesson-take rate, normal 95% intervals of the means."),
+        "<p class='small'>The lesson takes at 3+ locked parts of the lesson Form; gaps are "
+        "slots still empty when the countdown ran out; weakness matches count the locked "
+        "parts whose Form or Type the kaiju (Traits applied) is weak to.</p>"],
+        {"study_by_players": _round(of(study.by_players, study.decks))}))  # fmt: skip
+
+    kp = of(study.by_kaiju_players)
+    win_kp = kp.filter(pl.col("metric").is_in(["win", "gpa"]))
+    out.append(Section("How often does each deck beat each kaiju, at each player count?", [
+        charts.kaiju_players_chart(win_kp, cap + " Wilson 95% interval of the win rate, "
+                                   "normal 95% interval of the mean GPA."),
+        frame_table(_round(win_kp.pivot(on="metric", index=["deck", "kaiju", "players"],
+                                        values="mean"), 3))],
+        {"study_by_kaiju_players": _round(of(study.by_kaiju_players, study.decks)),
+         "study_by_kaiju": _round(of(study.by_kaiju, study.decks))}))  # fmt: skip
+
+    gaps = study.kaiju_gaps.filter(pl.col("metric") == "win")
+    alpha_gaps = gaps.filter(pl.col("deck") == "alpha")
+    gap_text = [kaiju_gap_sentence(study.kaiju_gaps)]
+    if rate_limit is not None:
+        gap_text.append(f"Limit (limits.toml, {rate_limit.provenance}): every kaiju beaten "
+                        f"{rate_limit.min:.0%} to {rate_limit.max:.0%} of the time with the "
+                        f"full spread.")  # fmt: skip
+    if gap_limit is not None:
+        gap_text.append(f"Limit (limits.toml, {gap_limit.provenance}): the alpha's win rate "
+                        f"within {100 * gap_limit.max:.0f} percentage points of the full "
+                        f"spread's against every kaiju.")  # fmt: skip
+    out.append(Section("Which kaiju does the alpha deck make too hard or too easy?", [
+        _ul(gap_text),
+        charts.kaiju_gap_chart(alpha_gaps, cap + " Paired 95% intervals (every player count "
+                               "pooled); red: the deck-gap limit.",
+                               gap_limit.max if gap_limit is not None else None),
+        frame_table(_round(alpha_gaps.with_columns(pl.col("diff", "low", "high") * 100), 2),
+                    ["kaiju", "games", "mean_deck", "mean_base", "diff", "low", "high"]),
+        "<p class='small'>diff, low and high in percentage points (alpha minus full).</p>"],
+        {"kaiju_gaps": _round(study.kaiju_gaps)}))  # fmt: skip
+
+    out.append(Section("Which Independent Studies get completed?", [
+        charts.study_chart(of(study.studies), cap + " Every seat that held the study; "
+                           "Wilson 95% intervals."),
+        frame_table(_round(of(study.studies), 3),
+                    ["deck", "study", "seats", "done", "rate", "low", "high"])],
+        {"study_completion": _round(of(study.studies, study.decks))}))  # fmt: skip
+
+    out.append(Section("Which Forms and Types are scarce in the locked mechs?", [
+        charts.scarcity_chart(of(study.scarcity), cap + " Share of locked mechs holding at "
+                              "least one part of each Form (Type); Wilson 95% intervals."),
+        "<p class='small'>A mech's Form or Type counts once however many of its parts "
+        "carry it. A share near 0 for the alpha deck only is the reduced deck at work "
+        "(Appendix: The Full Spread).</p>"],
+        {"scarcity": _round(of(study.scarcity, study.decks))}))  # fmt: skip
+
+    lesson = of(study.lesson)
+    far = lesson.filter(pl.col("z").abs() > 4)
+    check = (f"{far.height} of {lesson.height} (deck, body cards seen) groups lie more than "
+             f"4 standard errors from the exact odds"
+             + (": " + ", ".join(f"{r['deck']} at {r['body_seen']}"
+                                 for r in far.head(8).iter_rows(named=True)) if far.height
+                else ".") + "")  # fmt: skip
+    out.append(Section("Does the lesson's Form show up as often as the exact draw odds say?", [
+        "<p>Exact: P(a body card of the lesson Form among the first k body cards) = the sum "
+        "over Forms F of P(lesson = F) x P(at least one F among k) (hypergeometric, "
+        "sims/labpartners/draws.py), the lesson being the top body card shuffled back. "
+        "Simulated: the rate of <code>lesson_seen</code> among games whose Assembly drew "
+        f"k body cards. {html.escape(check)}</p>",
+        charts.lesson_odds_chart(lesson, cap + " Dashed: exact; points: simulated with "
+                                 "Wilson 95% intervals."),
+        ], {"lesson_seen": _round(of(study.lesson, study.decks))}))  # fmt: skip
+
+    table = samples_table(study.by_kaiju)
+    if study.samples:
+        win = study.by_kaiju.filter(pl.col("metric") == "win")
+        out.append(Section("How much does the answer depend on which 70 cards the alpha holds?", [
+            f"<p>{html.escape(samples_sentence(table))}</p>",
+            charts.alpha_samples_chart(win, cap + f" {len(study.samples)} sampled alphas "
+                                       "(--alpha-samples): the alpha's count of each "
+                                       "Part-Type drawn from the full spread. Wilson 95% "
+                                       "intervals."),
+            frame_table(_round(table, 3))],
+            {"alpha_samples": _round(table.with_columns(run=pl.lit(run)))}))  # fmt: skip
+    else:
+        out.append(Section("How much does the answer depend on which 70 cards the alpha holds?",
+                           f"<p>{html.escape(samples_sentence(table))}</p>"))  # fmt: skip
     return out

@@ -1,7 +1,9 @@
-"""The Lab Partners report page: built on a small ``battles`` run it has its sections,
-a chart in each (every chart renders to SVG offline through vl-convert), the tables
-behind them carry the run, every simulated section names its run; and the readings
-(the deck gap and the hardest kaiju) on hand-made numbers."""
+"""The Lab Partners report page: built on small ``full-spread-vs-alpha`` (with sampled
+alphas) and ``battles`` runs it opens with the whole-game study's sections, then the
+Battle-only ones, a chart in each (every chart renders to SVG offline through
+vl-convert), the tables behind them carry their run, every simulated section names its
+run; and the Battle-only readings (the deck gap and the hardest kaiju) on hand-made
+numbers. The study's readings on hand-made numbers: test_study_report.py."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import altair as alt
 import polars as pl
 import pytest
 
+from analysis.flags import load_limits
 from analysis.labpartners import report
 from analysis.plugin import ReportContext, get_analysis
 from analysis.plugin import register as register_analysis
@@ -18,14 +21,28 @@ from analysis.report import lay_out, render_charts
 from sims.core.protocol import get_game, register, registry
 from tests.conftest import CATALOGS
 
-HEADINGS = [
-    "What should a designer know first?",
-    "How often does each deck beat each kaiju?",
-    "What makes a dealt mech win?",
+LIMITS = load_limits(CATALOGS / "labpartners" / "limits.toml", ("win_rate", "deck_gap"))
+
+STUDY_HEADINGS = [
+    "What the alpha deck changes",
+    "How does each deck build its mechs?",
+    "How often does each deck beat each kaiju, at each player count?",
+    "Which kaiju does the alpha deck make too hard or too easy?",
+    "Which Independent Studies get completed?",
+    "Which Forms and Types are scarce in the locked mechs?",
+    "Does the lesson's Form show up as often as the exact draw odds say?",
+    "How much does the answer depend on which 70 cards the alpha holds?",
+]
+BATTLE_HEADINGS = [
+    "Battle only: what should a designer know first?",
+    "Battle only: how often does each deck beat each kaiju?",
+    "Battle only: what makes a dealt mech win?",
     "How soon does a Form or Type show up?",
     "Each catalog mech against each kaiju (exact)",
-    "How much do crits matter?",
+    "Battle only: how much do crits matter?",
 ]
+HEADINGS = STUDY_HEADINGS + BATTLE_HEADINGS
+N = 2000  # games of the study (each with 2 + report.SAMPLES decks) and battles
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +59,13 @@ def built(tmp_path_factory):
     catalog = game.load_catalog(CATALOGS)
     tmp = tmp_path_factory.mktemp("lp")
     ctx = ReportContext(game=game, catalog=catalog, catalog_root=CATALOGS, claims=[],
-                        frames=game.exact(catalog), limits={}, store=tmp / "data",
-                        reports_dir=tmp / "reports", n=2000, seed=3, jobs=1)  # fmt: skip
+                        frames=game.exact(catalog), limits=LIMITS, store=tmp / "data",
+                        reports_dir=tmp / "reports", n=N, seed=3, jobs=1)  # fmt: skip
     analysis = get_analysis("labpartners")
     runs = analysis.default_runs(ctx)
     page = analysis.page(ctx, runs)
-    return ctx, runs["battles"].plan.run_id, page
+    ids = {name: run.plan.run_id for name, run in runs.items()}
+    return ctx, ids, page
 
 
 def pieces(section) -> list:
@@ -56,28 +74,57 @@ def pieces(section) -> list:
 
 
 def test_page_has_its_sections_each_with_a_chart(built):
-    ctx, run_id, page = built
+    ctx, ids, page = built
     assert [s.heading for s in page.sections] == HEADINGS
     for section in page.sections:
         charts = [p for p in pieces(section) if isinstance(p, alt.TopLevelMixin)]
         assert len(charts) == 1, section.heading
-    for section in page.sections:
+    for k, section in enumerate(page.sections):
+        run_id = ids[report.STUDY_KEY if k < len(STUDY_HEADINGS) else "battles"]
         for name, frame in section.data.items():
             assert frame["run"].unique().to_list() == [run_id], name
-    win = page.sections[1].data["win_rates"]
+    win = page.sections[len(STUDY_HEADINGS) + 1].data["win_rates"]
     assert win.height == 10  # 2 decks x 5 kaiju
     assert ((win["win_low"] <= win["win_rate"]) & (win["win_rate"] <= win["win_high"])).all()
     assert win["battles"].to_list() == [200] * 10
-    summary = pieces(page.sections[0])[0]
+    summary = "".join(p for p in pieces(page.sections[len(STUDY_HEADINGS)]) if isinstance(p, str))
     assert summary.count("the hardest kaiju is") == 2
     assert "percentage points above" in summary or "percentage points below" in summary
 
 
+def test_the_study_opens_the_page(built):
+    ctx, ids, page = built
+    first = page.sections[0]
+    text = "".join(p for p in pieces(first) if isinstance(p, str))
+    # a sentence per metric, each with its paired interval, biggest first
+    assert text.count("<li>") >= 6 and text.count("(95% ") >= 6
+    ranked = first.data["deck_differences"]
+    assert sorted(ranked["metric"]) == sorted(["lesson_took", "gaps", "weak_matches", "win",
+                                               "gpa", "study_done"])  # fmt: skip
+    assert ranked["effect_size"].to_list() == sorted(ranked["effect_size"], reverse=True)
+    # every game is played with every deck: N games per deck (N / 20 cells each)
+    by = page.sections[2].data["study_by_kaiju"]
+    decks = {"full", "alpha", *(f"alpha-sample-{k}" for k in range(1, report.SAMPLES + 1))}
+    assert set(by["deck"]) == decks
+    assert set(by["games"]) == {N // 5}
+    assert ((by["low"] <= by["mean"]) & (by["mean"] <= by["high"])).all()
+    gaps = page.sections[3].data["kaiju_gaps"]
+    assert ((gaps["low"] <= gaps["diff"]) & (gaps["diff"] <= gaps["high"])).all()
+    lesson = page.sections[6].data["lesson_seen"]
+    assert lesson["exact"].is_between(0, 1).all()  # every deck's cards known, samples too
+    for flag in page.flags:  # flags come from the study's run, with their interval
+        assert flag.limit in ("win_rate", "deck_gap") and "95% " in flag.sentence
+        assert ids[report.STUDY_KEY] in flag.evidence
+
+
 def test_laid_out_page_names_its_run_and_every_chart_renders(built):
-    ctx, run_id, page = built
+    ctx, ids, page = built
     laid = lay_out(ctx, page)
-    assert f"run {run_id}" in laid.html
-    assert {"win_rates", "win_by", "crits", "deck_totals", "deck_gaps"} <= set(laid.files)
+    for run_id in ids.values():
+        assert f"run {run_id}" in laid.html
+    assert {"win_rates", "win_by", "crits", "deck_totals", "deck_gaps", "deck_differences",
+            "kaiju_gaps", "study_completion", "scarcity", "lesson_seen",
+            "alpha_samples", "flags"} <= set(laid.files)  # fmt: skip
     images = render_charts(laid.charts)
     assert len(images) == 2 * len(HEADINGS)
     for name, data in images.items():
@@ -138,7 +185,7 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     sync_playwright = _browser_or_skip()
     ctx, _, _ = built
     out = tmp_path / "reports"
-    build_report(["labpartners"], CATALOGS, out, store=ctx.store, n=2000, seed=3, jobs=1)
+    build_report(["labpartners"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
     errors, requests = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
@@ -161,5 +208,6 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
             browser.close()
     assert errors == [] and requests == []
     html = (out / "labpartners.html").read_text()
-    for stem in ("win_rates", "win_by", "crits", "deck_totals"):
+    assert html.index("What the alpha deck changes") < html.index("Battle only: what should")
+    for stem in ("win_rates", "win_by", "crits", "deck_totals", "deck_differences"):
         assert f"href='labpartners/{stem}.csv' download" in html
