@@ -373,9 +373,11 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
     setup = shuffle.shuffle(catalog, G, rng)
     bseed = int(rng.integers(2**63))
     kaiju = np.array([c["kaiju"] for c in batch.cells], object)[batch.cell]
-    seats = [c["seats"].split(",") for c in batch.cells]
-    table = np.array([len(s) for s in seats])[batch.cell]
-    groups = [np.flatnonzero(batch.cell == c) for c in range(len(batch.cells))]
+    seating_of = np.array([c["seats"] for c in batch.cells], object)[batch.cell]
+    table = np.array([len(c["seats"].split(",")) for c in batch.cells])[batch.cell]
+    # one Assembly call per seating (its kaiju vary game by game), in order of appearance
+    groups = [(text.split(","), np.flatnonzero(seating_of == text))
+              for text in dict.fromkeys(seating_of.tolist())]  # fmt: skip
     cards = np.array([*catalog.cards, None], object)  # -1 (a gap) reads None
     forms, studies = np.array(list(catalog.forms), object), np.array(list(catalog.studies))
     policies = np.array(list(catalog.policies), object)
@@ -391,10 +393,8 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
     for deck in decks:
         dice = np.random.default_rng(bseed)  # the same dice for every deck
         cols: dict[str, np.ndarray] = {}
-        for c, rows in enumerate(groups):
-            if not len(rows):
-                continue
-            got = games.play_games(catalog, deck, setup.rows(rows), kaiju[rows], seats[c],
+        for seats, rows in groups:
+            got = games.play_games(catalog, deck, setup.rows(rows), kaiju[rows], seats,
                                    options["mode"], options["policy"], engine, dice)  # fmt: skip
             for name, values in got.items():
                 if name not in cols:  # per seat: MAX_SEATS columns, the empty ones masked
