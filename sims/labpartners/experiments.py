@@ -270,6 +270,8 @@ Row columns (one row per game and deck; see ``mechbal query``):
   traits           str     the flipped Trait ids in flip order, comma-separated
   body_seen        int16   body cards that left the draw pile (hands, refills, Ace draws)
   lesson_seen      bool    a body card of the lesson Form was among those body_seen cards
+  lesson_dealt     bool    a body card of the lesson Form was in the opening hands (the
+                          first 5 x players body cards: the exact draw odds apply)
   legs, torso, head, arm_1, arm_2  str  the locked card id in each slot (null for a gap)
   battle_policy    str     the group's Battle policy (policies.toml; campaign: the one of
                            the Specialty a seat brings to Battle)
@@ -417,6 +419,7 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
             "traits": _strings(cols["traits"]),
             "body_seen": pa.array(cols["body_seen"].astype(np.int16)),
             "lesson_seen": pa.array(cols["lesson_seen"]),
+            "lesson_dealt": pa.array(cols["lesson_dealt"]),
         })  # fmt: skip
         for s, slot in enumerate(SLOTS):
             row[slot] = _strings(cards[cols["slots"][:, s]])

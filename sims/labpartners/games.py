@@ -174,13 +174,30 @@ def _study_columns(catalog: Catalog) -> dict[str, np.ndarray]:
     }
 
 
-def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked) -> np.ndarray:
-    """bool[G]: a body card of the lesson Form is among the first ``body_seen`` cards of
-    the deck's body pile (the cards that left the pile: hands, refills, Ace draws)."""
+def lesson_among(catalog: Catalog, deck: Deck, shuffle: Shuffle, lesson: np.ndarray,
+                 first: np.ndarray) -> np.ndarray:  # fmt: skip
+    """bool[G]: a body card of the ``lesson`` Form is among the first ``first`` cards of
+    each game's body pile."""
     body = pile(shuffle.keys, deck_cards(catalog, deck, "body"))
     form = _card_columns(catalog)["form"][body]
-    first = np.arange(body.shape[1])[None, :] < locked.body_seen[:, None]
-    return ((form == locked.lesson[:, None]) & first).any(1)
+    top = np.arange(body.shape[1])[None, :] < np.asarray(first)[:, None]
+    return ((form == lesson[:, None]) & top).any(1)
+
+
+def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked) -> np.ndarray:
+    """bool[G]: the lesson Form is among the body cards that left the pile (hands,
+    refills, Ace draws). How many left depends on the players' choices, which depend on
+    the lesson, so this rate is descriptive; :func:`lesson_dealt` is the exact test."""
+    return lesson_among(catalog, deck, shuffle, locked.lesson, locked.body_seen)
+
+
+def lesson_dealt(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
+                 seats: int) -> np.ndarray:  # fmt: skip
+    """bool[G]: the lesson Form is among the opening hands (the first ``hand_size`` x
+    seats body cards, before any choice): exactly the hypergeometric draw odds of
+    ``draws.csv`` at that many cards, the lesson Form drawn independently."""
+    dealt = np.full(locked.games, catalog.params.hand_size * seats)
+    return lesson_among(catalog, deck, shuffle, locked.lesson, dealt)
 
 
 def score(catalog: Catalog, shuffle: Shuffle, locked: Locked, seats: int,
@@ -250,6 +267,7 @@ def play_games(catalog: Catalog, deck: Deck | str, shuffle: Shuffle, kaiju: Sequ
         "traits_flipped": locked.flips,
         "body_seen": locked.body_seen,
         "lesson_seen": lesson_seen(catalog, d, shuffle, locked),
+        "lesson_dealt": lesson_dealt(catalog, d, shuffle, locked, len(seats)),
         "battle_policy": locked.battle_policy,
         **fought,
     }
