@@ -172,10 +172,6 @@ def _vector_battles(catalog: Catalog, n: int, dealt: list, rng: np.random.Genera
     return cols, res
 
 
-# the flipped Traits as text, shared with the whole games (tests read it here too)
-_trait_lists = games.trait_lists
-
-
 def _compiled_battles(
     catalog: Catalog, n: int, dealt: list, rng: np.random.Generator, engine: str
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:

@@ -20,7 +20,7 @@ import pytest
 
 from sims.core.protocol import register, registry
 from sims.core.runner import simulate
-from sims.labpartners import battle, compiled, deal, experiments, vector
+from sims.labpartners import battle, compiled, deal, experiments, games, vector
 from sims.labpartners.battle import with_params
 from sims.labpartners.catalog import load_catalog
 from tests.conftest import CATALOGS
@@ -292,6 +292,6 @@ def test_trait_lists_join_each_games_flips(catalogs):
     cat = catalogs["clamps"]
     dealt, _, _ = dealt_games(cat, "alpha", 10.0, 600, seed=4)
     want = [",".join(dealt.trait_list(i)) for i in range(dealt.games)]
-    assert experiments._trait_lists(dealt).tolist() == want
+    assert games.trait_lists(dealt).tolist() == want
     big = dataclasses.replace(dealt, trait_ids=dealt.trait_ids * 100)  # 1,000 "Traits"
-    assert experiments._trait_lists(big).tolist() == want
+    assert games.trait_lists(big).tolist() == want
