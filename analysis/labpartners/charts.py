@@ -28,12 +28,12 @@ def _count_title(count: str) -> str:
 
 def _points_with_bars(frame: pl.DataFrame, x: str, x_title: str, y: str, low: str, high: str,
                       y_title: str, fmt: str, sort: list | None = None,
-                      domain: list | None = None, count: str = "battles"
-                      ) -> alt.LayerChart:  # fmt: skip
+                      domain: list | None = None, count: str = "battles",
+                      label_angle: int = 0) -> alt.LayerChart:  # fmt: skip
     """Per deck a point and its 95% interval at each ``x``, decks side by side."""
     scale = alt.Scale(domain=domain) if domain else alt.Scale(zero=False)
     base = alt.Chart(values(frame)).encode(
-        x=alt.X(f"{x}:N", title=x_title, sort=sort, axis=alt.Axis(labelAngle=0)),
+        x=alt.X(f"{x}:N", title=x_title, sort=sort, axis=alt.Axis(labelAngle=label_angle)),
         xOffset=alt.XOffset("deck:N"),
         color=_deck_color(frame),
         tooltip=[
@@ -295,7 +295,7 @@ def build_chart(means: pl.DataFrame, caption: str) -> alt.HConcatChart:
     name = "build_chart"
     need(means, ["deck", "players", "metric", "mean", "low", "high", "games"], name)
     panels = []
-    for metric, fmt, domain in (("lesson_took", ".0%", [0, 1]), ("gaps", ".2f", None),
+    for metric, fmt, domain in (("lesson_took", ".0%", [0, 1]), ("gaps", ".3f", None),
                                 ("weak_matches", ".2f", None)):  # fmt: skip
         part = means.filter(pl.col("metric") == metric)
         one_row_per(part, ["deck", "players"], name)
@@ -328,7 +328,8 @@ def kaiju_players_chart(means: pl.DataFrame, caption: str) -> alt.VConcatChart:
             one = part.filter(pl.col("players") == players)
             panels.append(
                 _points_with_bars(one, "kaiju", f"Kaiju, {players} players", "mean", "low",
-                                  "high", label, fmt, kaiju, domain, count="games")
+                                  "high", label, fmt, kaiju, domain, count="games",
+                                  label_angle=-35)
                 .properties(width=190, height=200)
             )  # fmt: skip
         rows.append(alt.hconcat(*panels).resolve_scale(xOffset="independent"))
@@ -417,14 +418,17 @@ def scarcity_chart(scarce: pl.DataFrame, caption: str) -> alt.HConcatChart:
     )
 
 
-def lesson_odds_chart(lesson: pl.DataFrame, caption: str) -> alt.LayerChart:
+def lesson_odds_chart(lesson: pl.DataFrame, caption: str, least: int = 50) -> alt.LayerChart:
     """Per deck and body cards seen: the exact P(a body card of the lesson Form among
-    them) as a line (``exact``) and the simulated rate of lesson_seen (Wilson 95%) as
-    points (``rate``, ``low``, ``high``, ``games``), one colour per deck."""
+    them) as a dashed line (``exact``) and the simulated rate of lesson_seen (Wilson 95%)
+    as points (``rate``, ``low``, ``high``, ``games``), one colour per deck. Counts of
+    body cards seen in fewer than ``least`` games are left out: their intervals span
+    the chart and say nothing."""
     name = "lesson_odds_chart"
     need(lesson, ["deck", "body_seen", "rate", "low", "high", "exact", "games"], name)
     one_row_per(lesson, ["deck", "body_seen"], name)
-    color = _deck_color(lesson)
+    shown = lesson.filter(pl.col("games") >= least)
+    color = _deck_color(shown)
     tooltip = [alt.Tooltip("deck:N", title="Deck"),
                alt.Tooltip("body_seen:Q", title="Body cards seen"),
                alt.Tooltip("rate:Q", title="Simulated", format=".1%"),
@@ -432,21 +436,26 @@ def lesson_odds_chart(lesson: pl.DataFrame, caption: str) -> alt.LayerChart:
                alt.Tooltip("high:Q", title="95% high", format=".1%"),
                alt.Tooltip("exact:Q", title="Exact", format=".1%"),
                alt.Tooltip("games:Q", title="Games", format=",")]  # fmt: skip
-    base = alt.Chart(values(lesson)).encode(
+    base = alt.Chart(values(shown)).encode(
         x=alt.X("body_seen:Q", title="Body cards that left the draw pile in Assembly",
-                axis=alt.Axis(tickMinStep=1, format="d")),
+                scale=alt.Scale(zero=False), axis=alt.Axis(tickMinStep=1, format="d")),
         color=color,
         tooltip=tooltip,
     )  # fmt: skip
-    y = alt.Y("exact:Q", title="P(the lesson's Form among them)", axis=alt.Axis(format=".0%"),
-              scale=alt.Scale(domain=[0, 1]))  # fmt: skip
-    line = base.mark_line(strokeDash=[6, 3]).encode(y=y)
-    bars = base.mark_errorbar(ticks=True).encode(y="low:Q", y2="high:Q")
-    points = base.mark_point(filled=True, size=50).encode(y="rate:Q")
+    axis = alt.Axis(format=".0%")
+    y_title = "P(the lesson's Form among them)"
+    line = base.mark_line(strokeDash=[6, 3]).encode(
+        y=alt.Y("exact:Q", title=y_title, axis=axis, scale=alt.Scale(zero=False))
+    )
+    bars = base.mark_errorbar(ticks=True).encode(
+        y=alt.Y("low:Q", title=y_title, axis=axis), y2="high:Q"
+    )
+    points = base.mark_point(filled=True, size=50).encode(y=alt.Y("rate:Q", title=y_title))
     return (line + bars + points).properties(
         width=560, height=300,
         title=title("Does the lesson's Form show up as often as the exact draw odds say?",
-                    caption),
+                    caption + f" Counts of body cards seen in fewer than {least} games "
+                    "are left out of the chart (not of the table)."),
     )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ overlap, says the data cannot decide.
 from __future__ import annotations
 
 import html
+import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -280,6 +281,12 @@ class Study:
 SAMPLE_PREFIX = "alpha-sample-"
 
 
+def alpha_and_full(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of the catalog's two decks (the side-by-side charts leave the sampled
+    alphas to their own section)."""
+    return frame.filter(pl.col("deck").is_in([BASE, "alpha"]))
+
+
 def deck_order(decks: Iterable[str]) -> tuple[str, ...]:
     """Full, alpha, other catalog decks, then the sampled alphas in number order."""
 
@@ -354,6 +361,22 @@ def complete_scarcity(scarce: pl.DataFrame, decks: Sequence[str], games: Mapping
     )
 
 
+def study_caption(con: Any, run_id: str, games: int, decks: int) -> str:
+    """``Simulated (vector engine): 64,000 whole games, each played with all 6 decks on
+    the same seeds, seed 1, run 1a2b3c.``: the study's caption (``run_caption`` would
+    count its rows, games x decks, as battles)."""
+    rows = con.execute("SELECT engine, seed, set_json, label FROM runs WHERE run_id = ?",
+                       [run_id]).fetchall()  # fmt: skip
+    if not rows:
+        raise ValueError(f"no run {run_id!r} in the store")
+    engine, seed, set_json, label = rows[0]
+    text = caption(source="simulated", seed=seed, params=json.loads(set_json or "{}"),
+                   run=run_id, engine=engine, label=label)  # fmt: skip
+    head, tail = text.split(": ", 1)
+    return (f"{head}: {games:,} whole games, each played with all {decks} decks on the same "
+            f"seeds, {tail}")  # fmt: skip
+
+
 def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
                view: str | None = None) -> Study:  # fmt: skip
     """Read one ``full-spread-vs-alpha`` run (``run_id`` on a connection from
@@ -375,8 +398,7 @@ def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
     cards.update(sample_cards(catalog, notes))
     forms, types = list(catalog.forms), list(catalog.types)
     n_games = games.get(BASE, max(games.values(), default=0))
-    text = (run_caption(con, run_id) + f" Rows are games x decks: {n_games:,} whole games, "
-            f"each played with all {len(decks)} decks on the same seeds.")  # fmt: skip
+    text = study_caption(con, run_id, n_games, len(decks))
     return Study(
         run=run_id,
         caption=text,
