@@ -39,6 +39,7 @@ from sims.labpartners.catalog import PARTS, Catalog, Deck, Player
 from sims.labpartners.lock import Locked
 from sims.labpartners.params import MODES
 from sims.labpartners.shuffle import Shuffle, deck_cards, lesson_form
+from sims.labpartners.shuffle import pile as shuffle_pile
 
 ARMS = PARTS.index("arms")
 ARM_1, ARM_2 = 3, 4  # SLOTS indices of the Arm slots
@@ -123,25 +124,10 @@ class _Seat:
 
 
 def _pile(keys: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """int16[len(cards) + 1, G]: each game's pile of ``cards`` (top first, as
-    ``shuffle.pile``: keys ascending, ties by position), then a row of -1.
-
-    Keys drawn by ``rng.random`` are multiples of 2**-53 in [0, 1): as 53-bit integers with
-    the card's position in the low 8 bits they sort as ints (faster than an argsort of
-    floats) into the same order. Any other keys take the argsort."""
-    G, n = len(keys), len(cards)
-    out = np.full((n + 1, G), -1, DT)
-    if not n:
-        return out
-    k = np.take(keys, cards, axis=1)
-    whole = k * 2.0**53
-    if n < 256 and k.min() >= 0 and k.max() < 1 and (whole == np.floor(whole)).all():
-        packed = (whole.astype(np.int64) << 8) | np.arange(n)
-        packed.sort(axis=1)
-        order = packed & 0xFF
-    else:
-        order = np.argsort(k, axis=1, kind="stable")
-    out[:n] = cards.astype(DT)[order.T]
+    """int16[len(cards) + 1, G]: each game's pile of ``cards`` (``shuffle.pile``), games
+    along the last axis, then a row of -1."""
+    out = np.full((len(cards) + 1, len(keys)), -1, DT)
+    out[: len(cards)] = shuffle_pile(keys, cards).T
     return out
 
 

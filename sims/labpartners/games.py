@@ -174,30 +174,35 @@ def _study_columns(catalog: Catalog) -> dict[str, np.ndarray]:
     }
 
 
-def lesson_among(catalog: Catalog, deck: Deck, shuffle: Shuffle, lesson: np.ndarray,
-                 first: np.ndarray) -> np.ndarray:  # fmt: skip
+def body_forms(catalog: Catalog, deck: Deck, shuffle: Shuffle) -> np.ndarray:
+    """int64[G, B]: the Form of each card of each game's body pile, top first."""
+    return _card_columns(catalog)["form"][pile(shuffle.keys, deck_cards(catalog, deck, "body"))]
+
+
+def lesson_among(forms: np.ndarray, lesson: np.ndarray, first: np.ndarray) -> np.ndarray:
     """bool[G]: a body card of the ``lesson`` Form is among the first ``first`` cards of
-    each game's body pile."""
-    body = pile(shuffle.keys, deck_cards(catalog, deck, "body"))
-    form = _card_columns(catalog)["form"][body]
-    top = np.arange(body.shape[1])[None, :] < np.asarray(first)[:, None]
-    return ((form == lesson[:, None]) & top).any(1)
+    each game's body pile (``forms``: :func:`body_forms`)."""
+    top = np.arange(forms.shape[1])[None, :] < np.asarray(first)[:, None]
+    return ((forms == lesson[:, None]) & top).any(1)
 
 
-def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked) -> np.ndarray:
+def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
+                forms: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """bool[G]: the lesson Form is among the body cards that left the pile (hands,
     refills, Ace draws). How many left depends on the players' choices, which depend on
     the lesson, so this rate is descriptive; :func:`lesson_dealt` is the exact test."""
-    return lesson_among(catalog, deck, shuffle, locked.lesson, locked.body_seen)
+    forms = body_forms(catalog, deck, shuffle) if forms is None else forms
+    return lesson_among(forms, locked.lesson, locked.body_seen)
 
 
-def lesson_dealt(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
-                 seats: int) -> np.ndarray:  # fmt: skip
+def lesson_dealt(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked, seats: int,
+                 forms: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """bool[G]: the lesson Form is among the opening hands (the first ``hand_size`` x
     seats body cards, before any choice): exactly the hypergeometric draw odds of
     ``draws.csv`` at that many cards, the lesson Form drawn independently."""
+    forms = body_forms(catalog, deck, shuffle) if forms is None else forms
     dealt = np.full(locked.games, catalog.params.hand_size * seats)
-    return lesson_among(catalog, deck, shuffle, locked.lesson, dealt)
+    return lesson_among(forms, locked.lesson, dealt)
 
 
 def score(catalog: Catalog, shuffle: Shuffle, locked: Locked, seats: int,
@@ -259,6 +264,7 @@ def play_games(catalog: Catalog, deck: Deck | str, shuffle: Shuffle, kaiju: Sequ
                                    battle_policy)  # fmt: skip
     rng = battle_rng if battle_rng is not None else np.random.default_rng()
     fought = _battles(catalog, locked, shuffle, kaiju, engine, rng)
+    forms = body_forms(catalog, d, shuffle)
     out = {
         "slots": locked.slots,
         "lesson": locked.lesson,
@@ -266,8 +272,8 @@ def play_games(catalog: Catalog, deck: Deck | str, shuffle: Shuffle, kaiju: Sequ
         "assembly_rounds": locked.rounds,
         "traits_flipped": locked.flips,
         "body_seen": locked.body_seen,
-        "lesson_seen": lesson_seen(catalog, d, shuffle, locked),
-        "lesson_dealt": lesson_dealt(catalog, d, shuffle, locked, len(seats)),
+        "lesson_seen": lesson_seen(catalog, d, shuffle, locked, forms),
+        "lesson_dealt": lesson_dealt(catalog, d, shuffle, locked, len(seats), forms),
         "battle_policy": locked.battle_policy,
         **fought,
     }

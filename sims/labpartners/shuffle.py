@@ -80,10 +80,24 @@ def deck_cards(catalog: Catalog, deck: Deck, part: str | None = None) -> np.ndar
 
 
 def pile(keys: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """int64[G, len(cards)]: each game's pile of ``cards`` (full-spread indices), top first."""
-    if not len(cards):
+    """int64[G, len(cards)]: each game's pile of ``cards`` (full-spread indices), top first:
+    keys ascending, ties by position.
+
+    Keys drawn by ``rng.random`` are multiples of 2**-53 in [0, 1): as 53-bit integers with
+    the card's position in the low 8 bits they sort as integers (about twice as fast as an
+    argsort of floats) into the same order. Any other keys take the argsort."""
+    n = len(cards)
+    if not n:
         return np.zeros((len(keys), 0), np.int64)
-    return cards[np.argsort(keys[:, cards], axis=1, kind="stable")]
+    k = np.take(keys, cards, axis=1)
+    whole = k * 2.0**53
+    if n < 256 and k.min() >= 0 and k.max() < 1 and (whole == np.floor(whole)).all():
+        packed = (whole.astype(np.int64) << 8) | np.arange(n)
+        packed.sort(axis=1)
+        order = packed & 0xFF
+    else:
+        order = np.argsort(k, axis=1, kind="stable")
+    return cards[order]
 
 
 def lesson_form(catalog: Catalog, deck: Deck, lesson: np.ndarray) -> np.ndarray:
