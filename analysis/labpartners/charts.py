@@ -418,44 +418,48 @@ def scarcity_chart(scarce: pl.DataFrame, caption: str) -> alt.HConcatChart:
     )
 
 
-def lesson_odds_chart(lesson: pl.DataFrame, caption: str, least: int = 50) -> alt.LayerChart:
-    """Per deck and body cards seen: the exact P(a body card of the lesson Form among
-    them) as a dashed line (``exact``) and the simulated rate of lesson_seen (Wilson 95%)
-    as points (``rate``, ``low``, ``high``, ``games``), one colour per deck. Counts of
-    body cards seen in fewer than ``least`` games are left out: their intervals span
-    the chart and say nothing."""
+def lesson_odds_chart(lesson: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Per deck and player count: the simulated rate of lesson_dealt (a body card of the
+    lesson Form in the opening hands; ``rate``, Wilson 95% ``low``/``high``) as a point
+    with its interval and the exact odds at that many cards (``exact``) as a black tick,
+    decks side by side over the cards dealt (``dealt``, hand_size x ``players``)."""
     name = "lesson_odds_chart"
-    need(lesson, ["deck", "body_seen", "rate", "low", "high", "exact", "games"], name)
-    one_row_per(lesson, ["deck", "body_seen"], name)
-    shown = lesson.filter(pl.col("games") >= least)
-    color = _deck_color(shown)
-    tooltip = [alt.Tooltip("deck:N", title="Deck"),
-               alt.Tooltip("body_seen:Q", title="Body cards seen"),
-               alt.Tooltip("rate:Q", title="Simulated", format=".1%"),
-               alt.Tooltip("low:Q", title="95% low", format=".1%"),
-               alt.Tooltip("high:Q", title="95% high", format=".1%"),
-               alt.Tooltip("exact:Q", title="Exact", format=".1%"),
-               alt.Tooltip("games:Q", title="Games", format=",")]  # fmt: skip
-    base = alt.Chart(values(shown)).encode(
-        x=alt.X("body_seen:Q", title="Body cards that left the draw pile in Assembly",
-                scale=alt.Scale(zero=False), axis=alt.Axis(tickMinStep=1, format="d")),
-        color=color,
-        tooltip=tooltip,
-    )  # fmt: skip
+    need(lesson, ["deck", "players", "dealt", "rate", "low", "high", "exact", "z", "games"],
+         name)  # fmt: skip
+    one_row_per(lesson, ["deck", "players"], name)
+    y_title = "P(the lesson's Form in the opening hands)"
+    hand = sorted({d // n for d, n in lesson.select("dealt", "players").iter_rows()})
+    x_title = "Body cards in the opening hands" + (f" ({hand[0]} a player)" if len(hand) == 1
+                                                   else "")  # fmt: skip
     axis = alt.Axis(format=".0%")
-    y_title = "P(the lesson's Form among them)"
-    line = base.mark_line(strokeDash=[6, 3]).encode(
-        y=alt.Y("exact:Q", title=y_title, axis=axis, scale=alt.Scale(zero=False))
+    base = alt.Chart(values(lesson)).encode(
+        x=alt.X("dealt:O", title=x_title,
+                axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("deck:N"),
+        color=_deck_color(lesson),
+        tooltip=[alt.Tooltip("deck:N", title="Deck"),
+                 alt.Tooltip("players:Q", title="Players"),
+                 alt.Tooltip("dealt:Q", title="Body cards dealt"),
+                 alt.Tooltip("rate:Q", title="Simulated", format=".1%"),
+                 alt.Tooltip("low:Q", title="95% low", format=".1%"),
+                 alt.Tooltip("high:Q", title="95% high", format=".1%"),
+                 alt.Tooltip("exact:Q", title="Exact", format=".1%"),
+                 alt.Tooltip("z:Q", title="Standard errors apart", format="+.2f"),
+                 alt.Tooltip("games:Q", title="Games", format=",")],
+    )  # fmt: skip
+    # the exact odds in black, so they read apart from the intervals' deck-coloured caps
+    ticks = base.mark_tick(thickness=3, size=22).encode(
+        y=alt.Y("exact:Q", title=y_title, axis=axis, scale=alt.Scale(zero=False)),
+        color=alt.value("black"),
     )
     bars = base.mark_errorbar(ticks=True).encode(
         y=alt.Y("low:Q", title=y_title, axis=axis), y2="high:Q"
     )
     points = base.mark_point(filled=True, size=50).encode(y=alt.Y("rate:Q", title=y_title))
-    return (line + bars + points).properties(
-        width=560, height=300,
+    return (ticks + bars + points).properties(
+        width=420, height=300,
         title=title("Does the lesson's Form show up as often as the exact draw odds say?",
-                    caption + f" Counts of body cards seen in fewer than {least} games "
-                    "are left out of the chart (not of the table)."),
+                    caption),
     )  # fmt: skip
 
 

@@ -252,21 +252,42 @@ def paired_differences(con: duckdb.DuckDBPyConnection, view: str = "full_spread_
     return fetch(con, sql)
 
 
+def lesson_dealt(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+                 ) -> pl.DataFrame:  # fmt: skip
+    """Per run, deck and player count: games, how many had a body card of the lesson Form
+    in the opening hands (``lesson_dealt``: the first hand_size x players body cards, dealt
+    before any choice), and that rate with its 95% Wilson interval."""
+    sql = f"""
+    SELECT run, deck, players,
+           count(*) AS games,
+           count(*) FILTER (WHERE lesson_dealt) AS hits,
+           count(*) FILTER (WHERE lesson_dealt) / count(*) AS rate,
+           wilson_low(count(*) FILTER (WHERE lesson_dealt), count(*)) AS low,
+           wilson_high(count(*) FILTER (WHERE lesson_dealt), count(*)) AS high
+    FROM {ident(view)}
+    GROUP BY run, deck, players
+    ORDER BY run, deck, players
+    """
+    return fetch(con, sql)
+
+
 def lesson_seen(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
                 ) -> pl.DataFrame:  # fmt: skip
-    """Per run, deck and body_seen (body cards that left the draw pile in Assembly):
-    games, how many saw a body card of the lesson Form among them, and that rate with
-    its 95% Wilson interval."""
+    """Per run and deck (descriptive: how many body cards leave the pile depends on
+    choices that read the lesson): games, the mean body cards that left the draw pile in
+    Assembly, how many games saw a body card of the lesson Form among them, and that rate
+    with its 95% Wilson interval."""
     sql = f"""
-    SELECT run, deck, body_seen,
+    SELECT run, deck,
            count(*) AS games,
-           count(*) FILTER (WHERE lesson_seen) AS seen,
+           avg(body_seen) AS body_seen,
+           count(*) FILTER (WHERE lesson_seen) AS hits,
            count(*) FILTER (WHERE lesson_seen) / count(*) AS rate,
            wilson_low(count(*) FILTER (WHERE lesson_seen), count(*)) AS low,
            wilson_high(count(*) FILTER (WHERE lesson_seen), count(*)) AS high
     FROM {ident(view)}
-    GROUP BY run, deck, body_seen
-    ORDER BY run, deck, body_seen
+    GROUP BY run, deck
+    ORDER BY run, deck
     """
     return fetch(con, sql)
 

@@ -267,7 +267,8 @@ class Study:
     kaiju_gaps: pl.DataFrame  # ... by kaiju
     studies: pl.DataFrame  # queries.study_completion
     scarcity: pl.DataFrame  # queries.scarcity, every Form and Type listed
-    lesson: pl.DataFrame  # queries.lesson_seen with the exact odds (``exact``) beside
+    lesson_dealt: pl.DataFrame  # queries.lesson_dealt with the exact odds beside (with_exact)
+    lesson_seen: pl.DataFrame  # queries.lesson_seen per deck: descriptive, no exact odds
 
     @property
     def samples(self) -> tuple[str, ...]:
@@ -305,10 +306,10 @@ def sample_cards(catalog: Any, notes: Mapping[str, Any] | None) -> dict[str, lis
     return {deck: [catalog.cards[c] for c in ids] for deck, ids in listed.items()}
 
 
-def exact_lesson_seen(cards: Sequence[Any], forms: Sequence[str], seen: Iterable[int]
-                      ) -> dict[int, Fraction]:  # fmt: skip
+def exact_lesson_dealt(cards: Sequence[Any], forms: Sequence[str], dealt: Iterable[int]
+                       ) -> dict[int, Fraction]:  # fmt: skip
     """P(a body card of the lesson Form among the first k body cards of the shuffled body
-    pile) for each k in ``seen``: the lesson is the top body card shuffled back (000
+    pile) for each k in ``dealt``: the lesson is the top body card shuffled back (000
     Assembly), so it is Form F with F's share of the body pile, and then the pile is a
     fresh shuffle: the sum over F of P(lesson = F) x P(at least one F among k)
     (draws.p_at_least_one, hypergeometric). A k beyond the pile is left out."""
@@ -317,22 +318,54 @@ def exact_lesson_seen(cards: Sequence[Any], forms: Sequence[str], seen: Iterable
     counts = Counter(c.form for c in body)
     return {k: sum((odds[f] * draws.p_at_least_one(len(body), counts[f], k) for f in forms),
                    Fraction(0))
-            for k in seen if 0 <= k <= len(body)}  # fmt: skip
+            for k in dealt if 0 <= k <= len(body)}  # fmt: skip
 
 
-def with_exact(lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: Sequence[str]
-               ) -> pl.DataFrame:  # fmt: skip
-    """``queries.lesson_seen`` with the exact odds beside (``exact``, a float; null for a
-    deck whose cards are unknown) and how far the simulated rate is from them in standard
-    errors of the exact odds (``z``)."""
+def with_exact(lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: Sequence[str],
+               hand_size: int) -> pl.DataFrame:  # fmt: skip
+    """``queries.lesson_dealt`` with the body cards in the opening hands (``dealt`` =
+    hand_size x players: Assembly deals each player a full hand before anyone chooses),
+    the exact odds at that many cards (``exact``, a float; null for a deck whose cards are
+    unknown) and how far the simulated rate is from them in standard errors of the exact
+    odds (``z``: (rate - exact) / sqrt(exact (1 - exact) / games); null when exact is 0 or
+    1)."""
+    dealt = [hand_size * int(n) for n in lesson["players"].to_list()]
     exact: list[float | None] = []
-    for deck, seen in lesson.select("deck", "body_seen").iter_rows():
-        p = exact_lesson_seen(cards[deck], forms, [seen]).get(seen) if deck in cards else None
+    for deck, k in zip(lesson["deck"].to_list(), dealt, strict=True):
+        p = exact_lesson_dealt(cards[deck], forms, [k]).get(k) if deck in cards else None
         exact.append(None if p is None else float(p))
-    out = lesson.with_columns(pl.Series("exact", exact, dtype=pl.Float64))
+    out = lesson.with_columns(pl.Series("dealt", dealt, dtype=pl.Int64),
+                              pl.Series("exact", exact, dtype=pl.Float64))  # fmt: skip
     se = (pl.col("exact") * (1 - pl.col("exact")) / pl.col("games")).sqrt()
     z = pl.when(se > 0).then((pl.col("rate") - pl.col("exact")) / se)
     return out.with_columns(z.alias("z"))
+
+
+FAR = 4  # standard errors: a group this far from the exact odds is worth a look
+
+
+def lesson_check(lesson: pl.DataFrame) -> str:
+    """How many (deck, player count) groups of ``with_exact`` lie more than FAR standard
+    errors from the exact odds, and the largest gap with its group."""
+    scored = lesson.filter(pl.col("z").is_not_null())
+    far = scored.filter(pl.col("z").abs() > FAR)
+    text = (f"{far.height} of {lesson.height} (deck, player count) groups lie more than "
+            f"{FAR} standard errors from the exact odds")  # fmt: skip
+    if not scored.height:
+        return text + "."
+    top = scored.sort(pl.col("z").abs(), descending=True).row(0, named=True)
+    return (f"{text}; the largest gap is {top['z']:+.2f} standard errors ({top['deck']} at "
+            f"{top['players']} players, {top['dealt']} cards dealt).")  # fmt: skip
+
+
+def lesson_seen_sentence(seen: pl.DataFrame) -> str:
+    """Per deck, how often the lesson's Form was among all the body cards that left the
+    pile (descriptive: not compared with exact odds)."""
+    bits = [f"{r['rate']:.1%} of {r['games']:,} games with {deck_name(r['deck'])} (95% "
+            f"{r['low']:.1%} to {r['high']:.1%}; {r['body_seen']:.1f} body cards left the pile "
+            f"a game on average)" for r in seen.iter_rows(named=True)]  # fmt: skip
+    return ("The lesson's Form was among all the body cards that left the draw pile in "
+            "Assembly in " + ", and ".join(bits) + ".") if bits else ""  # fmt: skip
 
 
 def complete_scarcity(scarce: pl.DataFrame, decks: Sequence[str], games: Mapping[str, int],
@@ -414,7 +447,10 @@ def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
         scarcity=complete_scarcity(
             one(queries.scarcity(con, view)), decks, games, forms, types, run_id
         ),  # fmt: skip
-        lesson=with_exact(one(queries.lesson_seen(con, view)), cards, forms),
+        lesson_dealt=with_exact(
+            one(queries.lesson_dealt(con, view)), cards, forms, catalog.params.hand_size
+        ),
+        lesson_seen=one(queries.lesson_seen(con, view)),
     )
 
 
@@ -661,22 +697,27 @@ def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> lis
         "(Appendix: The Full Spread).</p>"],
         {"scarcity": _round(of(study.scarcity, study.decks))}))  # fmt: skip
 
-    lesson = of(study.lesson)
-    far = lesson.filter(pl.col("z").abs() > 4)
-    check = (f"{far.height} of {lesson.height} (deck, body cards seen) groups lie more than "
-             f"4 standard errors from the exact odds"
-             + (": " + ", ".join(f"{r['deck']} at {r['body_seen']}"
-                                 for r in far.head(8).iter_rows(named=True)) if far.height
-                else ".") + "")  # fmt: skip
+    dealt = of(study.lesson_dealt)
+    seen = of(study.lesson_seen)
+    hand = dealt["dealt"][0] // dealt["players"][0] if dealt.height else "hand_size"
     out.append(Section("Does the lesson's Form show up as often as the exact draw odds say?", [
         "<p>Exact: P(a body card of the lesson Form among the first k body cards) = the sum "
         "over Forms F of P(lesson = F) x P(at least one F among k) (hypergeometric, "
-        "sims/labpartners/draws.py), the lesson being the top body card shuffled back. "
-        "Simulated: the rate of <code>lesson_seen</code> among games whose Assembly drew "
-        f"k body cards. {html.escape(check)}</p>",
-        charts.lesson_odds_chart(lesson, cap + " Dashed: exact; points: simulated with "
+        "sims/labpartners/draws.py), the lesson being the top body card shuffled back, at "
+        f"k = the opening hands ({hand} body cards a player). Simulated: the rate of "
+        "<code>lesson_dealt</code> per deck and player count, with its Wilson 95% interval; "
+        "z is the gap in standard errors of the exact odds. The deal is the exact test "
+        "because it happens before any choice, whereas how many body cards are seen later "
+        "depends on the players' choices, which themselves read the lesson. "
+        f"{html.escape(lesson_check(dealt))}</p>",
+        charts.lesson_odds_chart(dealt, cap + " Black ticks: exact; points: simulated with "
                                  "Wilson 95% intervals."),
-        ], {"lesson_seen": _round(of(study.lesson, study.decks))}))  # fmt: skip
+        frame_table(_round(dealt, 4), ["deck", "players", "dealt", "games", "hits", "rate",
+                                       "low", "high", "exact", "z"]),
+        f"<p class='small'>Descriptive only, not a test of the odds: "
+        f"{html.escape(lesson_seen_sentence(seen))}</p>",
+        ], {"lesson_dealt": _round(of(study.lesson_dealt, study.decks)),
+            "lesson_seen": _round(of(study.lesson_seen, study.decks))}))  # fmt: skip
 
     table = samples_table(study.by_kaiju)
     if study.samples:

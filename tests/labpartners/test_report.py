@@ -110,8 +110,18 @@ def test_the_study_opens_the_page(built):
     assert ((by["low"] <= by["mean"]) & (by["mean"] <= by["high"])).all()
     gaps = page.sections[3].data["kaiju_gaps"]
     assert ((gaps["low"] <= gaps["diff"]) & (gaps["diff"] <= gaps["high"])).all()
-    lesson = page.sections[6].data["lesson_seen"]
+    lesson = page.sections[6].data["lesson_dealt"]
+    # a row per deck and player count, the opening hands 5 body cards a player (Setup)
+    assert lesson.height == len(decks) * 4
+    assert (lesson["dealt"] == 5 * lesson["players"].cast(pl.Int64)).all()
+    assert set(lesson["games"]) == {N // 4}
     assert lesson["exact"].is_between(0, 1).all()  # every deck's cards known, samples too
+    assert ((lesson["low"] <= lesson["rate"]) & (lesson["rate"] <= lesson["high"])).all()
+    seen = page.sections[6].data["lesson_seen"]  # descriptive: one row per deck
+    assert set(seen["deck"]) == decks and set(seen["games"]) == {N}
+    text = "".join(p for p in pieces(page.sections[6]) if isinstance(p, str))
+    assert "groups lie more than 4 standard errors from the exact odds" in text
+    assert "before any choice" in text
     for flag in page.flags:  # flags come from the study's run, with their interval
         assert flag.limit in ("win_rate", "deck_gap") and "95% " in flag.sentence
         assert ids[report.STUDY_KEY] in flag.evidence
@@ -123,7 +133,7 @@ def test_laid_out_page_names_its_run_and_every_chart_renders(built):
     for run_id in ids.values():
         assert f"run {run_id}" in laid.html
     assert {"win_rates", "win_by", "crits", "deck_totals", "deck_gaps", "deck_differences",
-            "kaiju_gaps", "study_completion", "scarcity", "lesson_seen",
+            "kaiju_gaps", "study_completion", "scarcity", "lesson_dealt", "lesson_seen",
             "alpha_samples", "flags"} <= set(laid.files)  # fmt: skip
     images = render_charts(laid.charts)
     assert len(images) == 2 * len(HEADINGS)

@@ -27,7 +27,8 @@ def hand_rows() -> pl.DataFrame:
       win  alpha 1 0 1 0, full 1 1 1 1
       gaps alpha 2 1 2 1, full 0 0 1 0
     Seat 1 holds study "s1" (done in games 0 and 1 with both decks), seat 2 "s2" (never
-    done); seats 3-5 are empty."""
+    done); seats 3-5 are empty. The lesson's Form was in the opening hands in game 0 only
+    and among the body cards seen in games 0-2, with both decks."""
     rows = []
     for deck, wins, gaps in (("alpha", [1, 0, 1, 0], [2, 1, 2, 1]),
                              ("full", [1, 1, 1, 1], [0, 0, 1, 0])):  # fmt: skip
@@ -39,7 +40,7 @@ def hand_rows() -> pl.DataFrame:
                 "study_1": "s1", "study_done_1": g < 2, "study_2": "s2", "study_done_2": False,
                 **{f"study_{k}": None for k in (3, 4, 5)},
                 **{f"study_done_{k}": None for k in (3, 4, 5)},
-                "body_seen": 3, "lesson_seen": g != 3,
+                "body_seen": 3, "lesson_seen": g != 3, "lesson_dealt": g == 0,
                 # alpha: a Beast mech with a gap at arm_2; full: a Vehicle one
                 "legs": f"legs-{'beast' if deck == 'alpha' else 'vehicle'}-melee",
                 "torso": "torso-beast-energy" if deck == "alpha" else "torso-vehicle-energy",
@@ -139,22 +140,66 @@ def test_deck_means_study_completion_and_scarcity_by_hand(con):
     assert full["high"][0] == pytest.approx(0.4899, abs=1e-6)
 
 
-def test_exact_lesson_odds_by_hand():
+def test_lesson_dealt_and_seen_by_hand(con):
+    dealt = queries.lesson_dealt(con, VIEW)
+    # per deck, 2 players: 1 of 4 games dealt the lesson's Form. Wilson (z^2 = 3.8416):
+    # centre (.25 + .4802) / 1.9604 = .372475; half 1.96 sqrt(.25 x .75 / 4 + 3.8416 / 64)
+    # / 1.9604 = 1.96 x sqrt(.1069) / 1.9604 = 1.96 x .326956 / 1.9604 = .326889
+    assert dealt.select("deck", "players", "games", "hits", "rate").rows() == [
+        ("alpha", 2, 4, 1, 0.25), ("full", 2, 4, 1, 0.25)]  # fmt: skip
+    assert dealt["low"].to_list() == pytest.approx([0.045586] * 2, abs=1e-6)
+    assert dealt["high"].to_list() == pytest.approx([0.699364] * 2, abs=1e-6)
+    seen = queries.lesson_seen(con, VIEW)
+    # 3 of 4 seen, 3 body cards each game; Wilson mirrors 1 of 4: 1 - .699364, 1 - .045586
+    assert seen.select("deck", "games", "body_seen", "hits", "rate").rows() == [
+        ("alpha", 4, 3.0, 3, 0.75), ("full", 4, 3.0, 3, 0.75)]  # fmt: skip
+    assert seen["low"].to_list() == pytest.approx([0.300636] * 2, abs=1e-6)
+    assert report.lesson_seen_sentence(seen.head(1)) == (
+        "The lesson's Form was among all the body cards that left the draw pile in Assembly "
+        "in 75.0% of 4 games with the alpha deck (95% 30.1% to 95.4%; 3.0 body cards left the "
+        "pile a game on average)."
+    )
+
+
+def test_exact_lesson_odds_at_the_deal_by_hand():
     deck = [Card("legs-beast-melee", "legs", "beast", "melee", 0),
             Card("head-beast-magic", "head", "beast", "magic", 0),
             Card("torso-vehicle-energy", "torso", "vehicle", "energy", 0),
             Card("arms-vehicle-sonic-1", "arms", "vehicle", "sonic", 1)]  # fmt: skip
-    odds = report.exact_lesson_seen(deck, ["beast", "vehicle"], [1, 2, 3, 4])
+    forms = ["beast", "vehicle"]
+    odds = report.exact_lesson_dealt(deck, forms, [1, 2, 3, 4])
     # body pile: 2 Beast, 1 Vehicle (the Arm is not in it). P(lesson Beast) = 2/3.
     # k = 1: 2/3 x (1 - C(1,1)/C(3,1)) + 1/3 x (1 - C(2,1)/C(3,1)) = 4/9 + 1/9 = 5/9
     # k = 2: 2/3 x 1 + 1/3 x (1 - C(2,2)/C(3,2)) = 2/3 + 2/9 = 8/9; k = 3: 1; k = 4: no pile
     assert odds == {1: Fraction(5, 9), 2: Fraction(8, 9), 3: Fraction(1)}
-    sim = pl.DataFrame({"deck": ["d", "d"], "body_seen": [1, 2], "games": [81, 9],
-                        "rate": [5 / 9 + 1 / 9, 8 / 9]})  # fmt: skip
-    out = report.with_exact(sim, {"d": deck}, ["beast", "vehicle"])
-    # k = 1: SE sqrt(5/9 x 4/9 / 81) = sqrt(20)/81 = .055212; (6/9 - 5/9) / SE = 2.0125
-    assert out["exact"].to_list() == pytest.approx([5 / 9, 8 / 9])
-    assert out["z"].to_list() == pytest.approx([2.012461, 0.0], abs=1e-6)
+    sim = pl.DataFrame({"deck": ["d", "d", "d", "e"], "players": [1, 2, 3, 1],
+                        "games": [81, 9, 10, 5],
+                        "rate": [5 / 9 + 1 / 9, 8 / 9, 1.0, 0.2]})  # fmt: skip
+    # hand size 1: cards dealt = players (1, 2, 3); deck e's cards are unknown
+    out = report.with_exact(sim, {"d": deck}, forms, hand_size=1)
+    assert out["dealt"].to_list() == [1, 2, 3, 1]
+    assert out["exact"].to_list() == pytest.approx([5 / 9, 8 / 9, 1.0, None])
+    # 1 card: SE sqrt(5/9 x 4/9 / 81) = sqrt(20)/81 = .055212; (6/9 - 5/9) / SE = 2.0125.
+    # 3 cards: exact 1, SE 0: no z
+    assert out["z"].to_list()[:2] == pytest.approx([2.012461, 0.0], abs=1e-6)
+    assert out["z"].to_list()[2:] == [None, None]
+    assert report.lesson_check(out) == (
+        "0 of 4 (deck, player count) groups lie more than 4 standard errors from the exact "
+        "odds; the largest gap is +2.01 standard errors (d at 1 players, 1 cards dealt)."
+    )
+    # hand size 2 at 1 player deals 2 cards: exact 8/9; a rate of 1 in 81 games is
+    # (1 - 8/9) / sqrt(8/9 x 1/9 / 81) = (1/9) / (sqrt(8)/81) = 9 / sqrt(8) = 3.181981
+    # standard errors; at 1 card a rate of 1 in 81 games is (4/9) / (sqrt(20)/81)
+    # = 36 / sqrt(20) = 8.049845
+    two = report.with_exact(sim.head(1).with_columns(rate=pl.lit(1.0)), {"d": deck}, forms, 2)
+    assert (two["dealt"][0], two["exact"][0]) == (2, pytest.approx(8 / 9))
+    assert two["z"][0] == pytest.approx(3.181981, abs=1e-6)
+    one = report.with_exact(sim.head(1).with_columns(rate=pl.lit(1.0)), {"d": deck}, forms, 1)
+    assert one["z"][0] == pytest.approx(8.049845, abs=1e-6)
+    assert report.lesson_check(one).startswith(
+        "1 of 1 (deck, player count) groups lie more than 4 standard errors from the exact "
+        "odds; the largest gap is +8.05 standard errors"
+    )
 
 
 # ---- flags -----------------------------------------------------------------------------
