@@ -34,8 +34,8 @@ import numpy as np
 
 from sims.labpartners import players
 from sims.labpartners.catalog import PARTS, SLOTS, Card, Catalog, Deck, Player, Study, Trait
-from sims.labpartners.lock import Locked
-from sims.labpartners.params import MODES, Parameters
+from sims.labpartners.lock import Locked, check_request
+from sims.labpartners.params import Parameters
 from sims.labpartners.shuffle import Shuffle, deck_cards, lesson_form, pile
 
 ARM_SLOTS = (SLOTS.index("arm_1"), SLOTS.index("arm_2"))  # 3, 4
@@ -360,19 +360,8 @@ def play(
 ) -> Locked:
     """Play Assembly of game ``i`` of ``shuffle`` against ``kaiju[i]`` for every game, seat
     ``k`` played by player ``seats[k]`` (players.toml ids); lock every mech."""
+    check_request(catalog, shuffle, kaiju, seats, mode, battle_policy)
     games = shuffle.games
-    if len(kaiju) != games:
-        raise ValueError(f"{len(kaiju)} kaiju for {games} games")
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
-    most = min(shuffle.specialties.shape[1], shuffle.studies.shape[1])
-    if not 1 <= len(seats) <= most:
-        raise ValueError(f"{len(seats)} seats: Assembly seats 1..{most} players")
-    for s in seats:
-        if s not in catalog.players:
-            raise KeyError(f"unknown player {s!r} (known: {', '.join(catalog.players)})")
-    if battle_policy not in catalog.policies:
-        raise KeyError(f"unknown policy {battle_policy!r}")
     p = catalog.params
     lessons = lesson_form(catalog, deck, shuffle.lesson)
     policy_ids = list(catalog.policies)

@@ -36,8 +36,7 @@ import numpy as np
 
 from sims.labpartners import players, rules
 from sims.labpartners.catalog import PARTS, Catalog, Deck, Player
-from sims.labpartners.lock import Locked
-from sims.labpartners.params import MODES
+from sims.labpartners.lock import Locked, check_request
 from sims.labpartners.shuffle import Shuffle, deck_cards, lesson_form
 from sims.labpartners.shuffle import pile as shuffle_pile
 
@@ -191,19 +190,8 @@ def play(
 ) -> Locked:
     """Assembly of every game of ``shuffle`` with ``deck``: game g against ``kaiju[g]``,
     seat k played by ``seats[k]`` (a players.toml id). Returns the locked mechs."""
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
-    most = min(shuffle.specialties.shape[1], shuffle.studies.shape[1])
-    if not 1 <= len(seats) <= most:
-        raise ValueError(f"{len(seats)} seats: Assembly seats 1..{most} players")
-    for s in seats:
-        if s not in catalog.players:
-            raise KeyError(f"unknown player {s!r} (known: {', '.join(catalog.players)})")
-    if battle_policy not in catalog.policies:
-        raise KeyError(f"unknown policy {battle_policy!r}")
+    check_request(catalog, shuffle, kaiju, seats, mode, battle_policy)
     G = shuffle.games
-    if len(kaiju) != G:
-        raise ValueError(f"{len(kaiju)} kaiju for {G} games")
     p = catalog.params
     campaign = mode == "campaign"
     cards = _cards(catalog)

@@ -8,12 +8,14 @@ keys), -1 for none.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
 
 from sims.labpartners.catalog import Catalog
 from sims.labpartners.deal import Dealt
+from sims.labpartners.params import MODES
 from sims.labpartners.shuffle import Shuffle
 
 
@@ -39,6 +41,24 @@ class Locked:
         """Field by field, exactly (the two Assembly engines must agree game by game)."""
         return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
                    for f in fields(self))  # fmt: skip
+
+
+def check_request(catalog: Catalog, shuffle: Shuffle, kaiju: Sequence[str],
+                  seats: Sequence[str], mode: str, battle_policy: str) -> None:  # fmt: skip
+    """What both Assembly engines refuse, in one line: a kaiju per game, a known mode,
+    1 to 5 seats of known players, a known Battle policy."""
+    if len(kaiju) != shuffle.games:
+        raise ValueError(f"{len(kaiju)} kaiju for {shuffle.games} games")
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    most = min(shuffle.specialties.shape[1], shuffle.studies.shape[1])
+    if not 1 <= len(seats) <= most:
+        raise ValueError(f"{len(seats)} seats: Assembly seats 1..{most} players")
+    for s in seats:
+        if s not in catalog.players:
+            raise KeyError(f"unknown player {s!r} (known: {', '.join(catalog.players)})")
+    if battle_policy not in catalog.policies:
+        raise KeyError(f"unknown policy {battle_policy!r}")
 
 
 def dealt(catalog: Catalog, locked: Locked, shuffle: Shuffle) -> Dealt:
