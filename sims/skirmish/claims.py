@@ -12,9 +12,10 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from sims.core.catalog import CatalogError
 from sims.core.dist import Dist
-from sims.skirmish import exact, rules
-from sims.skirmish.catalog import Catalog, Mech
+from sims.skirmish import exact, modifiers, policy, rules
+from sims.skirmish.catalog import Catalog, Mech, load_catalog
 
 MOUNTS = tuple(f.name for f in fields(Mech) if f.name != "name")  # chassis .. back, pilot
 
@@ -69,11 +70,14 @@ def class_core_armor(catalog: Catalog, klass: str) -> list[int]:
     })  # fmt: skip
 
 
-def full_or_better(catalog: Catalog, weapon: str, kit: str, location: str) -> Fraction:
-    """P(d6 + Pen >= Armor) for a plain hit (no natural 20, no Brace), F5."""
+def full_or_better(catalog: Catalog, weapon: str, kit: str, location: str, *,
+                   nat20: bool = False, braced: bool = False) -> Fraction:  # fmt: skip
+    """P(d6 + Pen >= Armor) of one hit (F5): a plain hit unless ``nat20`` (a natural-20
+    hit, F Hit: +``nat20_pen``) or ``braced`` (the target Braced, E: +``brace_armor``),
+    the bonuses as the catalog's parameters give them to ``rules.penetration``."""
     armor = kit_location_stat(catalog, kit, location, "armor")
     odds = rules.penetration(catalog.parts[weapon].pen, armor, catalog.params.crit_margin,
-                             params=catalog.params)  # fmt: skip
+                             nat20=nat20, braced=braced, params=catalog.params)  # fmt: skip
     return odds["full"] + odds["crit"]
 
 
@@ -102,6 +106,85 @@ def modifier_p(catalog: Catalog, plus: int, minus: int, value: int) -> Fraction:
 def modifier_dist(catalog: Catalog, plus: int, minus: int) -> dict[str, Fraction]:
     """The modifier result's distribution with ``plus`` [+] and ``minus`` [-] (F3)."""
     return _dist(rules.modifier(rules.net_modifier_dice(plus, minus)))
+
+
+def net_dice(catalog: Catalog, situation: dict[str, Any]) -> int:
+    """The net modifier dice of one Fire action ([+] positive) in ``situation`` (the
+    fields of ``modifiers.Situation``, the rest at their defaults), as both engines
+    count them: ``modifiers.net_dice`` with the catalog's parameters and crit tables."""
+    s = modifiers.Situation(**situation)
+    return modifiers.net_dice(s, catalog.params, modifiers.EffectDice.of(catalog))
+
+
+def charge_dice_by_hexes(catalog: Catalog, hexes: list[int]) -> list[int]:
+    """The net modifier dice of a Charge's melee attack (F11.3) after each number of
+    hexes moved, nothing else applying (``modifiers.net_dice``, which reads
+    ``rules.charge_dice``)."""
+    return [net_dice(catalog, {"melee": True, "charge_hexes": h}) for h in hexes]
+
+
+# ---- F Declare, F Hit, E Lock On: reach and contests ---------------------------------
+
+
+def range_reach(catalog: Catalog, weapon: str, farthest: int) -> dict[str, int]:
+    """The farthest distance (1..``farthest`` hexes) in each band ``rules.range_band``
+    gives the weapon: optimal and long (F Declare); 0 for a band it never gives."""
+    part = catalog.parts[weapon]
+    bands = [rules.range_band(d, part, catalog.params) for d in range(1, farthest + 1)]
+    return {
+        band: max((d for d, b in enumerate(bands, start=1) if b == band), default=0)
+        for band in ("optimal", "long")
+    }
+
+
+def lock_on_chance(catalog: Catalog, systems: int, e_def: int) -> Fraction:
+    """P(Lock On succeeds) over the d20 (``rules.CONTEST_DIE``) by ``rules.locks_on``:
+    d20 + Systems against the target's E-Def (E Lock On)."""
+    faces = range(1, rules.CONTEST_DIE + 1)
+    wins = sum(bool(rules.locks_on(f, systems, e_def)) for f in faces)
+    return Fraction(wins, rules.CONTEST_DIE)
+
+
+def kick_fall_chance(catalog: Catalog, piloting: int) -> Fraction:
+    """P(the kicker falls Prone after a missed kick) over the d20 (``rules.CONTEST_DIE``)
+    by ``rules.kick_falls`` at the catalog's ``kick_fall_below`` (F11.1)."""
+    faces = range(1, rules.CONTEST_DIE + 1)
+    falls = sum(bool(rules.kick_falls(f, piloting, catalog.params)) for f in faces)
+    return Fraction(falls, rules.CONTEST_DIE)
+
+
+# ---- F7 Prone, crit and stress tables ------------------------------------------------
+
+
+def prone_evasion_loss(catalog: Catalog, kit: str) -> int:
+    """Evasion the kit loses while Prone (F7): ``rules.evasion`` of its card numbers
+    standing less the same lying Prone."""
+    m = catalog.mech(kit)
+    stats = rules.mech_stats(m, catalog.params)
+
+    def evasion(prone: bool) -> int:
+        return rules.evasion(m.chassis.evasion, m.legs.evasion, m.pilot.piloting,
+                             stats.overload, catalog.params, prone=prone)  # fmt: skip
+
+    return evasion(False) - evasion(True)
+
+
+def location_rerolls(catalog: Catalog) -> dict[str, int]:
+    """Location rerolls ``rules.location_rerolls`` allows, by attack and target (F4,
+    F11, F7 Prone)."""
+    return {
+        f"{'melee' if melee else 'ranged'}{' prone' if prone else ''}": int(
+            rules.location_rerolls(melee, prone))
+        for melee in (False, True) for prone in (False, True)
+    }  # fmt: skip
+
+
+def table_die(catalog: Catalog, table: str) -> dict[str, Fraction]:
+    """P(each row of the ``crit`` or ``stress`` table) when the engines roll it: one
+    die of ``rules.TABLE_DIE`` faces, face f reading the row whose roll is f (F7, G)."""
+    rows = {r.roll: r.id for r in getattr(catalog, table)}
+    faces = range(1, rules.TABLE_DIE + 1)
+    return {rows[f]: Fraction(1, rules.TABLE_DIE) for f in faces if f in rows}
 
 
 # ---- F4: silhouette ------------------------------------------------------------------
@@ -196,6 +279,94 @@ def roster_legality(catalog: Catalog, base: list[str], forbidden: list[str]) -> 
     return {"refused_untouched": refused, "accepted_forbidden": accepted}
 
 
+def overload_loss(catalog: Catalog, kit: str, overs: list[int]) -> dict[str, list[int]]:
+    """[Speed lost, Evasion lost] by ``rules.mech_stats`` when the kit weighs each of
+    ``overs`` over its class cap (its chassis Weight changed, as ``swap_roster``'s
+    ``over=N``), against the untouched kit (B4); the untouched kits are within cap."""
+    base = catalog.mech(kit)
+    before = rules.mech_stats(base, catalog.params)
+    out = {}
+    for n in overs:
+        (mech,) = swap_roster(catalog, [base], f"{kit}.over={n}")
+        after = rules.mech_stats(mech, catalog.params)
+        out[str(n)] = [before.speed - after.speed, before.evasion - after.evasion]
+    return out
+
+
+def most_copies(catalog: Catalog, base: list[str], part: str, swaps: list[str]) -> int | None:
+    """The most copies of ``part`` across the roster ``rules.roster_problems`` accepts:
+    the ``base`` roster, then each of ``swaps`` (``swap_roster``) applied on top of the
+    ones before, each adding a copy (B copy limits). None if none is accepted."""
+    roster = [catalog.mech(k) for k in base]
+    best = None
+    for k in range(len(swaps) + 1):
+        if k:
+            roster = swap_roster(catalog, roster, swaps[k - 1])
+        copies = sum(p.id == part for m in roster for p in m.parts)
+        if not rules.roster_problems(roster, catalog.params):
+            best = copies if best is None else max(best, copies)
+    return best
+
+
+def roster_sizes(catalog: Catalog, sizes: list[int]) -> list[int]:
+    """The roster sizes ``rules.roster_problems`` accepts: each n of ``sizes`` for which
+    some roster of n distinct untouched kits is accepted (B)."""
+    kits = sorted(catalog.kits)
+    return [
+        n for n in sizes
+        if any(not rules.roster_problems([catalog.mech(k) for k in combo], catalog.params)
+               for combo in combinations(kits, n))
+    ]  # fmt: skip
+
+
+def team_sizes(catalog: Catalog) -> list[int]:
+    """The numbers of kits in the fielded teams the team counts enumerate
+    (``teams.kit_teams_brute_force``, which the legal-team tables read) (B)."""
+    from sims.skirmish import teams  # imported where it is needed
+
+    return sorted({len(team.split("+")) for team, _ in teams.kit_teams_brute_force(catalog)})
+
+
+def pilot_stat_accepted(catalog: Catalog, stats: list[str], values: list[int]
+                        ) -> dict[str, list[int]]:  # fmt: skip
+    """Per pilot stat, the values the catalog loader accepts: each of ``values`` set on
+    the catalog's first pilot (a designer edit, ``pilot.ID.STAT``) and the catalog
+    reloaded with it (D)."""
+    pilot = next(iter(catalog.pilots))
+    out: dict[str, list[int]] = {}
+    for stat in stats:
+        out[stat] = []
+        for v in values:
+            edits = {**dict(catalog.overrides), f"pilot.{pilot}.{stat}": v}
+            try:
+                load_catalog(catalog.root, game_dir=True, overrides=edits)
+            except CatalogError:
+                continue
+            out[stat].append(v)
+    return out
+
+
+# ---- E: actions ----------------------------------------------------------------------
+
+
+def full_action_quick(catalog: Catalog) -> int | None:
+    """The fewest Quick actions left at which every Full action of the decision list
+    both engines share (``policy.py``: Stabilize, Charge, Overwatch, Barrage, Aimed
+    Shot) may be taken, everything else allowing it (E: a Full action uses both Quick
+    actions). None if not within 0..4."""
+    for quick in range(5):
+        allowed = (
+            policy.stabilizes(1, 1, quick),
+            policy.charges(True, quick, 2, 4, True),
+            policy.holds_overwatch(True, quick, False, True),
+            policy.barrages(True, quick, True, 0, 0, 0, 10),
+            policy.aims(True, quick, True, 1),
+        )
+        if all(bool(a) for a in allowed):
+            return quick
+    return None
+
+
 # ---- D: pilots -----------------------------------------------------------------------
 
 
@@ -222,6 +393,15 @@ def engine_param(catalog: Catalog, name: str) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
+def engine_dice(catalog: Catalog, name: str) -> dict[str, Fraction]:
+    """The distribution of a dice parameter (``NdS+C``) as the battle engines read it
+    (:func:`engine_param`); each engine rolls it through ``rules.simple_dice``, which
+    must read it too."""
+    expr = engine_param(catalog, name)
+    rules.simple_dice(expr)  # the engines' reader refuses what they cannot roll
+    return _dist(Dist.parse(expr))
+
+
 def front_distance(catalog: Catalog) -> int:
     return rules.front_distance(catalog.params)
 
@@ -240,6 +420,9 @@ CHECKS = {
         part_stat, kit_location_stat, class_core_armor, full_or_better, crit_excess,
         mean_crit_share, modifier_p, modifier_dist, kit_bands, kit_weights, team_weight,
         team_fits, team_cap_edge, roster_legality, active_pilots, overcharge_heat_dist,
-        engine_param, front_distance, zone_points, wipe_points,
+        engine_param, front_distance, zone_points, wipe_points, net_dice,
+        charge_dice_by_hexes, range_reach, lock_on_chance, kick_fall_chance,
+        prone_evasion_loss, location_rerolls, table_die, overload_loss, most_copies,
+        roster_sizes, team_sizes, pilot_stat_accepted, full_action_quick, engine_dice,
     )
 }  # fmt: skip

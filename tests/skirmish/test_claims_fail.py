@@ -3,25 +3,27 @@ that makes it FAIL, so no claim passes whatever the catalog or the rules say.
 
 A change is one of: a designer edit of the catalog (``load_catalog(overrides=...)``,
 the same names as ``--set``: ``crit_margin=3``, ``part.cannon.pen=5``,
-``kit.reaver.left_arm=rifle``); a rule function of ``rules.py`` replaced by a buggy
-one (monkeypatched: the claim must see the rule, not a stored number); or, where the
-rulebook's number is not in the catalog (the F3 modifier dice are d6 in the rules),
-other claim arguments. Adding a claim without a case here fails
-``test_every_claim_has_a_flip``.
+``kit.reaver.left_arm=rifle``); a rule function or constant of ``rules.py`` replaced by
+a buggy one (monkeypatched: the claim must see the rule, not a stored number), or of
+``policy.py`` or ``catalog.py`` when the number lives there (``policy.FULL``, the
+loader's bounds on pilot stats); or, where the rulebook's number is not in the catalog
+(the F3 modifier dice are d6 in the rules), other claim arguments. Adding a claim
+without a case here fails ``test_every_claim_has_a_flip``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
+from sims.core import catalog as core_catalog
 from sims.core.claims import evaluate, load_claims
 from sims.core.dist import Dist
 from sims.core.protocol import get_game
-from sims.skirmish import rules
+from sims.skirmish import catalog as skirmish_catalog
+from sims.skirmish import policy, rules
 from sims.skirmish.catalog import load_catalog
 from tests.conftest import CATALOGS
 
@@ -36,7 +38,16 @@ class Flip:
     label: str
     sets: dict[str, Any] = field(default_factory=dict)  # catalog overrides (--set)
     args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
-    patch: tuple[str, Callable[..., Any]] | None = None  # rules.<name> replaced
+    patch: tuple[str, Any] | None = None  # rules.<name> (or MODULE.<name>) replaced
+
+
+PATCHABLE = {"rules": rules, "policy": policy, "catalog": skirmish_catalog}
+
+
+def patch_target(name: str) -> tuple[Any, str]:
+    """``NAME`` is ``rules.NAME``; ``policy.NAME`` and ``catalog.NAME`` name those modules."""
+    module, _, attr = name.rpartition(".")
+    return PATCHABLE[module or "rules"], attr
 
 
 def set_(label: str, fields: dict[str, Any] | None = None, **params: Any) -> Flip:
@@ -65,6 +76,60 @@ def never_subtract(net: int) -> Dist:
 def crit_beyond_margin(total: int, armor: int, margin: int) -> str:
     """Planted F5 bug: a crit needs more than Armor + margin."""
     return "glance" if total < armor else "crit" if total > armor + margin else "full"
+
+
+def overload_floor(over: Any, step: int) -> Any:
+    """Planted B4 bug: only whole steps of 5 cost (not "or part thereof")."""
+    return max(0, over // step)
+
+
+def locks_on_above(roll: Any, systems: Any, e_def: Any, *, bonus: Any = 0) -> Any:
+    """Planted E bug: Lock On needs more than the target's E-Def."""
+    return roll + systems + bonus > e_def
+
+
+def armor_never_braced(armor: Any, params: Any, *, braced: Any = False, bonus: Any = 0,
+                       lost: Any = 0) -> Any:  # fmt: skip
+    """Planted E bug: Brace adds nothing."""
+    return armor + bonus - lost
+
+
+def long_range_rounded_up(weapon_range: Any, params: Any) -> Any:
+    """Planted F Declare bug: 1.5x Range rounded up."""
+    return -(-weapon_range * params.long_range_percent // 100)
+
+
+def rerolls_once(melee: Any, prone: Any) -> Any:
+    """Planted F7 bug: Prone does not add the second location reroll."""
+    return int(bool(melee))
+
+
+def kick_falls_at(roll: Any, piloting: Any, params: Any) -> Any:
+    """Planted F11.1 bug: the kicker falls at 10 too (not only below)."""
+    return roll + piloting <= params.kick_fall_below
+
+
+def charge_dice_unbounded(hexes: Any, params: Any) -> Any:
+    """Planted F11.3 bug: no max on the Charge's dice."""
+    import numpy as np
+
+    return np.asarray(hexes) // params.charge_hexes_per_die
+
+
+def check_entry_unbounded_pilots(raw: Any, specs: Any, path: Any, kind: str, **kw: Any) -> Any:
+    """Planted D bug: the loader forgets the 0-3 bounds of pilot stats."""
+    if kind == "pilot":
+        specs = [replace(s, min=None, max=None) if s.type == "int" else s for s in specs]
+    return core_catalog.check_entry(raw, specs, path, kind, **kw)
+
+
+_SHIPPED_COPY_PROBLEMS = rules.copy_problems
+
+
+def copies_without_chassis(mechs: Any, params: Any) -> list[str]:
+    """Planted B bug: chassis are not counted as parts (each given its own id)."""
+    own = [replace(m, chassis=replace(m.chassis, id=f"{m.name}-chassis")) for m in mechs]
+    return _SHIPPED_COPY_PROBLEMS(own, params)
 
 
 OVERCHARGE = ["1", "1d3", "1d6", "1d6+4"]
@@ -181,6 +246,91 @@ FLIPS: dict[str, list[Flip]] = {
         set_("rounds-8", round_cap=8),
     ],
     "wipe_points": [set_("kill-points-2", kill_points=2)],
+    # B, B4 (issue 15)
+    "overload_per_five": [
+        set_("step-4", overload_step=4),
+        set_("step-6", overload_step=6),
+        Flip("rule-whole-steps-only", patch=("overload_steps", overload_floor)),
+    ],
+    "roster_four": [
+        set_("roster-5", roster_size=5),
+        Flip("rule-refuses-nothing", patch=("roster_problems", refuse_nothing)),
+    ],
+    "fielded_three": [set_("fielded-2", fielded=2)],
+    "copy_limit_part": [
+        set_("copy-limit-1", copy_limit=1),
+        set_("copy-limit-3", copy_limit=3),
+        Flip("rule-refuses-nothing", patch=("roster_problems", refuse_nothing)),
+    ],
+    "copy_limit_chassis": [
+        set_("copy-limit-3", copy_limit=3),
+        Flip("rule-ignores-chassis", patch=("copy_problems", copies_without_chassis)),
+    ],
+    # D, D4
+    "pilot_stats_zero_to_three": [
+        Flip("loader-forgets-bounds", patch=("catalog.check_entry", check_entry_unbounded_pilots)),
+        Flip("args-from-1", args={"values": [1, 2, 3, 4]}),
+    ],
+    "bond_dice": [set_("bond-dice-2", bond_dice=2)],
+    "bond_range": [set_("bond-range-3", bond_range=3)],
+    "backup_fire_dice": [set_("reaction-dice-0", reaction_dice=0)],
+    # E, E6
+    "full_action_two_quick": [
+        Flip("full-takes-3", patch=("policy.FULL", 3)),
+        Flip("full-takes-1", patch=("policy.FULL", 1)),
+    ],
+    "reaction_attack_dice": [set_("reaction-dice-2", reaction_dice=2)],
+    "lock_on_roll": [Flip("rule-above-e-def", patch=("locks_on", locks_on_above))],
+    "lock_on_dice": [set_("lock-dice-2", lock_dice=2)],
+    "brace_armor": [
+        set_("brace-2", brace_armor=2),
+        Flip("rule-brace-adds-nothing", patch=("armor_now", armor_never_braced)),
+    ],
+    "vent_heat": [set_("vent-2d3", vent_heat="2d3")],
+    "barrage_heat": [set_("barrage-heat-2", barrage_heat=2)],
+    "aimed_shot_dice": [set_("aimed-dice-0", aimed_dice=0)],
+    "engaged_dice": [set_("engaged-dice-2", engaged_dice=2)],
+    # B tags, F Declare, F Hit
+    "heavy_moved_dice": [set_("heavy-dice-0", heavy_dice=0)],
+    "long_range_reach": [
+        set_("long-160", long_range_percent=160),
+        Flip("rule-rounds-up", patch=("long_range", long_range_rounded_up)),
+    ],
+    "long_range_dice": [set_("long-range-dice-2", long_range_dice=2)],
+    "natural_20_pen": [set_("nat20-pen-0", nat20_pen=0), set_("nat20-pen-2", nat20_pen=2)],
+    # F7, G
+    "crit_table_d6": [
+        Flip("table-d8", patch=("TABLE_DIE", 8)),
+        Flip("table-d4", patch=("TABLE_DIE", 4)),
+    ],
+    "stress_table_d6": [Flip("table-d8", patch=("TABLE_DIE", 8))],
+    "prone_evasion": [set_("prone-evasion-2", prone_evasion=2)],
+    "prone_location_rerolls": [Flip("rule-rerolls-once", patch=("location_rerolls", rerolls_once))],
+    # F11
+    "kick_fall": [
+        set_("fall-below-11", kick_fall_below=11),
+        Flip("rule-falls-at-10", patch=("kick_falls", kick_falls_at)),
+    ],
+    "shield_punch_pen": [set_("shield-punch-2", shield_punch_pen=2)],
+    "charge_dice": [
+        set_("per-2-hexes", charge_hexes_per_die=2),
+        set_("max-3", charge_max_dice=3),
+        Flip("rule-no-max", patch=("charge_dice", charge_dice_unbounded)),
+    ],
+    "charge_blocked_damage": [set_("wall-1d3", charge_wall_damage="1d3")],
+    "charge_self_damage": [set_("self-1d6", charge_self_damage="1d6")],
+    "charge_heat": [set_("charge-heat-2", charge_heat=2)],
+    "shield_melee_dice": [set_("shield-dice-2", shield_melee_dice=2)],
+    # G, H5, H, I
+    "pulse_heat": [set_("pulse-1d6", pulse_heat="1d6")],
+    "hard_cover_dice": [set_("hard-1", hard_cover_dice=1)],
+    "soft_cover_dice": [set_("soft-2", soft_cover_dice=2)],
+    "initiative_2d6": [
+        set_("init-1d12", initiative_dice="1d12"),
+        set_("init-2d6+1", initiative_dice="2d6+1"),
+    ],
+    "deploy_rows": [set_("deploy-rows-2", deploy_rows=2)],
+    "three_zones": [set_("zones-2", zones=2)],
 }
 
 CASES = [
@@ -218,17 +368,23 @@ def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch) 
         claim = replace(claim, args={**claim.args, **flip.args})
     if flip.patch is not None:
         name, bug = flip.patch
-        assert callable(getattr(rules, name))
+        module, attr = patch_target(name)
+        shipped = getattr(module, attr)
+        assert callable(shipped) == callable(bug), name  # a function for a function
         rules.clear_caches()  # forget what the shipped rule computed above
-        monkeypatch.setattr(rules, name, bug)
+        monkeypatch.setattr(module, attr, bug)
     after = evaluate(claim, GAME.checks, catalog)
     assert not after.passed, after.row()
 
 
-LEGALITY_REFUSALS = {"four_kit_rosters_legal", "team_bastion_two_mediums_over", "team_cap"}
+LEGALITY_REFUSALS = {
+    "four_kit_rosters_legal", "team_bastion_two_mediums_over", "team_cap", "roster_four",
+    "copy_limit_part", "copy_limit_chassis",
+}  # fmt: skip
 LEGALITY_ACCEPTANCES = {
     "four_kit_rosters_legal", "team_cap", "team_courier_foreman_reaver_fits",
-    "team_bastion_foreman_courier_fits", "team_bastion_reaver_courier_fits",
+    "team_bastion_foreman_courier_fits", "team_bastion_reaver_courier_fits", "roster_four",
+    "copy_limit_part", "copy_limit_chassis",
 }  # fmt: skip
 
 
