@@ -30,11 +30,17 @@ Activation (003 E), the same decision list for every mech, switched by its polic
 2. Overcharge (G3, free, once) when Heat is under the policy's threshold: a third Quick.
 3. Stabilize (Full) at the policy's count of crit effects: Heat 0, one effect removed;
    else Vent (Quick) at the policy's Heat threshold: clears ``vent_heat`` (1d6) (+ ability).
-4. Target: the nearest living enemy (ties: lowest index).
+   Then Break (Full, F11.5) when the policy breaks grapples and the mech is in one. A
+   mech still Grappled may not Move, Boost or Charge this activation.
+4. Target: the nearest living enemy (ties: lowest index); a Grappled mech's is the mech
+   it grapples.
 5. Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and in
    reach of Speed + 1, and a melee option exists; else Move toward the preferred
    distance, then Boost (Quick) when the policy boosts and nothing reaches.
-6. Attack: Overwatch (Full) when the policy holds it and nothing reaches; else Barrage
+6. Throw (Quick, F11.5) first when the policy grapples and the mech is in a grapple.
+   Attack: Grapple (Full, F11.5) when the policy grapples, the target is adjacent and
+   neither mech is in a grapple; else Overwatch (Full) when the policy holds it and
+   nothing reaches; else Barrage
    (Full) with the two best weapons in reach if Heat stays within Reactor Cap; else
    Aimed Shot (Full, core) with a Shots-1 weapon; else Lock On (Quick, when the target
    is in Sensors and not Locked) and Fire (Quick) the best weapon in reach.
@@ -55,6 +61,14 @@ Legs band hits the cover); penetration d6 + Pen vs Armor with the margin; damage
 with carry-over into the Core; a crit rolls the crit table; Pulse adds ``pulse_heat``
 (1d3) Heat to the target; a melee Full or Crit from a heavier class knocks the target
 Prone; a missed kick may fall Prone. Heat above Reactor Cap rolls the stress table, then Heat is 0.
+
+Grapple (F11.5). Grapple, Throw and Break are Piloting contests: each side rolls d20
+(the acting mech first) + Piloting + its class bonus (``grapple_light`` 0,
+``grapple_medium`` 1, ``grapple_heavy`` 2); the acting mech wins ties. A Grapple won
+holds both mechs (one grapple at a time); a Throw won drops the other Prone, in its hex
+on the track, and ends it; a Break won ends it. It also ends when either mech is
+destroyed or falls Prone by anything else (knockdown, a missed kick, the stress scram).
+A Charge's push of a Grappled mech is blocked (1d6 to the struck part).
 
 End. A side with no living mech loses at once. After the round cap: more points (3 per
 destroyed enemy; no zones on a track) wins, then the higher Hull percentage (current
@@ -130,6 +144,7 @@ class Battle:
     params: rules.Parameters
     side: np.ndarray  # int8[M]  0 or 1
     klass: np.ndarray  # int8[M]  0 light, 1 medium, 2 heavy (F11.4 knockdown)
+    grapple_bonus: np.ndarray  # int8[M]  class bonus in grapple contests (F11.5)
     bands: np.ndarray  # int8[M, 6]  location bands, silhouette order (F4)
     band_top: np.ndarray  # int8[M, 6]  last d20 face of each band (cumulative bands)
     armor: np.ndarray  # int8[M, 6]
@@ -191,6 +206,8 @@ class Battle:
     p_overwatch: np.ndarray  # bool[M]
     p_brace: np.ndarray  # bool[M]
     p_strike: np.ndarray  # bool[M]
+    p_grapple: np.ndarray  # bool[M]  Grapple when adjacent, Throw while grappled (F11.5)
+    p_break: np.ndarray  # bool[M]  Break out of a grapple (F11.5)
     p_vent_at: np.ndarray  # int16[M]  percent of Reactor Cap
     p_stabilize_at: np.ndarray  # int8[M]
     p_overcharge_below: np.ndarray  # int16[M]  percent of Reactor Cap
@@ -332,6 +349,7 @@ def compile_battle(
         params=params,
         side=arr(side),
         klass=arr([CLASS_RANK[s.klass] for s in stats]),
+        grapple_bonus=arr([rules.grapple_bonus(CLASS_RANK[s.klass], params) for s in stats]),
         bands=arr([s.bands for s in stats]),
         band_top=arr([rules.band_top(s.bands) for s in stats]),
         armor=arr([s.armor for s in stats]),
@@ -388,6 +406,9 @@ def compile_battle(
         p_overwatch=arr([p.overwatch for p in policy], bool),
         p_brace=arr([p.brace for p in policy], bool),
         p_strike=arr([p.strike for p in policy], bool),
+        # policies.toml's grapple fields; a catalog without them never grapples or breaks
+        p_grapple=arr([getattr(p, "grapple", False) for p in policy], bool),
+        p_break=arr([getattr(p, "break_grapple", False) for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),
@@ -460,6 +481,13 @@ def accuracy(b: Battle, m, melee, weapon_acc, head_alive):
     Head, F7) + an active ``acc`` ability."""
     return rules.accuracy(b.gunnery[m], b.piloting[m], melee, weapon_acc, b.head_acc[m],
                           head_alive=head_alive, bonus=b.acc_bonus[m])  # fmt: skip
+
+
+def wins_contest(b: Battle, m, roll, o, other_roll):
+    """003 F11.5: ``m`` (the acting mech) against ``o``, each d20 + Piloting + class
+    bonus; ``m`` wins ties."""
+    return rules.wins_contest(roll, b.piloting[m], b.grapple_bonus[m], other_roll,
+                              b.piloting[o], b.grapple_bonus[o])  # fmt: skip
 
 
 # The rules the engines call by these names (one definition each, in rules.py).

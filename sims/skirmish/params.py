@@ -115,6 +115,12 @@ class Parameters:
     shield_melee_dice: int = param("[-] on melee attacks at an intact Shield arm", "F11.6",
                                    low=0, high=3)  # fmt: skip
     shield_punch_pen: int = param("Pen bonus of a punch from a Shield arm", "F11.1", low=0, high=3)
+    grapple_light: int = param("class bonus of a Light mech in a grapple contest", "F11.5",
+                               low=0, high=5)  # fmt: skip
+    grapple_medium: int = param("class bonus of a Medium mech in a grapple contest", "F11.5",
+                                low=0, high=5)  # fmt: skip
+    grapple_heavy: int = param("class bonus of a Heavy mech in a grapple contest", "F11.5",
+                               low=0, high=5)  # fmt: skip
     pulse_heat: str = param("Heat a Pulse hit adds to its target", "G", choices=DICE)
     charge_self_damage: str = param("damage the charger takes to its Legs, ignoring Armor",
                                     "F11.3", choices=DICE)  # fmt: skip

@@ -88,10 +88,14 @@ def target_rank(distance: Any, mech: Any, mechs: int) -> Any:
 # ---- 5. Charge, or Move then Boost -----------------------------------------------------
 
 
-def charges(charge: Any, quick: Any, distance: Any, budget: Any, melee_option: Any) -> Any:
-    """Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and an
-    adjacent hex is within the Move ``budget``, and a melee weapon or strike exists."""
-    return _all(charge, quick >= FULL, distance >= 2, distance <= budget + 1, melee_option)
+def charges(charge: Any, quick: Any, distance: Any, reach: Any, melee_option: Any,
+            free: Any = True) -> Any:  # fmt: skip
+    """Charge (Full, F11.3) when the policy charges, the mech is ``free`` to move (not
+    Grappled, F11.5), the target is 2+ hexes away and an adjacent hex is within ``reach``
+    (the Move left, then the Charge's own Speed: a Move may come first, E), and a melee
+    weapon or strike exists."""
+    return _all(charge, quick >= FULL, free, distance >= 2, distance <= reach + 1,
+                melee_option)  # fmt: skip
 
 
 def move_goal(adjacent: Any, max_optimal: Any) -> Any:
@@ -100,10 +104,34 @@ def move_goal(adjacent: Any, max_optimal: Any) -> Any:
     return _where(adjacent, 1, max_optimal)
 
 
-def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any) -> Any:
+def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any,
+           free: Any = True) -> Any:  # fmt: skip
     """Boost (Quick: move again) after the Move when the policy boosts, a Full action is
-    left, no weapon reaches, the mech can move and it is not at its goal."""
-    return _all(boost, quick >= FULL, _not(reaches), speed > 0, distance != goal)
+    left, no weapon reaches, the mech can move (Speed, and ``free``: not Grappled, F11.5)
+    and it is not at its goal."""
+    return _all(boost, quick >= FULL, free, _not(reaches), speed > 0, distance != goal)
+
+
+# ---- 3b, 6a, 6. Grapple, Throw and Break (F11.5) ---------------------------------------
+
+
+def breaks(break_grapple: Any, quick: Any, grappled: Any) -> Any:
+    """Break (Full, F11.5) before moving, when the policy does (``break_grapple``), the mech
+    is in a grapple and a Full action is left."""
+    return _all(break_grapple, quick >= FULL, grappled)
+
+
+def throws(grapple: Any, quick: Any, grappled: Any) -> Any:
+    """Throw (Quick, F11.5) before attacking, when the policy grapples (``grapple``), the
+    mech is in a grapple and a Quick action is left."""
+    return _all(grapple, quick >= 1, grappled)
+
+
+def grapples(grapple: Any, quick: Any, distance: Any, free: Any, target_free: Any) -> Any:
+    """Grapple (Full, F11.5) instead of attacking when the policy does (``grapple``), a
+    Full action is left, the target is adjacent and neither mech is in a grapple (a
+    reading: one grapple at a time)."""
+    return _all(grapple, quick >= FULL, distance <= 1, free, target_free)
 
 
 # ---- 6. Attack: Overwatch, else Barrage, else Aimed Shot, else Lock On and Fire --------

@@ -41,7 +41,7 @@ PEN_DIE = 6  # 003 F5: d6 + Pen
 MODIFIER_DIE = 6  # 003 F3: modifier dice are d6
 TABLE_DIE = 6  # 003 F7, G: one d6 on the crit table, on the stress table
 COVER_DIE = 100  # the range track's cover draw: a percent die against the cover percents
-CONTEST_DIE = 20  # 003 E Lock On (d20 + Systems), F11.1 a missed kick (d20 + Piloting)
+CONTEST_DIE = 20  # 003 E Lock On (d20 + Systems), F11.1 a missed kick, F11.5 grapple contests
 OUTCOMES = ("glance", "full", "crit")
 GLANCE, FULL, CRIT = range(3)  # outcome codes, indices in OUTCOMES
 # Battle results (I4): who won, and what decided it.
@@ -485,6 +485,21 @@ def charge_dice(hexes: Any, params: Parameters) -> Any:
     ``charge_max_dice`` (2)."""
     per_die = np.asarray(hexes) // params.charge_hexes_per_die
     return _plain(np.minimum(params.charge_max_dice, per_die))
+
+
+def grapple_bonus(klass_rank: Any, params: Parameters) -> Any:
+    """003 F11.5: the class bonus of a grapple contest, by class rank (light 0, medium 1,
+    heavy 2): ``grapple_light`` 0, ``grapple_medium`` 1, ``grapple_heavy`` 2."""
+    table = np.array([params.grapple_light, params.grapple_medium, params.grapple_heavy])
+    return _plain(table[np.asarray(klass_rank)])
+
+
+def wins_contest(roll: Any, piloting: Any, bonus: Any, other_roll: Any, other_piloting: Any,
+                 other_bonus: Any) -> Any:  # fmt: skip
+    """003 F11.5 a Piloting contest (Grapple, Throw, Break): each side rolls d20 + Piloting
+    + class bonus; the acting mech (the first three arguments) wins ties."""
+    return _plain(np.asarray(roll) + piloting + bonus
+                  >= np.asarray(other_roll) + other_piloting + other_bonus)  # fmt: skip
 
 
 # ---- D: pilots -----------------------------------------------------------------------

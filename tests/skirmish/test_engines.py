@@ -80,7 +80,13 @@ SCENARIOS = [
         side("courier+foreman+reaver", "brawler"),
         {},
     ),
-]
+    # F11.5 Grapple, Throw and Break: policy switches per side (see battle_of)
+    ("grapple-brawl-v-gun-break", side("reaver", "brawler"), side("foreman", "gunline"),
+     {"p_grapple": (True, False), "p_break": (False, True)}),
+    ("team-grapple-v-careful", side("courier+foreman+bastion", "brawler"),
+     side("reaver+lancer+skiff", "careful"),
+     {"p_grapple": (True, False), "p_break": (False, True)}),
+]  # fmt: skip
 METRICS = [
     "score_a",
     "rounds",
@@ -94,7 +100,13 @@ METRICS = [
 
 
 def battle_of(catalog, a, b, changes):
-    return compile_battle(catalog, a, b, replace(catalog.params, **changes))
+    """The matchup under rules changes; a change named ``p_*`` is a compiled policy switch
+    given per side (side A's, side B's), for switches policies.toml does not carry."""
+    rules_changes = {k: v for k, v in changes.items() if not k.startswith("p_")}
+    battle = compile_battle(catalog, a, b, replace(catalog.params, **rules_changes))
+    switches = {k: np.array([v[s] for s in battle.side], bool)
+                for k, v in changes.items() if k.startswith("p_")}  # fmt: skip
+    return replace(battle, **switches)
 
 
 def one_matchup(n: int) -> np.ndarray:

@@ -53,11 +53,12 @@ def test_target_and_strike_option():
 
 
 def test_charge_move_boost_ints_and_arrays():
-    agree(policy.charges, {"charge": BOOL, "quick": QUICK, "distance": list(range(0, 9)),
-                           "budget": [0, 1, 4, 6], "melee_option": BOOL})  # fmt: skip
+    agree(policy.charges, {"charge": BOOL, "quick": QUICK, "distance": list(range(0, 14)),
+                           "reach": [0, 1, 4, 6, 12], "melee_option": BOOL,
+                           "free": BOOL})  # fmt: skip
     agree(policy.move_goal, {"adjacent": BOOL, "max_optimal": [1, 4, 8]})
     agree(policy.boosts, {"boost": BOOL, "quick": QUICK, "reaches": BOOL, "speed": [0, 1, 4],
-                          "distance": [1, 4, 6], "goal": [1, 4]})  # fmt: skip
+                          "distance": [1, 4, 6], "goal": [1, 4], "free": BOOL})  # fmt: skip
 
 
 def test_charge_move_boost_edges():
@@ -70,12 +71,38 @@ def test_charge_move_boost_edges():
     assert policy.charges(True, 1, 3, 4, True) is False  # a Full action
     assert policy.charges(True, 2, 3, 4, False) is False  # no melee weapon, no strike
     assert policy.charges(False, 3, 3, 4, True) is False
+    assert policy.charges(True, 2, 3, 4, True, False) is False  # Grappled (F11.5)
     assert policy.move_goal(True, 8) == 1 and policy.move_goal(False, 8) == 8
     assert policy.boosts(True, 2, False, 4, 6, 4) is True
     assert policy.boosts(True, 2, True, 4, 6, 4) is False  # a weapon reaches
     assert policy.boosts(True, 2, False, 4, 4, 4) is False  # at its goal
     assert policy.boosts(True, 2, False, 0, 6, 4) is False  # cannot move
     assert policy.boosts(True, 1, False, 4, 6, 4) is False
+    assert policy.boosts(True, 2, False, 4, 6, 4, False) is False  # Grappled (F11.5)
+
+
+def test_grapple_throw_break_ints_and_arrays():
+    agree(policy.breaks, {"break_grapple": BOOL, "quick": QUICK, "grappled": BOOL})
+    agree(policy.throws, {"grapple": BOOL, "quick": QUICK, "grappled": BOOL})
+    agree(policy.grapples, {"grapple": BOOL, "quick": QUICK, "distance": [0, 1, 2, 5],
+                            "free": BOOL, "target_free": BOOL})  # fmt: skip
+
+
+def test_grapple_throw_break_edges():
+    # F11.5: Grapple and Break are Full actions, Throw a Quick one
+    assert policy.breaks(True, 2, True) is True
+    assert policy.breaks(True, 1, True) is False  # a Full action
+    assert policy.breaks(True, 2, False) is False  # not in a grapple
+    assert policy.breaks(False, 3, True) is False  # the policy stays (break_grapple false)
+    assert policy.throws(True, 1, True) is True
+    assert policy.throws(True, 0, True) is False
+    assert policy.throws(True, 2, False) is False
+    assert policy.grapples(True, 2, 1, True, True) is True  # adjacent
+    assert policy.grapples(True, 2, 0, True, True) is True  # the same hex on the track
+    assert policy.grapples(True, 2, 2, True, True) is False  # not adjacent
+    assert policy.grapples(True, 1, 1, True, True) is False  # a Full action
+    assert policy.grapples(True, 2, 1, False, True) is False  # already in a grapple
+    assert policy.grapples(True, 2, 1, True, False) is False  # the target is in one
 
 
 def test_attack_choices_ints_and_arrays():

@@ -6,7 +6,7 @@ the reactions it triggers (E6); Lock On, Stabilize and Charge. Each choice is a
 from __future__ import annotations
 
 from sims.skirmish import policy, rules
-from sims.skirmish.battle import HEAD, LEGS, MOUNTS, e_def_now, reach_band
+from sims.skirmish.battle import HEAD, LEGS, MOUNTS, e_def_now, reach_band, wins_contest
 from sims.skirmish.reference.state import Reading
 
 
@@ -45,13 +45,21 @@ class Actions(Reading):
         elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
             a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
             quick -= 1
-        t = self.nearest_enemy(m)  # 4. target
+        # 3b. Break (Full, F11.5) out of a grapple, before moving
+        if policy.breaks(b.p_break[m], quick, a.grappled >= 0):
+            quick -= 2
+            self.break_grapple(m)
+        held = a.grappled >= 0  # F11.5: Grappled mechs may not move or Boost
+        if held:
+            budget = 0
+        # 4. target: the nearest living enemy; in a grapple, the mech it grapples
+        t = a.grappled if held else self.nearest_enemy(m)
         if t is None:
             return
         boosted = charged = False
         d = self.distance(m, t)
         # 5. Charge (F11.3) or Move (+ Boost)
-        if policy.charges(b.p_charge[m], quick, d, budget, self.melee_option(m)):
+        if policy.charges(b.p_charge[m], quick, d, budget, self.melee_option(m), not held):
             charged, quick = True, quick - 2
             self.charge(m, t, d - 1)
         else:
@@ -60,7 +68,7 @@ class Actions(Reading):
             if self.winner is not None or not a.alive:
                 return
             if policy.boosts(b.p_boost[m], quick, bool(self.reach(m, t)), self.speed(m),
-                             self.distance(m, t), goal):  # fmt: skip
+                             self.distance(m, t), goal, not held):  # fmt: skip
                 boosted, quick = True, quick - 1
                 self.move(m, t, goal, self.speed(m))
         if self.winner is not None or not a.alive:
@@ -68,8 +76,18 @@ class Actions(Reading):
         t = t if self.mechs[t].alive else self.nearest_enemy(m)
         if t is None:
             return
-        # 6. Attack
-        if not charged and quick >= 1:
+        # 6a. Throw (Quick, F11.5) the mech it grapples
+        if policy.throws(b.p_grapple[m], quick, a.grappled >= 0):
+            quick -= 1
+            self.throw(m)
+        # 6. Attack: Grapple (Full, F11.5), else Overwatch, Barrage, Aimed Shot, Fire
+        if not charged and quick >= 1 and policy.grapples(
+            b.p_grapple[m], quick, self.distance(m, t), a.grappled < 0,
+            self.mechs[t].grappled < 0,
+        ):  # fmt: skip
+            quick -= 2
+            self.grapple(m, t)
+        elif not charged and quick >= 1:
             mounts = self.reach(m, t)
             ranged = [w for w in range(3) if b.has_weapon[m, w] and not b.w_melee[m, w]
                       and a.part_alive(MOUNTS[w])]  # fmt: skip
@@ -158,6 +176,29 @@ class Actions(Reading):
                 se.reaction = False
                 self.attack(e, m, w, strike=None if w is not None else option, reaction=True)
 
+    def contest(self, m: int, o: int) -> bool:
+        """F11.5: a Piloting contest of ``m`` (acting, its d20 first) against ``o``."""
+        roll, other = self.dice.roll(rules.CONTEST_DIE), self.dice.roll(rules.CONTEST_DIE)
+        return bool(wins_contest(self.b, m, roll, o, other))
+
+    def grapple(self, m: int, t: int) -> None:
+        """F11.5 Grapple: on success both mechs are Grappled."""
+        if self.contest(m, t):
+            self.mechs[m].grappled, self.mechs[t].grappled = t, m
+
+    def throw(self, m: int) -> None:
+        """F11.5 Throw: on success the other mech falls Prone (on the track it stays in
+        its hex, adjacent) and the grapple ends."""
+        o = self.mechs[m].grappled
+        if self.contest(m, o):
+            self.release(m)
+            self.fall_prone(o)
+
+    def break_grapple(self, m: int) -> None:
+        """F11.5 Break: on success the grapple ends."""
+        if self.contest(m, self.mechs[m].grappled):
+            self.release(m)
+
     def lock_on(self, m: int, t: int) -> None:
         """E Lock On: d20 + Systems >= target E-Def locks it until the end of the round."""
         roll = self.dice.roll(rules.CONTEST_DIE)
@@ -201,7 +242,8 @@ class Actions(Reading):
             if landed and st.alive and part >= 0:
                 away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (
                     1 if self.side(t) == 0 else -1)  # fmt: skip
-                if b.wall_low <= st.pos + away <= b.wall_high:
+                # blocked: the track's end, or a Grappled target held in place (F11.5)
+                if b.wall_low <= st.pos + away <= b.wall_high and st.grappled < 0:
                     st.pos += away
                 else:
                     self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)

@@ -65,7 +65,7 @@ class Attacks(Reading):
             if not rules.hits(natural, acc, mod, evasion):
                 if strike == 1:  # F11.1 a missed kick: d20 + Piloting below 10 falls Prone
                     if rules.kick_falls(self.dice.roll(rules.CONTEST_DIE), int(b.piloting[m]), p):
-                        a.prone = True
+                        self.fall_prone(m)
                 continue
             self.hits[side] += 1
             if strike is None:
@@ -97,8 +97,8 @@ class Attacks(Reading):
                 self.crit(t, part)
             if pulse and s.alive:
                 self.gain_heat(t, self.roll_expr(p.pulse_heat))  # G: Pulse hits add Heat
-            if rules.knocks_down(melee, outcome, int(b.klass[m]), int(b.klass[t])):
-                s.prone = True  # F11.4 knockdown
+            if s.alive and rules.knocks_down(melee, outcome, int(b.klass[m]), int(b.klass[t])):
+                self.fall_prone(t)  # F11.4 knockdown
         if strike is None:
             self.gain_heat(m, int(b.w_heat[m, mount]))  # E Fire: add its Heat
         return any_hit, struck

@@ -31,11 +31,23 @@ class Effects(Reading):
         elif code == E["skip_activation"]:
             s.shutdown = True
         elif code == E["prone"]:
-            s.prone = True
+            self.fall_prone(m)
         elif code == E["back_damage"]:
             self.damage(m, BACK, self.dice.roll(value), attacker=None)
         elif code == E["attack_die"]:
             s.flicker = True
+
+    def fall_prone(self, m: int) -> None:
+        """F7 Prone; F11.5: a grapple ends when either mech is knocked Prone by anything
+        else than a Throw (a Throw ends it itself)."""
+        self.mechs[m].prone = True
+        self.release(m)
+
+    def release(self, m: int) -> None:
+        """F11.5: the grapple ``m`` is in (if any) ends for both mechs."""
+        o = self.mechs[m].grappled
+        if o >= 0:
+            self.mechs[o].grappled = self.mechs[m].grappled = -1
 
     def damage(self, t: int, part: int, amount: int, attacker: int | None) -> None:
         """F6: subtract from the part's Durability; anything past 0 carries into the Core.
@@ -51,6 +63,7 @@ class Effects(Reading):
             s.dur[CORE] -= rules.carry_over(s.dur[part])  # F6, no second penetration roll
             s.dur[part] = 0
         if not s.alive:
+            self.release(t)  # F11.5: a grapple ends when either mech is destroyed
             self.destroyed[side][CORE] += 1
             self.kills[1 - side] += 1
             if not self.living(side) and self.winner is None:

@@ -39,6 +39,7 @@ class MechState:
     activated: bool = False
     moved: bool = False
     flicker: bool = False  # stress: [-] on the next attack
+    grappled: int = -1  # the mech it is in a grapple with (F11.5), -1 none
     # lasting crit effects (F7), counted per kind until Stabilize removes one
     n_sensors: int = 0
     n_speed: int = 0

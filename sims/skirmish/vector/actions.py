@@ -9,8 +9,8 @@ import numpy as np
 
 from sims.core.batch import keep
 from sims.skirmish import policy, rules
-from sims.skirmish.battle import CORE, HEAD, LEGS, e_def_now, reach_band
-from sims.skirmish.vector.state import I16, MOUNT_PART, Reading
+from sims.skirmish.battle import CORE, HEAD, LEGS, e_def_now, reach_band, wins_contest
+from sims.skirmish.vector.state import I16, IX, MOUNT_PART, Reading
 
 
 class Actions(Reading):
@@ -66,16 +66,30 @@ class Actions(Reading):
             cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
             s.heat[ix[v], m[v]] = np.maximum(0, cooled)
             quick -= vent
-        # 4. target
+        # 3b. Break out of a grapple (F11.5), before moving
+        held = np.zeros(len(ix), bool)
+        if self.any_grapple:
+            brk = policy.breaks(b.p_break[km], quick, s.grappled[ix, m] >= 0)
+            if brk.any():
+                k = np.nonzero(brk)[0]
+                quick[k] -= 2
+                self.break_grapple(ix[k], m[k])
+            grip = s.grappled[ix, m].astype(IX)
+            held = grip >= 0  # F11.5: Grappled mechs may not move or Boost
+            budget = np.where(held, 0, budget)
+        # 4. target: the nearest living enemy; in a grapple, the mech it grapples
         t = self.nearest_enemy(ix, m)
+        if self.any_grapple:
+            t = np.where(held, grip, t)
         ok = t >= 0
-        ix, m, t, quick, budget = keep(ok, ix, m, t, quick, budget)
+        ix, m, t, quick, budget, held = keep(ok, ix, m, t, quick, budget, held)
         if not len(ix):
             return
         km = self.key(ix, m)
         d = self.distance(ix, m, t)
         # 5. Charge, or Move then Boost
-        charge = policy.charges(b.p_charge[km], quick, d, budget, self.melee_option(ix, m))
+        charge = policy.charges(b.p_charge[km], quick, d, budget, self.melee_option(ix, m),
+                                ~held)  # fmt: skip
         boosted = np.zeros(len(ix), bool)
         if charge.any():
             c = np.nonzero(charge)[0]
@@ -90,7 +104,8 @@ class Actions(Reading):
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
             boost = live & policy.boosts(b.p_boost[km[g]], quick[g], self.reach(gi, gm, gt)[0] >= 0,
-                                         spd, self.distance(gi, gm, gt), goal)  # fmt: skip
+                                         spd, self.distance(gi, gm, gt), goal,
+                                         ~held[g])  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
                 boosted[g[k]] = True
@@ -107,10 +122,26 @@ class Actions(Reading):
         if not len(ix):
             return
         km = self.key(ix, m)
+        grab = np.zeros(len(ix), bool)
+        if self.any_grapple:
+            # 6a. Throw (Quick, F11.5) the mech it grapples
+            thr = policy.throws(b.p_grapple[km], quick, s.grappled[ix, m] >= 0)
+            if thr.any():
+                k = np.nonzero(thr)[0]
+                quick[k] -= 1
+                self.throw(ix[k], m[k])
+            # 6. Grapple (Full, F11.5) before any other attack
+            grab = ~charge & (quick >= 1) & policy.grapples(
+                b.p_grapple[km], quick, self.distance(ix, m, t), s.grappled[ix, m] < 0,
+                s.grappled[ix, t] < 0)  # fmt: skip
+            if grab.any():
+                k = np.nonzero(grab)[0]
+                quick[k] -= 2
+                self.grapple(ix[k], m[k], t[k])
         # 6. Attack
         first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
-        can = ~charge & (quick >= 1)
+        can = ~charge & ~grab & (quick >= 1)
         # holds_overwatch's last condition (a working ranged weapon) is read only on the
         # rows where the others hold
         overwatch = can & policy.holds_overwatch(b.p_overwatch[km], quick, first >= 0, True)
@@ -258,6 +289,33 @@ class Actions(Reading):
             else:
                 self.attack(ki, who, km, weapon[rows], strike[rows], reaction=True)
 
+    def contest(self, ix, m, o):
+        """F11.5: Piloting contests of ``m`` (acting; its d20s first) against ``o``."""
+        roll = self.dice.roll(rules.CONTEST_DIE, len(ix))
+        other = self.dice.roll(rules.CONTEST_DIE, len(ix))
+        return wins_contest(self.b, self.key(ix, m), roll, self.key(ix, o), other)
+
+    def grapple(self, ix, m, t) -> None:
+        """F11.5 Grapple: where it succeeds both mechs are Grappled."""
+        won = self.contest(ix, m, t)
+        ix, m, t = keep(won, ix, m, t)
+        self.s.grappled[ix, m] = t
+        self.s.grappled[ix, t] = m
+
+    def throw(self, ix, m) -> None:
+        """F11.5 Throw: where it succeeds the other mech falls Prone (staying in its hex,
+        adjacent, on the track) and the grapple ends."""
+        o = self.s.grappled[ix, m].astype(IX)
+        ix, m, o = keep(self.contest(ix, m, o), ix, m, o)
+        self.release(ix, m)
+        self.fall_prone(ix, o)
+
+    def break_grapple(self, ix, m) -> None:
+        """F11.5 Break: where it succeeds the grapple ends."""
+        o = self.s.grappled[ix, m].astype(IX)
+        ix, m = keep(self.contest(ix, m, o), ix, m)
+        self.release(ix, m)
+
     def lock_on(self, ix, m, t) -> None:
         b, s = self.b, self.s
         km = self.key(ix, m)
@@ -305,7 +363,9 @@ class Actions(Reading):
                 away = np.where(
                     pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1))
                 )
-                inside = (pt + away >= b.wall_low) & (pt + away <= b.wall_high)
+                # blocked: the track's end, or a Grappled target held in place (F11.5)
+                inside = ((pt + away >= b.wall_low) & (pt + away <= b.wall_high)
+                          & (s.grappled[qi, qt] < 0))  # fmt: skip
                 s.pos[qi[inside], qt[inside]] += away[inside].astype(I16)
                 wall = ~inside
                 if wall.any():

@@ -95,7 +95,8 @@ class Attacks(Reading):
                 q = np.nonzero(kick_miss)[0]
                 kq = self.key(gi[q], gm[q])
                 fall = rules.kick_falls(dice.roll(rules.CONTEST_DIE, len(q)), b.piloting[kq], p)
-                s.prone[gi[q[fall]], gm[q[fall]]] = True
+                if fall.any():
+                    self.fall_prone(gi[q[fall]], gm[q[fall]])
             if not landed.any():
                 continue
             h = g[landed]
@@ -145,7 +146,9 @@ class Attacks(Reading):
             if hot.any():  # G: Pulse hits add ``pulse_heat``
                 self.gain_heat(hi[hot], ht[hot], dice.expr(p.pulse_heat, int(hot.sum())))
             knock = rules.knocks_down(melee[h], outcome, b.klass[kah], b.klass[kth])
-            s.prone[hi[knock], ht[knock]] = True  # F11.4
+            knock &= s.dur[hi, ht, CORE] > 0
+            if knock.any():
+                self.fall_prone(hi[knock], ht[knock])  # F11.4
         fired = ~is_strike
         if fired.any():
             self.gain_heat(ix[fired], m[fired], b.w_heat[ka[fired], w[fired]])

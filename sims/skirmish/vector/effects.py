@@ -32,8 +32,26 @@ class Effects(Reading):
                 self.damage(ix[k], m[k], np.full(k.sum(), part),
                             self.dice.roll(value[k], int(k.sum())))  # fmt: skip
         s.shutdown[ix, m] |= code == E["skip_activation"]
-        s.prone[ix, m] |= code == E["prone"]
+        scram = code == E["prone"]
+        if scram.any():
+            self.fall_prone(ix[scram], m[scram])
         s.flicker[ix, m] |= code == E["attack_die"]
+
+    def fall_prone(self, ix, m) -> None:
+        """F7 Prone; F11.5: a grapple ends when either mech is knocked Prone by anything
+        else than a Throw (a Throw ends it itself)."""
+        self.s.prone[ix, m] = True
+        self.release(ix, m)
+
+    def release(self, ix, m) -> None:
+        """F11.5: the grapple each ``m`` is in (if any) ends for both mechs."""
+        s = self.s
+        o = s.grappled[ix, m].astype(np.int64)
+        held = o >= 0
+        if held.any():
+            ix, m, o = keep(held, ix, m, o)
+            s.grappled[ix, m] = -1
+            s.grappled[ix, o] = -1
 
     def damage(self, ix, t, part, amount) -> None:
         s = self.s
@@ -55,6 +73,7 @@ class Effects(Reading):
         if dead.any():
             d = np.nonzero(dead)[0]
             ixd, sd = ix[d], side[d]
+            self.release(ixd, t[d])  # F11.5: a grapple ends when either mech is destroyed
             s.destroyed[ixd, sd, CORE] += 1
             s.kills[ixd, 1 - sd] += 1
             same = self.side[None, :] == sd[:, None]

@@ -19,7 +19,7 @@ from sims.skirmish.vector.scoring import Scoring
 from sims.skirmish.vector.state import I16, IX, State
 from sims.skirmish.vector.turns import Turns
 
-ENGINE_VERSION = "skirmish-vector-1"
+ENGINE_VERSION = "skirmish-vector-2"
 
 
 def stack(battles: Sequence[Battle]) -> Battle:
@@ -97,6 +97,7 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.ranged_flat = np.where(battle.has_weapon & ~battle.w_melee, battle.w_range,
                                     0).reshape(-1).astype(I16)  # fmt: skip
         self.any_shields = bool(battle.shield.any())
+        self.any_grapple = bool(battle.p_grapple.any() or battle.p_break.any())  # F11.5
         self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 

@@ -47,6 +47,7 @@ class State:
     activated: np.ndarray  # bool[N, M]  this round
     moved: np.ndarray  # bool[N, M]  this activation (Heavy)
     flicker: np.ndarray  # bool[N, M]  stress: [-] on the next attack
+    grappled: np.ndarray  # int8[N, M]  the mech it is in a grapple with (F11.5), -1 none
     n_sensors: np.ndarray  # int8[N, M]  lasting crit effects, counted per kind (F7)
     n_speed: np.ndarray  # int8[N, M]
     n_attack: np.ndarray  # int8[N, M]
@@ -78,6 +79,7 @@ class State:
             overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
             overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
             moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
+            grappled=np.full((n, M), -1, np.int8),
             n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
             n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
             n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
@@ -107,6 +109,7 @@ class Reading:
     scenario: np.ndarray | None  # int32[N]  each battle's matchup; None with one
     base: np.ndarray | None  # int32[N]  its first row in b; None with one matchup
     any_melee: bool
+    any_grapple: bool  # some policy of the call grapples or breaks (F11.5)
     order_flat: np.ndarray  # flat [K * 3] tables, read with index key * 3 + mount
     reach_flat: np.ndarray
     melee_flat: np.ndarray
