@@ -153,6 +153,30 @@ def kick_fall_chance(catalog: Catalog, piloting: int) -> Fraction:
     return Fraction(falls, rules.CONTEST_DIE)
 
 
+def grapple_bonus_by_kit(catalog: Catalog, kits: list[str]) -> dict[str, int]:
+    """Each kit's class bonus in grapple contests as the engines compile it
+    (``battle.compile_battle``'s ``grapple_bonus``, from ``rules.grapple_bonus``) (F11.5)."""
+    from sims.skirmish import battle  # the engines' model; imported where it is needed
+
+    b = battle.compile_battle(catalog, battle.Side(tuple(kits)), battle.Side((kits[0],)))
+    return {k: int(b.grapple_bonus[i]) for i, k in enumerate(kits)}
+
+
+def grapple_win_chance(catalog: Catalog, kit: str, other: str) -> dict[str, Fraction]:
+    """P(the acting mech wins a grapple contest) over both d20s, by
+    ``battle.wins_contest`` (d20 + Piloting + class bonus each, F11.5) in a duel of the
+    two kits with their suggested pilots, each kit acting in turn."""
+    from sims.skirmish import battle  # the engines' model; imported where it is needed
+
+    b = battle.compile_battle(catalog, battle.Side((kit,)), battle.Side((other,)))
+    faces = range(1, rules.CONTEST_DIE + 1)
+    out = {}
+    for m, o, name in ((0, 1, kit), (1, 0, other)):
+        wins = sum(bool(battle.wins_contest(b, m, x, o, y)) for x in faces for y in faces)
+        out[name] = Fraction(wins, rules.CONTEST_DIE**2)
+    return out
+
+
 # ---- F7 Prone, crit and stress tables ------------------------------------------------
 
 
@@ -352,8 +376,8 @@ def pilot_stat_accepted(catalog: Catalog, stats: list[str], values: list[int]
 def full_action_quick(catalog: Catalog) -> int | None:
     """The fewest Quick actions left at which every Full action of the decision list
     both engines share (``policy.py``: Stabilize, Charge, Overwatch, Barrage, Aimed
-    Shot) may be taken, everything else allowing it (E: a Full action uses both Quick
-    actions). None if not within 0..4."""
+    Shot, Grapple, Break) may be taken, everything else allowing it (E: a Full action uses
+    both Quick actions). None if not within 0..4."""
     for quick in range(5):
         allowed = (
             policy.stabilizes(1, 1, quick),
@@ -361,6 +385,8 @@ def full_action_quick(catalog: Catalog) -> int | None:
             policy.holds_overwatch(True, quick, False, True),
             policy.barrages(True, quick, True, 0, 0, 0, 10),
             policy.aims(True, quick, True, 1),
+            policy.grapples(True, quick, 1, True, True),
+            policy.breaks(True, quick, True),
         )
         if all(bool(a) for a in allowed):
             return quick
@@ -424,5 +450,6 @@ CHECKS = {
         charge_dice_by_hexes, range_reach, lock_on_chance, kick_fall_chance,
         prone_evasion_loss, location_rerolls, table_die, overload_loss, most_copies,
         roster_sizes, team_sizes, pilot_stat_accepted, full_action_quick, engine_dice,
+        grapple_bonus_by_kit, grapple_win_chance,
     )
 }  # fmt: skip

@@ -123,6 +123,12 @@ def check_entry_unbounded_pilots(raw: Any, specs: Any, path: Any, kind: str, **k
     return core_catalog.check_entry(raw, specs, path, kind, **kw)
 
 
+def contest_ties_to_defender(roll: Any, piloting: Any, bonus: Any, other_roll: Any,
+                             other_piloting: Any, other_bonus: Any) -> Any:  # fmt: skip
+    """Planted F11.5 bug: the acting mech loses ties."""
+    return roll + piloting + bonus > other_roll + other_piloting + other_bonus
+
+
 _SHIPPED_COPY_PROBLEMS = rules.copy_problems
 
 
@@ -320,6 +326,11 @@ FLIPS: dict[str, list[Flip]] = {
     "charge_blocked_damage": [set_("wall-1d3", charge_wall_damage="1d3")],
     "charge_self_damage": [set_("self-1d6", charge_self_damage="1d6")],
     "charge_heat": [set_("charge-heat-2", charge_heat=2)],
+    "grapple_class_bonus": [set_("heavy-3", grapple_heavy=3), set_("light-1", grapple_light=1)],
+    "grapple_contest": [
+        set_("medium-2", grapple_medium=2),
+        Flip("rule-ties-to-defender", patch=("wins_contest", contest_ties_to_defender)),
+    ],
     "shield_melee_dice": [set_("shield-dice-2", shield_melee_dice=2)],
     # G, H5, H, I
     "pulse_heat": [set_("pulse-1d6", pulse_heat="1d6")],
