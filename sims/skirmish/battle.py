@@ -25,8 +25,8 @@ Activation (003 E), the same decision list for every mech, switched by its polic
 (``policies.toml``; each step's condition is a predicate of ``policy.py``):
 
 1. Upkeep: Brace and Overwatch end; a Shutdown mech skips this activation; coolant
-   leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech stands up
-   with its whole Move (F7).
+   leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech stands up:
+   it costs its whole Move, unless it Stabilizes in step 3 (F7: free with Stabilize).
 2. Overcharge (G3, free, once) when Heat is under the policy's threshold: a third Quick.
 3. Stabilize (Full) at the policy's count of crit effects: Heat 0, one effect removed;
    else Vent (Quick) at the policy's Heat threshold: clears ``vent_heat`` (1d6) (+ ability).
@@ -35,8 +35,11 @@ Activation (003 E), the same decision list for every mech, switched by its polic
 4. Target: the nearest living enemy (ties: lowest index); a Grappled mech's is the mech
    it grapples.
 5. Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and in
-   reach of Speed + 1, and a melee option exists; else Move toward the preferred
-   distance, then Boost (Quick) when the policy boosts and nothing reaches.
+   reach of the Move left + Speed + 1, and a melee option exists: the Move first, only
+   as far as leaves the Charge a run of its whole Speed (E: the Move splits around
+   actions; the Charge's own move is not the Move, like a Boost's), then the Charge,
+   whose [+] count its own hexes; else Move toward the preferred distance, then Boost
+   (Quick) when the policy boosts and nothing reaches.
 6. Throw (Quick, F11.5) first when the policy grapples and the mech is in a grapple.
    Attack: Grapple (Full, F11.5) when the policy grapples, the target is adjacent and
    neither mech is in a grapple; else Overwatch (Full) when the policy holds it and
@@ -47,20 +50,22 @@ Activation (003 E), the same decision list for every mech, switched by its polic
 7. Spare Quick actions: Strike (once) when adjacent; else Brace when it did not Boost.
 
 Movement triggers reactions (E6), enemies in index order, one Reaction each per round,
-none while Prone: the Disengage strike when a hostile leaves adjacency, Overwatch when a
-hostile ends a move in reach of the held weapon, Marrow's riposte when a hostile ends a
-move adjacent. After each Fire, Barrage or Aimed Shot, each bonded partner with a Reaction
-fires Backup Fire: one shot at 1[-] from its best weapon in reach (D4).
+none while Prone: the Disengage strike (one melee attack: the best melee weapon, else a
+strike) when a hostile leaves adjacency, Overwatch when a hostile ends a move in reach of
+the held weapon, Marrow's riposte when a hostile ends a move adjacent (arriving or
+moving within adjacency). After each Fire, Barrage or Aimed Shot, each bonded partner
+with a Reaction fires Backup Fire: one shot at 1[-] from its best weapon in reach (D4).
 
 Fire (003 F): modifier dice once per Fire action (long range, cover drawn per action
-from the cover parameters, Engaged, Heavy after moving, bond within 2 hexes, Locked
-target, crit and stress penalties, reaction, Aimed, Shield against melee, Charge);
-per shot d20 to hit; location d20 over the bands (Aimed: core; melee rerolls a
-non-core location once, twice against Prone; destroyed part: core; hard cover: the
-Legs band hits the cover); penetration d6 + Pen vs Armor with the margin; damage dice
-with carry-over into the Core; a crit rolls the crit table; Pulse adds ``pulse_heat``
-(1d3) Heat to the target; a melee Full or Crit from a heavier class knocks the target
-Prone; a missed kick may fall Prone. Heat above Reactor Cap rolls the stress table, then Heat is 0.
+from the cover parameters, Engaged by any adjacent living hostile, Heavy after moving,
+bond within 2 hexes, Locked target, crit and stress penalties, reaction, Aimed, Shield
+against melee, Charge); per shot d20 to hit; location d20 over the bands (Aimed: core;
+melee rerolls a non-core location once, twice against Prone; destroyed part: core; hard
+cover: the Legs band hits the cover); penetration d6 + Pen vs Armor with the margin;
+damage dice with carry-over into the Core; a crit rolls the crit table; Pulse adds
+``pulse_heat`` (1d3) Heat to the target; a melee Full or Crit from a heavier class
+knocks the target Prone; a missed kick may fall Prone. Heat above Reactor Cap rolls the
+stress table, then Heat is 0.
 
 Grapple (F11.5). Grapple, Throw and Break are Piloting contests: each side rolls d20
 (the acting mech first) + Piloting + its class bonus (``grapple_light`` 0,

@@ -55,12 +55,12 @@ class Case:
     pos: tuple[int, int] = (0, 1)
     setup: dict[str, Any] = field(default_factory=dict)  # state field -> per mech
     policy: dict[str, Any] = field(default_factory=dict)  # compiled policy switches
-    kits: tuple[str, str] = ("foreman", "bastion")
+    kits: tuple[tuple[str, ...], tuple[str, ...]] = (("foreman",), ("bastion",))
 
 
 def battle_for(case: Case):
     catalog = load_catalog("catalogs")
-    b = compile_battle(catalog, Side((case.kits[0],), "gunline"), Side((case.kits[1],), "gunline"))
+    b = compile_battle(catalog, Side(case.kits[0], "gunline"), Side(case.kits[1], "gunline"))
     return replace(b, **{k: np.array(v, dtype=getattr(b, k).dtype) for k, v in case.policy.items()})
 
 
@@ -83,12 +83,13 @@ def play_reference(case: Case) -> tuple[dict, Any, int]:
             setattr(mech, name, list(value) if isinstance(value, list) else value)
     for kind, *args in case.steps:
         {"grapple": g.grapple, "throw": g.throw, "break": g.break_grapple,
-         "fire": g.attack, "activate": g.activate}[kind](*args)  # fmt: skip
+         "fire": g.attack, "activate": g.activate, "move": g.move}[kind](*args)  # fmt: skip
     state = {
         "pos": [m.pos for m in g.mechs], "dur_0": g.mechs[0].dur, "dur_1": g.mechs[1].dur,
         "heat": [m.heat for m in g.mechs], "prone": [m.prone for m in g.mechs],
         "grappled": [m.grappled for m in g.mechs], "hits": g.hits, "shots": g.shots,
         "winner": -1 if g.winner is None else g.winner,
+        "reaction": [m.reaction for m in g.mechs],
     }  # fmt: skip
     return state, dice, len(script)
 
@@ -117,6 +118,8 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
             e.break_grapple(one, mech(args[0]))
         elif kind == "fire":
             e.attack(one, mech(args[0]), mech(args[1]), mech(args[2]), one - 1)
+        elif kind == "move":
+            e.move(one, mech(args[0]), mech(args[1]), mech(args[2]), mech(args[3]))
         else:
             e.activate(one, mech(args[0]))
     state = {
@@ -125,6 +128,7 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
         "prone": st.prone.a[0].tolist(), "grappled": st.grappled.a[0].tolist(),
         "hits": st.hits.a[0].tolist(), "shots": st.shots.a[0].tolist(),
         "winner": int(st.winner[0]),
+        "reaction": st.reaction.a[0].tolist(),
     }  # fmt: skip
     return state, dice, len(script)
 
@@ -210,6 +214,98 @@ CASES = {
         },
         setup=GRAPPLED,
         policy={**NO_LOCK, "p_grapple": [True, False]},
+    ),  # fmt: skip
+}
+
+# The readings widened to the text (issue 15): the Disengage strike, Engaged, the
+# riposte, standing with Stabilize, Charge after a Move.
+CASES |= {
+    # F11.8 / E6: the Disengage strike is one melee attack, a melee weapon too (it was a
+    # punch or kick only). The Foreman moves away from the adjacent Reaver (goal 8, 5
+    # hexes; the track ends at hex -2): the Reaver's Blade (Acc 1, Pen 3, 2d6; Ruko's
+    # Piloting 2: accuracy 3) strikes at 1[-] (reaction) and 1[-] (the buckler, F11.6):
+    # dice 5 and 2, -5. 18 + 3 - 5 = 16 hits Evasion 9; location 10, the Core (8-13, no
+    # reroll); penetration 2 + 3 = 5 reaches Armor 5: full (a crit needs 9); 2d6 = 3 + 4
+    # = 7: Core 16 -> 9 (a punch would roll 1d3). The Reaver's Reaction is spent.
+    "the Disengage strike swings a melee weapon": Case(
+        (("move", 0, 1, 8, 5),),
+        (MELEE, (6, 5), (6, 2), (20, 18), (20, 10), (6, 2), (6, 3), (6, 4)),
+        {"pos": [-2, 1], "dur_0": [4, 8, 9, 9, 4, 11], "reaction": [True, False]},
+        kits=(("foreman",), ("reaver",)),
+    ),
+    # E Engaged: any adjacent hostile, not only the target. The Foreman fires the rifle
+    # at the Bastion 8 hexes away (optimal Range) while the Courier stands adjacent: no
+    # cover, Engaged 1[-] (die 4), natural 6: 6 + 3 - 4 = 5 misses Evasion 6 (it would hit
+    # unengaged). Ilse and Hana share nothing: abilities dark.
+    "Engaged by an adjacent hostile that is not the target": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (6, 4), (20, 6)),
+        {"hits": [0, 0], "shots": [1, 0], "heat": [1, 0, 0]},
+        pos=(0, 8, 1),
+        kits=(("foreman",), ("bastion", "courier")),
+    ),
+    # D6 Marrow's riposte when a hostile ENDS a move adjacent (not only arrives). Marrow
+    # (Warden, Piloting 3; on with Ruko, both Hollow Saints) stands at hex 1; the Foreman
+    # moves from hex 0 (adjacent) onto hex 1 (goal 0, 1 hex): still adjacent, so the
+    # Warden punches (no melee weapon; its Shield arm +1 Pen) at 1[-] (reaction) and 1[-]
+    # (the buckler): dice 1 and 1, -1. 10 + 3 - 1 = 12 hits Evasion 9; location 10, the
+    # Core; penetration 4 + 1 + 1 = 6 against Armor 5: full; 1d3 = 2: Core 16 -> 14; Full
+    # from a Heavy at a Medium: the Foreman is Prone (F11.4). The Reaver at hex 20 is out
+    # of everything (its bond with Marrow reaches 2 hexes).
+    "the riposte when a hostile ends a move adjacent": Case(
+        (("move", 0, 1, 0, 1),),
+        (MELEE, (6, 1), (6, 1), (20, 10), (20, 10), (6, 4), (3, 2)),
+        {
+            "pos": [1, 1, 20],
+            "dur_0": [4, 8, 9, 14, 4, 11],
+            "prone": [True, False, False],
+            "reaction": [True, False, True],
+        },
+        pos=(0, 1, 20),
+        kits=(("foreman",), ("warden", "reaver")),
+    ),  # fmt: skip
+    # F7 Prone: standing up is free with Stabilize. The Prone Foreman carries two crit
+    # effects (attack dice, sensors) and Stabilizes at 2 (Full): Heat 0, one effect off,
+    # standing; its whole Move is left: 5 hexes toward its rifle's Range 8 from the
+    # Bastion 14 away (hex 5). No Quick left; no dice.
+    "standing is free with Stabilize": Case(
+        (("activate", 0),),
+        (),
+        {"pos": [5, 14], "prone": [False, False], "heat": [0, 0]},
+        pos=(0, 14),
+        setup={"prone": [True, False], "n_attack": [1, 0], "n_sensors": [1, 0], "heat": [4, 0]},
+        policy={"p_stabilize_at": [2, 99]},
+    ),  # fmt: skip
+    # ... and without Stabilize (and no Boost) it costs the whole Move: it stays at hex 0
+    # and, with nothing in reach, holds Overwatch (Full; no dice).
+    "standing without Stabilize costs the Move": Case(
+        (("activate", 0),),
+        (),
+        {"pos": [0, 14], "prone": [False, False]},
+        pos=(0, 14),
+        setup={"prone": [True, False]},
+        policy={"p_boost": [False, False]},
+    ),
+    # F11.3 Charge after a Move. The Reaver (Speed 6, Charge on, preferred adjacent) is
+    # 10 hexes from the Foreman: out of one run (Speed 6 + 1), within the Move and a run
+    # (6 + 6 + 1). It Moves 3 (to hex 3, 7 away), then Charges 6 to hex 9: 2[+] (6 hexes),
+    # 1[-] the buckler: net +1, die 5. The Blade: 5 + 3 + 5 = 13 hits Evasion 9; location
+    # 10, the Core; penetration 3 + 3 = 6 against Armor 5: full; 2d6 = 2 + 2 = 4: Core
+    # 16 -> 12; pushed a hex away (hex 11). The Reaver takes 1d3 = 2 to its Legs (10 -> 8)
+    # and 1 Heat.
+    "Charge after a Move": Case(
+        (("activate", 0),),
+        (MELEE, (6, 5), (20, 5), (20, 10), (6, 3), (6, 2), (6, 2), (3, 2)),
+        {
+            "pos": [9, 11],
+            "dur_1": [4, 8, 9, 12, 4, 11],
+            "dur_0": [3, 8, 7, 15, 4, 8],
+            "heat": [1, 0],
+            "hits": [1, 0],
+        },
+        pos=(0, 10),
+        kits=(("reaver",), ("foreman",)),
+        policy={"p_charge": [True, False], "p_adjacent": [True, False]},
     ),  # fmt: skip
 }
 

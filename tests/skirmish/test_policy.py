@@ -62,12 +62,15 @@ def test_charge_move_boost_ints_and_arrays():
 
 
 def test_charge_move_boost_edges():
-    # F11.3 as battle.py reads it: 2+ hexes away, an adjacent hex within Speed
+    # F11.3 as battle.py reads it: 2+ hexes away, an adjacent hex within reach: the Move
+    # left, then the Charge's own run of Speed (a Move may come first, E)
     assert policy.charges(True, 2, 2, 1, True) is True  # one hex to adjacency
-    assert policy.charges(True, 2, 2, 0, True) is False  # no Move left (stood up)
+    assert policy.charges(True, 2, 2, 0, True) is False  # cannot move (Speed 0)
     assert policy.charges(True, 2, 1, 4, True) is False  # already adjacent
-    assert policy.charges(True, 2, 5, 4, True) is True  # Speed 4 ends adjacent at 5
+    assert policy.charges(True, 2, 5, 4, True) is True  # stood up (no Move): a run of 4
     assert policy.charges(True, 2, 6, 4, True) is False
+    assert policy.charges(True, 2, 11, 5 + 5, True) is True  # Move 5, then a run of 5
+    assert policy.charges(True, 2, 12, 5 + 5, True) is False
     assert policy.charges(True, 1, 3, 4, True) is False  # a Full action
     assert policy.charges(True, 2, 3, 4, False) is False  # no melee weapon, no strike
     assert policy.charges(False, 3, 3, 4, True) is False

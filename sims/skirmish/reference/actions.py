@@ -28,8 +28,7 @@ class Actions(Reading):
             if not a.alive:
                 return
         quick, budget = 2, self.speed(m)
-        if a.prone:
-            a.prone, budget = False, 0  # F7: standing costs the whole Move
+        standing, a.prone = a.prone, False  # F7: a Prone mech stands up
         # 2. Overcharge (G3), free and once per activation
         if policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
             nth = min(a.overcharges, len(b.overcharge) - 1)
@@ -39,12 +38,15 @@ class Actions(Reading):
             if not a.alive:
                 return
         # 3. Stabilize (Full) or Vent (Quick)
-        if policy.stabilizes(a.effects, b.p_stabilize_at[m], quick):
+        stabilized = policy.stabilizes(a.effects, b.p_stabilize_at[m], quick)
+        if stabilized:
             self.stabilize(m)
             quick -= 2
         elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
             a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
             quick -= 1
+        if standing and not stabilized:
+            budget = 0  # F7: standing up costs the whole Move, or is free with Stabilize
         # 3b. Break (Full, F11.5) out of a grapple, before moving
         if policy.breaks(b.p_break[m], quick, a.grappled >= 0):
             quick -= 2
@@ -59,9 +61,10 @@ class Actions(Reading):
         boosted = charged = False
         d = self.distance(m, t)
         # 5. Charge (F11.3) or Move (+ Boost)
-        if policy.charges(b.p_charge[m], quick, d, budget, self.melee_option(m), not held):
+        if policy.charges(b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m),
+                          not held):  # fmt: skip
             charged, quick = True, quick - 2
-            self.charge(m, t, d - 1)
+            self.charge(m, t, budget)
         else:
             goal = policy.move_goal(b.p_adjacent[m], self.max_optimal(m))
             self.move(m, t, goal, budget)
@@ -157,11 +160,11 @@ class Actions(Reading):
         if not (se.alive and se.reaction and not se.prone):
             return
         after = self.distance(e, m)
-        if before <= 1 < after:  # F11.8 Disengage strike
-            option = self.strike_option(e)
-            if option is not None:
+        if before <= 1 < after:  # F11.8 Disengage: one melee attack, weapon or strike
+            w, option = self.best_melee(e)
+            if w is not None or option is not None:
                 se.reaction = False
-                self.attack(e, m, None, strike=option, reaction=True)
+                self.attack(e, m, w, strike=None if w is not None else option, reaction=True)
                 return
         if se.overwatch >= 0 and b.has_weapon[e, se.overwatch] and se.part_alive(
             MOUNTS[se.overwatch]
@@ -170,7 +173,7 @@ class Actions(Reading):
             w, se.overwatch, se.reaction = se.overwatch, -1, False
             self.attack(e, m, w)  # E5: Overwatch takes no reaction [-]
             return
-        if b.riposte[e] and before > 1 >= after:  # D6 Marrow's riposte
+        if b.riposte[e] and after <= 1:  # D6 Marrow's riposte: a hostile ends a move adjacent
             w, option = self.best_melee(e)
             if w is not None or option is not None:
                 se.reaction = False
@@ -224,13 +227,19 @@ class Actions(Reading):
                     s.n_armor[part] -= 1
                     break
 
-    def charge(self, m: int, t: int, hexes: int) -> None:
+    def charge(self, m: int, t: int, budget: int) -> None:
         """F11.3: move at least one hex ending adjacent, melee with 1[+] per 3 hexes (max
         2); a hit pushes the target a hex away (1d6 to the struck part at the wall); the
-        charger takes 1d3 to its Legs, ignoring Armor, and +1 Heat."""
+        charger takes 1d3 to its Legs, ignoring Armor, and +1 Heat. The Charge moves up to
+        Speed of its own; the Move (``budget``) may come first (E: the Move splits around
+        actions), closing in only as far as leaves the Charge its whole run."""
         b, p = self.b, self.p
+        run = min(self.speed(m), self.distance(m, t) - 1)
+        self.move(m, t, 1 + run, budget)  # the Move first, where the target is out of a run
+        if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
+            return
         start = self.mechs[m].pos
-        self.move(m, t, 1, hexes)
+        self.move(m, t, 1, self.speed(m))
         if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
             return
         moved = abs(self.mechs[m].pos - start)

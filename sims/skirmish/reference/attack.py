@@ -40,7 +40,7 @@ class Attacks(Reading):
         # (melee ignores cover, F11).
         cover = 0 if melee else rules.track_cover(self.dice.roll(rules.COVER_DIE), p)
         situation = modifiers.Situation(
-            melee=melee, long_range=band == 1, cover=cover, engaged=self.distance(m, t) <= 1,
+            melee=melee, long_range=band == 1, cover=cover, engaged=self.engaged(m),
             heavy=heavy, moved=a.moved,
             bonded=any(b.bonded[m, o] and self.mechs[o].alive
                        and self.distance(m, o) <= p.bond_range for o in range(b.mechs)),

@@ -96,6 +96,10 @@ class Reading:
     def distance(self, a: int, b: int) -> int:
         return abs(self.mechs[a].pos - self.mechs[b].pos)
 
+    def engaged(self, m: int) -> bool:
+        """E Engaged: a living hostile is adjacent to ``m`` (whichever it attacks)."""
+        return any(self.distance(m, e) <= 1 for e in self.living(1 - self.side(m)))
+
     def nearest_enemy(self, m: int) -> int | None:
         """Step 4: the nearest living enemy, ties to the lowest index."""
         foes = self.living(1 - self.side(m))

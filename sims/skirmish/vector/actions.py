@@ -37,9 +37,8 @@ class Actions(Reading):
             return
         quick = np.full(len(ix), 2)
         budget = self.speed(ix, m)
-        prone = s.prone[ix, m]
+        standing = s.prone[ix, m]  # F7: a Prone mech stands up
         s.prone[ix, m] = False
-        budget = np.where(prone, 0, budget)
         km = self.key(ix, m)  # the static rows of m (recomputed whenever ix shrinks)
         # 2. Overcharge (G3)
         oc = policy.overcharges(s.heat[ix, m], self.reactor(ix, m, km), b.p_overcharge_below[km])
@@ -51,7 +50,7 @@ class Actions(Reading):
             table = np.array(b.overcharge)
             self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
             ok = s.dur[ix, m, CORE] > 0
-            ix, m, quick, budget = keep(ok, ix, m, quick, budget)
+            ix, m, quick, budget, standing = keep(ok, ix, m, quick, budget, standing)
             km = self.key(ix, m)
         # 3. Stabilize or Vent
         effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
@@ -66,6 +65,7 @@ class Actions(Reading):
             cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
             s.heat[ix[v], m[v]] = np.maximum(0, cooled)
             quick -= vent
+        budget = np.where(standing & ~stab, 0, budget)  # F7: the whole Move, free with Stabilize
         # 3b. Break out of a grapple (F11.5), before moving
         held = np.zeros(len(ix), bool)
         if self.any_grapple:
@@ -88,13 +88,13 @@ class Actions(Reading):
         km = self.key(ix, m)
         d = self.distance(ix, m, t)
         # 5. Charge, or Move then Boost
-        charge = policy.charges(b.p_charge[km], quick, d, budget, self.melee_option(ix, m),
-                                ~held)  # fmt: skip
+        charge = policy.charges(b.p_charge[km], quick, d, budget + self.speed(ix, m),
+                                self.melee_option(ix, m), ~held)  # fmt: skip
         boosted = np.zeros(len(ix), bool)
         if charge.any():
             c = np.nonzero(charge)[0]
             quick[c] -= 2
-            self.charge(ix[c], m[c], t[c], d[c] - 1)
+            self.charge(ix[c], m[c], t[c], budget[c])
         mv = ~charge
         if mv.any():
             g = np.nonzero(mv)[0]
@@ -257,9 +257,9 @@ class Actions(Reading):
         none = np.zeros(n, bool)
         disengage, overwatch, riposte = none, none, none
         leaving = (before <= 1) & (after > 1)
-        if leaving.any():
-            option = self.strike_option(ix, e)
-            disengage = leaving & (option >= 0)
+        if leaving.any():  # F11.8: one melee attack, a melee weapon or else a strike
+            weapon, option = self.best_melee(ix, np.full(n, e))
+            disengage = leaving & ((weapon >= 0) | (option >= 0))
         held = s.overwatch[ix, e].astype(np.int64)
         armed = held >= 0
         if armed.any():
@@ -270,10 +270,10 @@ class Actions(Reading):
                                        b.w_melee[ke, hw]) < 2))  # fmt: skip
         ripostes = b.riposte[ke]  # one bool with one matchup, else bool[n]
         if ripostes.any():
-            arriving = ripostes & ~disengage & ~overwatch & (before > 1) & (after <= 1)
-            if arriving.any():
+            ending = ripostes & ~disengage & ~overwatch & (after <= 1)  # ends a move adjacent
+            if ending.any():
                 weapon, strike = self.best_melee(ix, np.full(n, e))
-                riposte = arriving & ((weapon >= 0) | (strike >= 0))
+                riposte = ending & ((weapon >= 0) | (strike >= 0))
         for k, kind in ((disengage, "disengage"), (overwatch, "overwatch"), (riposte, "riposte")):
             if not k.any():
                 continue
@@ -285,7 +285,7 @@ class Actions(Reading):
                 s.overwatch[ki, e] = -1
                 self.attack(ki, who, km, held[rows], np.full(len(rows), -1))
             elif kind == "disengage":
-                self.attack(ki, who, km, np.full(len(rows), -1), option[rows], reaction=True)
+                self.attack(ki, who, km, weapon[rows], option[rows], reaction=True)
             else:
                 self.attack(ki, who, km, weapon[rows], strike[rows], reaction=True)
 
@@ -340,10 +340,18 @@ class Actions(Reading):
             part = armor[k].argmax(axis=1)
             s.n_armor[ix[k], m[k], part] -= 1
 
-    def charge(self, ix, m, t, hexes) -> None:
+    def charge(self, ix, m, t, budget) -> None:
+        """F11.3 after the Move (``budget``) where the target is out of the Charge's run
+        (the reference's ``charge``)."""
         b, p, s = self.b, self.p, self.s
+        run = np.minimum(self.speed(ix, m), self.distance(ix, m, t) - 1)
+        self.move(ix, m, t, 1 + run, budget)  # the Move first
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
+        ix, m, t = keep(ok, ix, m, t)
+        if not len(ix):
+            return
         start = s.pos[ix, m].copy()
-        self.move(ix, m, t, np.ones(len(ix), np.int64), hexes)
+        self.move(ix, m, t, np.ones(len(ix), np.int64), self.speed(ix, m))
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
         ix, m, t, start = keep(ok, ix, m, t, start)
         if not len(ix):

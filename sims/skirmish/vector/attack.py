@@ -66,8 +66,12 @@ class Attacks(Reading):
             kt = self.key(ix, t)
             t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
                         | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
+        engaged = dist <= 1  # E: in a duel the target is the one hostile
+        if self.M > 2:  # E Engaged: any living hostile adjacent to the attacker
+            foe = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
+            engaged = (foe & (np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= 1)).any(axis=1)
         situation = modifiers.Situation(
-            melee=melee, long_range=band == 1, cover=cover, engaged=dist <= 1, heavy=heavy,
+            melee=melee, long_range=band == 1, cover=cover, engaged=engaged, heavy=heavy,
             moved=s.moved[ix, m], bonded=bonded, locked=s.locked[ix, t], reaction=reaction,
             aimed=aimed, target_shield=t_shield, charge_hexes=charge_hexes,
             attack_crits=s.n_attack[ix, m], flicker=s.flicker[ix, m], extra=extra_dice,
