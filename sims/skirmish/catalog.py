@@ -230,6 +230,8 @@ class Policy:
     overcharge_below_percent: int
     provenance: str
     rulebook_fields: tuple[str, ...] = ()
+    grapple: bool = False  # Grapple an adjacent target, Throw once in one (F11.5)
+    break_grapple: bool = False  # Break a grapple it is caught in (F11.5)
 
 
 @dataclass(frozen=True)
@@ -436,6 +438,8 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
         FieldSpec("vent_at_percent", "int", min=0, max=999),
         FieldSpec("stabilize_at_effects", "int", min=1, max=99),
         FieldSpec("overcharge_below_percent", "int", min=0, max=100),
+        FieldSpec("grapple", "bool", required=False, default=False),
+        FieldSpec("break_grapple", "bool", required=False, default=False),
     ]  # fmt: skip
     return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
             for raw in entries(doc, "policy", path)}  # fmt: skip
