@@ -21,6 +21,7 @@ test of a mech's Weight, ``Parameters.within_overload`` (also used by ``rules`` 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from sims.core.catalog import (
     load_toml,
 )
 from sims.core.params import load_params
+from sims.skirmish.maps import Map, Terrain, load_maps, load_terrain
 from sims.skirmish.params import Parameters, simple_dice
 
 GAME = "skirmish"
@@ -270,6 +272,10 @@ class Catalog:
     params: Parameters
     param_provenance: dict[str, str]
     overrides: tuple[tuple[str, Any], ...] = ()  # designer edits applied (--set/--sweep)
+    # the hex maps (maps/*.toml) and movement costs (terrain.toml), validated on load;
+    # the engines still play the one-dimensional track (ASSUMPTIONS.md, issue 15)
+    maps: dict[str, Map] = dataclasses.field(default_factory=dict)
+    terrain: Terrain | None = None
 
     def mech(self, kit_id: str, pilot_id: str | None = None) -> Mech:
         kit = self.kits[kit_id]
@@ -529,4 +535,5 @@ def load_catalog(
     return Catalog(
         folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance,
         tuple(sorted((overrides or {}).items())),
+        maps=load_maps(folder / "maps"), terrain=load_terrain(folder / "terrain.toml"),
     )
