@@ -24,9 +24,10 @@ start; Locks end with it.
 Activation (003 E), the same decision list for every mech, switched by its policy
 (``policies.toml``; each step's condition is a predicate of ``policy.py``):
 
-1. Upkeep: Brace and Overwatch end; a Shutdown mech skips this activation; coolant
-   leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech stands up:
-   it costs its whole Move, unless it Stabilizes in step 3 (F7: free with Stabilize).
+1. Upkeep: Brace, Overwatch and Guard end; a Shutdown mech skips this activation;
+   coolant leaks add Heat. Two Quick actions (a Full action uses both). A Prone mech
+   stands up: it costs its whole Move, unless it Stabilizes in step 3 (F7: free with
+   Stabilize).
 2. Overcharge (G3, free, once) when Heat is under the policy's threshold: a third Quick.
 3. Stabilize (Full) at the policy's count of crit effects: Heat 0, one effect removed;
    else Vent (Quick) at the policy's Heat threshold: clears ``vent_heat`` (1d6) (+ ability).
@@ -38,8 +39,10 @@ Activation (003 E), the same decision list for every mech, switched by its polic
    reach of the Move left + Speed + 1, and a melee option exists: the Move first, only
    as far as leaves the Charge a run of its whole Speed (E: the Move splits around
    actions; the Charge's own move is not the Move, like a Boost's), then the Charge,
-   whose [+] count its own hexes; else Move toward the preferred distance, then Boost
-   (Quick) when the policy boosts and nothing reaches.
+   whose [+] count its own hexes; else Move toward the preferred distance, then Guard
+   (Full, E5) an adjacent living ally (the lowest index) when the policy guards and the
+   mech has an intact Shield arm (instead of a Boost and an attack), else Boost (Quick)
+   when the policy boosts and nothing reaches.
 6. Throw (Quick, F11.5) first when the policy grapples and the mech is in a grapple.
    Attack: Grapple (Full, F11.5) when the policy grapples, the target is adjacent and
    neither mech is in a grapple; else Overwatch (Full) when the policy holds it and
@@ -66,6 +69,12 @@ damage dice with carry-over into the Core; a crit rolls the crit table; Pulse ad
 ``pulse_heat`` (1d3) Heat to the target; a melee Full or Crit from a heavier class
 knocks the target Prone; a missed kick may fall Prone. Heat above Reactor Cap rolls the
 stress table, then Heat is 0.
+
+Guard (E5). The guarded ally has hard cover (2[-], the Legs band hits the cover) against
+ranged attacks from its enemy-facing side (on the track: an attacker level with it or
+ahead of it toward the enemy; none from behind), while the guard lives, stays adjacent
+to it and keeps an intact Shield arm, until the guard's next activation; it is the best
+single cover (H5); melee ignores it (F11.6).
 
 Grapple (F11.5). Grapple, Throw and Break are Piloting contests: each side rolls d20
 (the acting mech first) + Piloting + its class bonus (``grapple_light`` 0,
@@ -213,6 +222,7 @@ class Battle:
     p_strike: np.ndarray  # bool[M]
     p_grapple: np.ndarray  # bool[M]  Grapple when adjacent, Throw while grappled (F11.5)
     p_break: np.ndarray  # bool[M]  Break out of a grapple (F11.5)
+    p_guard: np.ndarray  # bool[M]  Guard an adjacent ally (E5)
     p_vent_at: np.ndarray  # int16[M]  percent of Reactor Cap
     p_stabilize_at: np.ndarray  # int8[M]
     p_overcharge_below: np.ndarray  # int16[M]  percent of Reactor Cap
@@ -414,6 +424,7 @@ def compile_battle(
         # policies.toml's grapple fields; a catalog without them never grapples or breaks
         p_grapple=arr([getattr(p, "grapple", False) for p in policy], bool),
         p_break=arr([getattr(p, "break_grapple", False) for p in policy], bool),
+        p_guard=arr([getattr(p, "guard", False) for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),
@@ -493,6 +504,11 @@ def wins_contest(b: Battle, m, roll, o, other_roll):
     bonus; ``m`` wins ties."""
     return rules.wins_contest(roll, b.piloting[m], b.grapple_bonus[m], other_roll,
                               b.piloting[o], b.grapple_bonus[o])  # fmt: skip
+
+
+def facing(side):
+    """Which way a side's enemies lie on the track: +1 for side A (hex 0 up), -1 for B."""
+    return 1 - 2 * side
 
 
 # The rules the engines call by these names (one definition each, in rules.py).

@@ -112,6 +112,13 @@ def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal
     return _all(boost, quick >= FULL, free, _not(reaches), speed > 0, distance != goal)
 
 
+def guards(guard: Any, quick: Any, shield: Any, ally_near: Any) -> Any:
+    """Guard (Full, E5) after the Move, instead of a Boost and an attack, when the policy
+    does (``guard``: an escort), a Full action is left, the mech has an intact Shield arm
+    and a living ally is adjacent."""
+    return _all(guard, quick >= FULL, shield, ally_near)
+
+
 # ---- 3b, 6a, 6. Grapple, Throw and Break (F11.5) ---------------------------------------
 
 

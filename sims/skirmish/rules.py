@@ -342,6 +342,19 @@ def track_cover(roll: Any, params: Parameters) -> Any:
     return _plain(np.where(hard, 2, np.where(soft, 1, 0)))
 
 
+def guard_covers(attacker_pos: Any, target_pos: Any, facing: Any) -> Any:
+    """003 E5 Guard on the range track: the guarded ally has hard cover against attacks
+    "coming from your side of them", read as its enemy-facing side: attackers level
+    with it or ahead of it along its ``facing`` (+1 for side A, -1 for side B); an
+    attacker behind it is not covered. Melee ignores it (F11.6, cover)."""
+    return _plain((np.asarray(attacker_pos) - target_pos) * facing >= 0)
+
+
+def best_cover(cover: Any, guarded: Any) -> Any:
+    """003 H5: only the best single cover applies; a Guard's (E5) is hard (2)."""
+    return _plain(np.where(guarded, 2, cover))
+
+
 # ---- F Hit ---------------------------------------------------------------------------
 
 

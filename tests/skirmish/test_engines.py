@@ -86,6 +86,9 @@ SCENARIOS = [
     ("team-grapple-v-careful", side("courier+foreman+bastion", "brawler"),
      side("reaver+lancer+skiff", "careful"),
      {"p_grapple": (True, False), "p_break": (False, True)}),
+    # E5 Guard: side B's Shield-bearers escort (the Bastion and the Warden)
+    ("team-guard-escort", side("courier+foreman+reaver", "gunline"),
+     side("bastion+warden+skiff", "careful"), {"p_guard": (False, True)}),
 ]  # fmt: skip
 METRICS = [
     "score_a",

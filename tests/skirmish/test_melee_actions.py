@@ -83,11 +83,13 @@ def play_reference(case: Case) -> tuple[dict, Any, int]:
             setattr(mech, name, list(value) if isinstance(value, list) else value)
     for kind, *args in case.steps:
         {"grapple": g.grapple, "throw": g.throw, "break": g.break_grapple,
-         "fire": g.attack, "activate": g.activate, "move": g.move}[kind](*args)  # fmt: skip
+         "fire": g.attack, "activate": g.activate, "move": g.move,
+         "strike": lambda m, t, o: g.attack(m, t, None, strike=o)}[kind](*args)  # fmt: skip
     state = {
         "pos": [m.pos for m in g.mechs], "dur_0": g.mechs[0].dur, "dur_1": g.mechs[1].dur,
         "heat": [m.heat for m in g.mechs], "prone": [m.prone for m in g.mechs],
         "grappled": [m.grappled for m in g.mechs], "hits": g.hits, "shots": g.shots,
+        "guarding": [m.guarding for m in g.mechs],
         "winner": -1 if g.winner is None else g.winner,
         "reaction": [m.reaction for m in g.mechs],
     }  # fmt: skip
@@ -118,6 +120,8 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
             e.break_grapple(one, mech(args[0]))
         elif kind == "fire":
             e.attack(one, mech(args[0]), mech(args[1]), mech(args[2]), one - 1)
+        elif kind == "strike":
+            e.attack(one, mech(args[0]), mech(args[1]), one - 1, mech(args[2]))
         elif kind == "move":
             e.move(one, mech(args[0]), mech(args[1]), mech(args[2]), mech(args[3]))
         else:
@@ -127,7 +131,7 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
         "dur_1": st.dur.a[0, 1].tolist(), "heat": st.heat.a[0].tolist(),
         "prone": st.prone.a[0].tolist(), "grappled": st.grappled.a[0].tolist(),
         "hits": st.hits.a[0].tolist(), "shots": st.shots.a[0].tolist(),
-        "winner": int(st.winner[0]),
+        "guarding": st.guarding.a[0].tolist(), "winner": int(st.winner[0]),
         "reaction": st.reaction.a[0].tolist(),
     }  # fmt: skip
     return state, dice, len(script)
@@ -307,6 +311,77 @@ CASES |= {
         kits=(("reaver",), ("foreman",)),
         policy={"p_charge": [True, False], "p_adjacent": [True, False]},
     ),  # fmt: skip
+}
+
+# E5 Guard: hard cover for one adjacent ally against attacks from the guard's side of it,
+# on the track its enemy-facing side (side B's faces down the track); not against melee.
+# The Reaver (side B, Ruko: Evasion 11; bands head 1, right arm 2-4, left arm 5-7, core
+# 8-14, back 15, legs 16-20; Legs Armor 4, Durability 10) stands at hex 8 with the
+# Bastion (Shield arm) beside it, guarding it. Ruko and Ilse share nothing: dark.
+GUARDED = {"guarding": [-1, -1, 1]}
+GUARD = {"p_guard": [False, False, True]}  # the Bastion's policy Guards
+CASES |= {
+    # The Foreman's rifle from hex 0, in front: no cover drawn, the Guard's hard cover
+    # 2[-] (dice 2 and 3, -3): 15 + 3 - 3 = 15 hits Evasion 11; location 18, the Legs
+    # band, hits the cover (H5): the shot is over.
+    "a Guard gives hard cover from the front": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (6, 2), (6, 3), (20, 15), (20, 18)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 10], "heat": [1, 0, 0]},
+        pos=(0, 8, 8),
+        setup=GUARDED,
+        kits=(("foreman",), ("reaver", "bastion")),
+        policy=GUARD,
+    ),
+    # ... from hex 12, behind the Reaver: no cover, no modifier dice: 15 + 3 hits;
+    # location 18 strikes the Legs: penetration 5 + 2 = 7 against Armor 4: full (a crit
+    # needs 8); 1d6 + 1 = 3: Legs 10 -> 7.
+    "a Guard gives no cover from behind": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (20, 15), (20, 18), (6, 5), (6, 2)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 7]},
+        pos=(12, 8, 8),
+        setup=GUARDED,
+        kits=(("foreman",), ("reaver", "bastion")),
+        policy=GUARD,
+    ),
+    # ... and the guard gone (destroyed): no cover from the front either (dice as above).
+    "a destroyed guard gives no cover": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (20, 15), (20, 18), (6, 5), (6, 2)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 7]},
+        pos=(0, 8, 8),
+        setup={**GUARDED, "dur": [FOREMAN_DUR, [3, 8, 7, 15, 4, 10], [4, 9, 12, 0, 6, 13]]},
+        kits=(("foreman",), ("reaver", "bastion")),
+        policy=GUARD,
+    ),
+    # F11.6: Guard's hard cover does not apply to melee. The Foreman punches the guarded
+    # Reaver from hex 7 (Piloting 1; the buckler +1 Pen; no Shield on the Reaver): no
+    # modifier dice; 15 + 1 = 16 hits; location 18, the Legs band; melee rerolls a
+    # standing non-Core location once: 17, the Legs again, which behind hard cover would
+    # hit the cover; it strikes the Legs: penetration 4 + 1 + 1 = 6 against Armor 4: full
+    # (a crit needs 8); 1d3 = 3: Legs 10 -> 7.
+    "a Guard gives no cover against melee": Case(
+        (("strike", 0, 1, 0),),
+        (MELEE, (20, 15), (20, 18), (20, 17), (6, 4), (3, 3)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 7]},
+        pos=(7, 8, 8),
+        setup=GUARDED,
+        kits=(("foreman",), ("reaver", "bastion")),
+        policy=GUARD,
+    ),
+    # The Guard action: the Bastion (a guarding policy: an escort) at hex 20 with the
+    # Reaver at 17 and the Foreman at 0 moves 3 toward its cannon's Range 10 (hex 17); the
+    # Reaver is adjacent and its Shield arm intact: it Guards the Reaver (Full, instead
+    # of a Boost and an attack; no dice).
+    "the Guard action": Case(
+        (("activate", 2),),
+        (),
+        {"pos": [0, 17, 17], "guarding": [-1, -1, 1]},
+        pos=(0, 17, 20),
+        kits=(("foreman",), ("reaver", "bastion")),
+        policy={"p_guard": [False, False, True]},
+    ),
 }
 
 

@@ -153,3 +153,12 @@ def test_spare_quick_actions():
     assert policy.braces(True, False, False) is True
     assert policy.braces(True, True, False) is False  # it Boosted
     assert policy.braces(True, False, True) is False  # Braced already
+
+
+def test_guard():
+    agree(policy.guards, {"guard": BOOL, "quick": QUICK, "shield": BOOL, "ally_near": BOOL})
+    assert policy.guards(True, 2, True, True) is True  # E5: Full, a Shield arm, an ally
+    assert policy.guards(True, 1, True, True) is False  # a Full action
+    assert policy.guards(True, 2, False, True) is False  # no intact Shield arm
+    assert policy.guards(True, 2, True, False) is False  # no adjacent ally
+    assert policy.guards(False, 3, True, True) is False

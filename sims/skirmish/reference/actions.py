@@ -19,7 +19,7 @@ class Actions(Reading):
 
     def act(self, m: int) -> None:
         b, p, a = self.b, self.p, self.mechs[m]
-        a.braced, a.overwatch, a.moved = False, -1, False  # 1. upkeep
+        a.braced, a.overwatch, a.moved, a.guarding = False, -1, False, -1  # 1. upkeep
         if a.shutdown:
             a.shutdown = False
             return
@@ -70,8 +70,12 @@ class Actions(Reading):
             self.move(m, t, goal, budget)
             if self.winner is not None or not a.alive:
                 return
-            if policy.boosts(b.p_boost[m], quick, bool(self.reach(m, t)), self.speed(m),
-                             self.distance(m, t), goal, not held):  # fmt: skip
+            reaches = bool(self.reach(m, t))
+            ally = self.guard_ally(m) if b.p_guard[m] else None
+            if policy.guards(b.p_guard[m], quick, self.shield_arm(m), ally is not None):
+                a.guarding, quick = ally, quick - 2  # E5 Guard, until its next activation
+            elif policy.boosts(b.p_boost[m], quick, reaches, self.speed(m), self.distance(m, t),
+                               goal, not held):  # fmt: skip
                 boosted, quick = True, quick - 1
                 self.move(m, t, goal, self.speed(m))
         if self.winner is not None or not a.alive:

@@ -38,7 +38,9 @@ class Attacks(Reading):
         # F3 modifier dice, once per Fire action: the situation here, the dice in
         # modifiers.dice_terms. H5 on a track: cover drawn per Fire action, ranged only
         # (melee ignores cover, F11).
-        cover = 0 if melee else rules.track_cover(self.dice.roll(rules.COVER_DIE), p)
+        # E5: a Guard's hard cover is the best single cover (H5); melee ignores both (F11.6).
+        cover = 0 if melee else rules.best_cover(
+            rules.track_cover(self.dice.roll(rules.COVER_DIE), p), self.guarded(m, t))
         situation = modifiers.Situation(
             melee=melee, long_range=band == 1, cover=cover, engaged=self.engaged(m),
             heavy=heavy, moved=a.moved,

@@ -14,6 +14,7 @@ from sims.skirmish.battle import (
     LEGS,
     MOUNTS,
     Battle,
+    facing,
     reach_band,
     reactor_now,
     sensors_now,
@@ -40,6 +41,7 @@ class MechState:
     moved: bool = False
     flicker: bool = False  # stress: [-] on the next attack
     grappled: int = -1  # the mech it is in a grapple with (F11.5), -1 none
+    guarding: int = -1  # the ally it Guards until its next activation (E5), -1 none
     # lasting crit effects (F7), counted per kind until Stabilize removes one
     n_sensors: int = 0
     n_speed: int = 0
@@ -95,6 +97,24 @@ class Reading:
 
     def distance(self, a: int, b: int) -> int:
         return abs(self.mechs[a].pos - self.mechs[b].pos)
+
+    def shield_arm(self, m: int) -> bool:
+        """F11.6 / E5: ``m`` has an intact Shield arm."""
+        s, b = self.mechs[m], self.b
+        return bool(b.shield[m, 1] and s.part_alive(1) or b.shield[m, 2] and s.part_alive(2))
+
+    def guard_ally(self, m: int) -> int | None:
+        """E5: the living ally adjacent to ``m`` it would Guard (the lowest index)."""
+        near = [o for o in self.living(self.side(m)) if o != m and self.distance(m, o) <= 1]
+        return near[0] if near else None
+
+    def guarded(self, m: int, t: int) -> bool:
+        """E5: ``t`` has a Guard's hard cover against ``m``: a living guard with an intact
+        Shield arm, still adjacent to it, and ``m`` on its enemy-facing side."""
+        guard = any(s.alive and s.guarding == t and self.distance(g, t) <= 1
+                    and self.shield_arm(g) for g, s in enumerate(self.mechs))  # fmt: skip
+        return guard and bool(rules.guard_covers(self.mechs[m].pos, self.mechs[t].pos,
+                                                 facing(self.side(t))))  # fmt: skip
 
     def engaged(self, m: int) -> bool:
         """E Engaged: a living hostile is adjacent to ``m`` (whichever it attacks)."""

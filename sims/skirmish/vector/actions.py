@@ -25,6 +25,7 @@ class Actions(Reading):
         s.braced[ix, m] = False
         s.overwatch[ix, m] = -1
         s.moved[ix, m] = False
+        s.guarding[ix, m] = -1  # E5: a Guard lasts until the guard's next activation
         off = s.shutdown[ix, m]
         s.shutdown[ix[off], m[off]] = False
         ix, m = keep(~off, ix, m)
@@ -103,9 +104,18 @@ class Actions(Reading):
             self.move(gi, gm, gt, goal, budget[g])
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
-            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], self.reach(gi, gm, gt)[0] >= 0,
-                                         spd, self.distance(gi, gm, gt), goal,
-                                         ~held[g])  # fmt: skip
+            reaches = self.reach(gi, gm, gt)[0] >= 0
+            if self.any_guard:  # E5 Guard (Full) an adjacent ally instead of a Boost
+                ally = self.guard_ally(gi, gm)
+                guard = live & policy.guards(b.p_guard[km[g]], quick[g],
+                                             self.shield_arm(gi, gm), ally >= 0)  # fmt: skip
+                if guard.any():
+                    k = np.nonzero(guard)[0]
+                    s.guarding[gi[k], gm[k]] = ally[k]
+                    quick[g[k]] -= 2
+                    live = live & ~guard
+            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd,
+                                         self.distance(gi, gm, gt), goal, ~held[g])  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
                 boosted[g[k]] = True

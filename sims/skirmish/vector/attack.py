@@ -54,7 +54,10 @@ class Attacks(Reading):
         # F3 modifier dice, once per Fire action: the situation here, the dice in
         # modifiers.dice_terms. H5 on a track: cover drawn per Fire action (for every
         # row, melee included, which then ignores it, F11: see ScriptedDice).
-        cover = np.where(melee, 0, rules.track_cover(dice.roll(rules.COVER_DIE, n), p))
+        cover = rules.track_cover(dice.roll(rules.COVER_DIE, n), p)
+        if self.any_guard:  # E5: a Guard's hard cover is the best single cover (H5)
+            cover = rules.best_cover(cover, self.guarded(ix, m, t))
+        cover = np.where(melee, 0, cover)  # melee ignores cover, a Guard's too (F11.6)
         hard = cover == 2
         bonded = False
         if self.any_bonds:  # D4: a bonded ally within range

@@ -98,6 +98,7 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
                                     0).reshape(-1).astype(I16)  # fmt: skip
         self.any_shields = bool(battle.shield.any())
         self.any_grapple = bool(battle.p_grapple.any() or battle.p_break.any())  # F11.5
+        self.any_guard = bool(battle.p_guard.any() and battle.shield.any())  # E5
         self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 

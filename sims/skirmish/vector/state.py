@@ -18,6 +18,7 @@ from sims.skirmish.battle import (
     LEGS,
     MOUNTS,
     Battle,
+    facing,
     reactor_now,
     sensors_now,
     speed_now,
@@ -48,6 +49,7 @@ class State:
     moved: np.ndarray  # bool[N, M]  this activation (Heavy)
     flicker: np.ndarray  # bool[N, M]  stress: [-] on the next attack
     grappled: np.ndarray  # int8[N, M]  the mech it is in a grapple with (F11.5), -1 none
+    guarding: np.ndarray  # int8[N, M]  the ally it Guards until its next activation (E5)
     n_sensors: np.ndarray  # int8[N, M]  lasting crit effects, counted per kind (F7)
     n_speed: np.ndarray  # int8[N, M]
     n_attack: np.ndarray  # int8[N, M]
@@ -79,7 +81,7 @@ class State:
             overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
             overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
             moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
-            grappled=np.full((n, M), -1, np.int8),
+            grappled=np.full((n, M), -1, np.int8), guarding=np.full((n, M), -1, np.int8),
             n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
             n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
             n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
@@ -110,6 +112,7 @@ class Reading:
     base: np.ndarray | None  # int32[N]  its first row in b; None with one matchup
     any_melee: bool
     any_grapple: bool  # some policy of the call grapples or breaks (F11.5)
+    any_guard: bool  # some policy of the call Guards (E5)
     order_flat: np.ndarray  # flat [K * 3] tables, read with index key * 3 + mount
     reach_flat: np.ndarray
     melee_flat: np.ndarray
@@ -190,6 +193,31 @@ class Reading:
             second = np.where(ok & (first >= 0) & (second < 0), mount, second)
             first = np.where(ok & (first < 0), mount, first)
         return first, second
+
+    def shield_arm(self, ix, m):
+        """F11.6 / E5: an intact Shield arm."""
+        km = self.key(ix, m)
+        return ((self.b.shield[km, 1] & self.part_alive(ix, m, 1))
+                | (self.b.shield[km, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+
+    def guard_ally(self, ix, m):
+        """E5: the living ally adjacent to ``m`` it would Guard (lowest index), -1 none."""
+        ally = np.full(len(ix), -1, IX)
+        for o in range(self.M - 1, -1, -1):
+            ok = ((self.side[o] == self.side[m]) & (m != o) & (self.s.dur[ix, o, CORE] > 0)
+                  & (np.abs(self.s.pos[ix, o] - self.s.pos[ix, m]) <= 1))  # fmt: skip
+            ally = np.where(ok, IX(o), ally)
+        return ally
+
+    def guarded(self, ix, m, t):
+        """E5: ``t`` has a Guard's hard cover against ``m`` (the reference's ``guarded``)."""
+        s = self.s
+        guard = np.zeros(len(ix), bool)
+        for g in range(self.M):
+            near = (s.guarding[ix, g] == t) & (s.dur[ix, g, CORE] > 0) & (
+                np.abs(s.pos[ix, g] - s.pos[ix, t]) <= 1)  # fmt: skip
+            guard |= near & self.shield_arm(ix, np.full(len(ix), g))
+        return guard & rules.guard_covers(s.pos[ix, m], s.pos[ix, t], facing(self.side[t]))
 
     def strike_option(self, ix, m):
         """F11.1: 0 punch (an intact arm), 1 kick (intact legs), -1 neither."""
