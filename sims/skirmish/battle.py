@@ -421,9 +421,9 @@ def compile_battle(
         p_overwatch=arr([p.overwatch for p in policy], bool),
         p_brace=arr([p.brace for p in policy], bool),
         p_strike=arr([p.strike for p in policy], bool),
-        # policies.toml's grapple fields; a catalog without them never grapples or breaks
-        p_grapple=arr([getattr(p, "grapple", False) for p in policy], bool),
-        p_break=arr([getattr(p, "break_grapple", False) for p in policy], bool),
+        p_grapple=arr([p.grapple for p in policy], bool),
+        p_break=arr([p.break_grapple for p in policy], bool),
+        # policies.toml's guard field, once the catalog reads it; until then none Guards
         p_guard=arr([getattr(p, "guard", False) for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),

@@ -80,12 +80,6 @@ SCENARIOS = [
         side("courier+foreman+reaver", "brawler"),
         {},
     ),
-    # F11.5 Grapple, Throw and Break: policy switches per side (see battle_of)
-    ("grapple-brawl-v-gun-break", side("reaver", "brawler"), side("foreman", "gunline"),
-     {"p_grapple": (True, False), "p_break": (False, True)}),
-    ("team-grapple-v-careful", side("courier+foreman+bastion", "brawler"),
-     side("reaver+lancer+skiff", "careful"),
-     {"p_grapple": (True, False), "p_break": (False, True)}),
     # E5 Guard: side B's Shield-bearers escort (the Bastion and the Warden)
     ("team-guard-escort", side("courier+foreman+reaver", "gunline"),
      side("bastion+warden+skiff", "careful"), {"p_guard": (False, True)}),
@@ -245,10 +239,14 @@ def test_engines_refuse_mixed_rules(skirmish):
             play([plain], ids, np.random.default_rng(1))
 
 
-def test_scenarios_cover_what_the_issue_names():
+def test_scenarios_cover_what_the_issue_names(skirmish):
     assert len(SCENARIOS) >= 20
     policies = {s.policy for _, a, b, _ in SCENARIOS for s in (a, b)}
     assert policies == {"brawler", "gunline", "careful"}
+    # F11.5: the brawler grapples, the others break grapples (policies.toml), so every
+    # brawler-against-gunline scenario plays grapples, Throws and Breaks; E5: a Guard
+    assert skirmish.policies["brawler"].grapple and skirmish.policies["gunline"].break_grapple
+    assert any("p_guard" in c for *_, c in SCENARIOS)
     assert any(len(a.kits) == 3 for _, a, _, _ in SCENARIOS)
     assert any("crit_margin" in c for *_, c in SCENARIOS)
     assert any("hard_cover_percent" in c for *_, c in SCENARIOS)

@@ -139,6 +139,7 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
 
 GRAPPLED = {"grappled": [1, 0]}  # the Foreman and the Bastion in a grapple
 NO_LOCK = {"p_lock_on": [False, False]}
+NO_BREAK = {"p_break": [False, False]}  # gunline breaks grapples (policies.toml): not here
 
 CASES = {
     # F11.5 Grapple: d20 + Piloting + class bonus each, the acting mech wins ties. The
@@ -187,7 +188,8 @@ CASES = {
         {"grappled": [-1, -1], "dur_0": [4, 8, 9, 0, 4, 11], "heat": [0, 3], "winner": 1},
         setup={**GRAPPLED, "dur": [[4, 8, 9, 2, 4, 11], BASTION_DUR]},
     ),
-    # F11.5: Grappled mechs may not move or Boost. The Foreman (gunline, Lock On off) in
+    # F11.5: Grappled mechs may not move or Boost. The Foreman (gunline, Lock On and Break
+    # off) in
     # a grapple the Bastion (a grappling policy) started, one hex away, would move 5 and
     # Boost toward its rifle's
     # Range 8; held, it stays at hex 0 and fires: Engaged 1[-] (die 3), natural 1 misses
@@ -198,7 +200,7 @@ CASES = {
         (NONE, (6, 3), (20, 1), MELEE, (6, 4), (20, 1)),
         {"pos": [0, 1], "grappled": [1, 0], "heat": [1, 0], "shots": [2, 0], "hits": [0, 0]},
         setup=GRAPPLED,
-        policy={**NO_LOCK, "p_grapple": [False, True]},
+        policy={**NO_LOCK, **NO_BREAK, "p_grapple": [False, True]},
     ),  # fmt: skip
     # F11.5 in an activation: a grappling policy Throws first (Quick): 12 + 2 = 14 against
     # 10 + 3 = 13: the Bastion is Prone and free. One Quick left: no Grapple (Full), no
@@ -217,8 +219,21 @@ CASES = {
             "dur_1": [4, 9, 12, 18, 6, 13],
         },
         setup=GRAPPLED,
-        policy={**NO_LOCK, "p_grapple": [True, False]},
+        policy={**NO_LOCK, **NO_BREAK, "p_grapple": [True, False]},
     ),  # fmt: skip
+    # F11.5 Break in an activation (gunline: break_grapple), then the Move. The Foreman
+    # at hex 10, grappled by the Bastion at 11: 10 + 2 = 12 against 9 + 3 = 12, a tie:
+    # the Foreman, acting, breaks free; no Quick left; it moves 5 away toward its rifle's
+    # Range 8 (hex 5). The Bastion's Disengage strike (F11.8; no melee weapon: a punch)
+    # at 1[-] (reaction) and 1[-] (the buckler): dice 1 and 1; natural 1 misses.
+    "a gunline breaks free, then moves away": Case(
+        (("activate", 0),),
+        ((20, 10), (20, 9), MELEE, (6, 1), (6, 1), (20, 1)),
+        {"pos": [5, 11], "grappled": [-1, -1], "reaction": [True, False], "shots": [0, 1]},
+        pos=(10, 11),
+        setup=GRAPPLED,
+        policy={**NO_LOCK, "p_grapple": [False, True]},
+    ),
 }
 
 # The readings widened to the text (issue 15): the Disengage strike, Engaged, the
