@@ -14,7 +14,7 @@ from typing import Any
 
 from sims.core.catalog import CatalogError
 from sims.core.dist import Dist
-from sims.skirmish import exact, modifiers, policy, rules
+from sims.skirmish import exact, geometry, modifiers, policy, rules
 from sims.skirmish.catalog import Catalog, Mech, load_catalog
 
 MOUNTS = tuple(f.name for f in fields(Mech) if f.name != "name")  # chassis .. back, pilot
@@ -440,9 +440,50 @@ def wipe_points(catalog: Catalog) -> int:
     return rules.wipe_points(catalog.params)
 
 
+# ---- H the board: the maps and their geometry ---------------------------------------------
+
+
+def map_sizes(catalog: Catalog) -> dict[str, list[int]]:
+    """Each map's [length, depth, max elevation, deployment columns, zones, hexes per
+    zone] as maps.py loads it (the numbers the geometry tables are built from)."""
+    return {mid: [m.length, m.depth, m.max_elevation, m.deploy, len(m.zones),
+                  *sorted({len(z) for z in m.zones})]
+            for mid, m in sorted(catalog.maps.items())}  # fmt: skip
+
+
+def zones_seen_together(catalog: Catalog) -> dict[str, int]:
+    """Per map, the positions (hexes a mech can stand in) that see all three zone
+    centers by the geometry's line of sight (H4): 0 when the zones are offset enough."""
+    out = {}
+    for mid, m in sorted(catalog.maps.items()):
+        g = geometry.build(m, catalog.terrain)
+        sees = g.passable.copy()
+        for zone in m.zones:
+            sees &= g.los[:, m.hex_index(*zone[0])]
+        out[mid] = int(sees.sum())
+    return out
+
+
+def rounds_to_middle(catalog: Catalog, kit: str) -> dict[str, int]:
+    """Per map of the standard size, the round in which ``kit`` first reaches the middle
+    zone's center from its deployment columns: the least movement cost (geometry, the
+    terrain costs) over Move + Boost, Speed each (E), per round."""
+    speed = rules.mech_stats(catalog.mech(kit), catalog.params).speed
+    out = {}
+    for mid, m in sorted(catalog.maps.items()):
+        if (m.length, m.depth) != (catalog.params.board_length, catalog.params.board_depth):
+            continue
+        g = geometry.build(m, catalog.terrain)
+        start = [m.hex_index(col, row) for row in range(m.depth) for col in range(m.deploy)]
+        cost = int(g.move_cost[start, m.hex_index(*m.zones[1][0])].min())
+        out[mid] = -(-cost // (2 * speed))
+    return out
+
+
 CHECKS = {
     f.__name__: f
     for f in (
+        map_sizes, zones_seen_together, rounds_to_middle,
         part_stat, kit_location_stat, class_core_armor, full_or_better, crit_excess,
         mean_crit_share, modifier_p, modifier_dist, kit_bands, kit_weights, team_weight,
         team_fits, team_cap_edge, roster_legality, active_pilots, overcharge_heat_dist,

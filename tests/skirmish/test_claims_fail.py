@@ -25,6 +25,7 @@ from sims.core.protocol import get_game
 from sims.skirmish import catalog as skirmish_catalog
 from sims.skirmish import policy, rules
 from sims.skirmish.catalog import load_catalog
+from tests import catalog_copies
 from tests.conftest import CATALOGS
 
 GAME = get_game("skirmish")
@@ -33,12 +34,13 @@ CLAIMS = {c.id: c for c in load_claims(GAME.claims_path(CATALOGS), GAME.checks)}
 
 @dataclass(frozen=True)
 class Flip:
-    """One change expected to fail a claim; exactly one of the three kinds is given."""
+    """One change expected to fail a claim; exactly one of the four kinds is given."""
 
     label: str
     sets: dict[str, Any] = field(default_factory=dict)  # catalog overrides (--set)
     args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
     patch: tuple[str, Any] | None = None  # rules.<name> (or MODULE.<name>) replaced
+    edit: tuple[str, str, str] | None = None  # (file, old, new) in a copy of the catalogs
 
 
 PATCHABLE = {"rules": rules, "policy": policy, "catalog": skirmish_catalog}
@@ -342,6 +344,28 @@ FLIPS: dict[str, list[Flip]] = {
     ],
     "deploy_rows": [set_("deploy-rows-2", deploy_rows=2)],
     "three_zones": [set_("zones-2", zones=2)],
+    # the maps: a standard map that declares elevation up to 2, zones on one row (one
+    # position then sees all three), and only the large board of the standard size
+    "board_sizes": [
+        Flip(
+            "open-max-elevation-2",
+            edit=("maps/open.toml", "max_elevation = 3", "max_elevation = 2"),
+        )
+    ],
+    "zones_not_seen_together": [
+        Flip(
+            "open-zones-in-a-row",
+            edit=(
+                "maps/open.toml",
+                "zones = [[10, 4], [16, 10], [21, 15]]",
+                "zones = [[6, 10], [9, 10], [12, 10]]",
+            ),
+        )
+    ],
+    "medium_reaches_middle": [
+        set_("standard-is-40x24", board_length=40, board_depth=24),
+        Flip("a-heavy-kit", args={"kit": "bastion"}),
+    ],
 }
 
 CASES = [
@@ -364,16 +388,24 @@ def test_every_claim_has_a_flip() -> None:
     for claim_id, flips in FLIPS.items():
         assert flips, claim_id
         for flip in flips:
-            kinds = [bool(flip.sets), bool(flip.args), flip.patch is not None]
+            kinds = [
+                bool(flip.sets),
+                bool(flip.args),
+                flip.patch is not None,
+                flip.edit is not None,
+            ]
             assert sum(kinds) == 1, (claim_id, flip.label)
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch) -> None:
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch,
+                              tmp_path) -> None:  # fmt: skip
     claim = CLAIMS[claim_id]
     before = evaluate(claim, GAME.checks, skirmish)
     assert before.passed, before.row()  # the shipped catalog passes: the flip is the change
     catalog = load_catalog(CATALOGS, overrides=flip.sets) if flip.sets else skirmish
+    if flip.edit is not None:
+        catalog = load_catalog(catalog_copies.edit("skirmish", *flip.edit)(tmp_path))
     if flip.args:
         assert set(flip.args) <= set(claim.args), "a flip changes existing args only"
         claim = replace(claim, args={**claim.args, **flip.args})
