@@ -424,7 +424,7 @@ def compile_battle(
         p_grapple=arr([p.grapple for p in policy], bool),
         p_break=arr([p.break_grapple for p in policy], bool),
         # policies.toml's guard field, once the catalog reads it; until then none Guards
-        p_guard=arr([getattr(p, "guard", False) for p in policy], bool),
+        p_guard=arr([p.guard for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),

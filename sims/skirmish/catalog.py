@@ -234,6 +234,7 @@ class Policy:
     rulebook_fields: tuple[str, ...] = ()
     grapple: bool = False  # Grapple an adjacent target, Throw once in one (F11.5)
     break_grapple: bool = False  # Break a grapple it is caught in (F11.5)
+    guard: bool = False  # E5: an escort: Guard an adjacent ally after the Move (Shield arm)
 
 
 @dataclass(frozen=True)
@@ -446,6 +447,7 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
         FieldSpec("overcharge_below_percent", "int", min=0, max=100),
         FieldSpec("grapple", "bool", required=False, default=False),
         FieldSpec("break_grapple", "bool", required=False, default=False),
+        FieldSpec("guard", "bool", required=False, default=False),
     ]  # fmt: skip
     return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
             for raw in entries(doc, "policy", path)}  # fmt: skip
