@@ -8,7 +8,14 @@ ignores cover for the location bands as well as the dice (F11). :func:`contract_
 explains the shot the ``weapon_vs_kit`` and ``strikes`` tables describe; both end in
 :func:`explain_fire`. :func:`to_text` renders it for a terminal. Sections of 003 are
 cited as the rulebook names them: F Declare, F3 (modifier dice), F Hit, F4 (location),
-F5 (penetration), F6 (damage), F11 (melee), H5 (cover).
+F5 (penetration), F6 (damage), F11 (melee), H4 (line of sight), H5 (cover, high ground).
+
+On a map (``--map ID --from COL,ROW --to COL,ROW``) :func:`explain_board` reads the
+shot's geometry from ``geometry.py``'s tables (built once per map in this process): the
+hex distance, the hex line with each intervening hex's top against the sight height,
+line of sight, hard and soft cover with what gives them, and high ground. Every verdict
+shown is checked against those tables; a disagreement is a bug here. The high ground
+1[+] is added here as its own die: ``modifiers.Situation`` has no high-ground input yet.
 """
 
 from __future__ import annotations
@@ -19,13 +26,24 @@ from fractions import Fraction
 
 from sims.core.dist import Dist, fraction_str
 from sims.core.protocol import Explain, InputError, Option
-from sims.skirmish import exact, modifiers, rules
+from sims.skirmish import exact, geometry, modifiers, rules
 from sims.skirmish.catalog import Catalog, Part
+from sims.skirmish.maps import FOLIAGE, OBSTACLE, OPEN, Map
 from sims.skirmish.modifiers import Die
 
 
 class ExplainError(InputError):
     """A shot that cannot be explained as asked: one line saying why."""
+
+
+class NoLineOfSight(ExplainError):
+    """003 F Declare, H4: the target is out of sight on the map; ``board`` says why."""
+
+    def __init__(self, board: Board) -> None:
+        a, t = board.attacker_hex, board.target_hex
+        super().__init__(f"no shot: no line of sight from {a[0]},{a[1]} to {t[0]},{t[1]} "
+                         f"on map {board.map_id} (003 H4)")  # fmt: skip
+        self.board = board
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,60 @@ class BandRow:
     nat20: Mapping[str, Fraction] | None  # ... of a natural-20 hit (+Pen)
     given_hit: Mapping[str, Fraction]  # ... of a hit here, natural 20 weighted in
     damage: Fraction  # E[damage dice | a hit lands here]
+
+
+Hex = tuple[int, int]  # (col, row), odd-r (maps.py)
+
+TERRAIN_NAMES = {OPEN: "open", FOLIAGE: "foliage", OBSTACLE: "obstacle"}
+HIGH_GROUND_DICE = 1  # 003 H5: 1[+]; modifiers.Situation has no high-ground input yet
+
+
+@dataclass(frozen=True)
+class LineHex:
+    """One intervening hex of the hex line (003 H4) and what it does to the shot."""
+
+    hex: Hex
+    step: int  # i of the line's N steps from the attacker
+    ground: int
+    terrain: str  # open | foliage | obstacle
+    top: int  # ground + obstacle height (foliage never blocks sight)
+    sight: Fraction  # the sight height interpolated at this hex
+    verdict: str  # "below" | "at" (exactly at the sight height) | "blocks" | "off the board"
+
+
+@dataclass(frozen=True)
+class Board:
+    """Where the attacker and target stand on a map and what that gives the shot (003 H)."""
+
+    map_id: str
+    map_name: str
+    attacker_hex: Hex
+    target_hex: Hex
+    attacker_ground: int
+    target_ground: int
+    attacker_terrain: str
+    target_terrain: str
+    distance: int  # hex distance
+    line: tuple[LineHex, ...]  # the intervening hexes of the line the tables use
+    los: bool  # 003 H4
+    hard_sources: tuple[str, ...]  # what would give hard cover (H5)
+    hard_ignored: bool  # ... but the attacker stands two or more levels above (H5)
+    soft_sources: tuple[str, ...]  # the foliage on the line or under the target (H5)
+    high_ground: bool  # attacker at least one level above: 1[+] (H5)
+
+    @property
+    def hard(self) -> bool:
+        return bool(self.hard_sources) and not self.hard_ignored
+
+    @property
+    def cover(self) -> str:
+        """003 H5: only the best single cover applies (hard over soft)."""
+        return "hard" if self.hard else "soft" if self.soft_sources else "none"
+
+    @property
+    def climb(self) -> int:
+        """Levels the attacker's ground stands above the target's (negative: below)."""
+        return self.attacker_ground - self.target_ground
 
 
 @dataclass(frozen=True)
@@ -100,6 +172,7 @@ class ShotExplanation:
     shots: int
     damage_per_fire: Fraction
     notes: tuple[str, ...]
+    board: Board | None = None  # where on a map, when the shot was asked with --map
 
 
 def _kit(catalog: Catalog, kit: str, role: str) -> None:
@@ -108,13 +181,150 @@ def _kit(catalog: Catalog, kit: str, role: str) -> None:
         raise ExplainError(f"unknown {role} kit {kit!r} (known: {known})")
 
 
+# ---- the shot on a map (003 H4, H5) ---------------------------------------------------------
+
+# map id -> (the Map and terrain it was built from, its geometry): geometry.build takes
+# about a second, so one build per map in this process; a different Map object under the
+# same id (another catalog folder) rebuilds.
+_GEOMETRY: dict[str, tuple[Map, object, geometry.Geometry]] = {}
+
+
+def map_geometry(catalog: Catalog, map_id: str) -> geometry.Geometry:
+    """The geometry tables of map ``map_id`` of ``catalog`` (cached per map id)."""
+    if map_id not in catalog.maps:
+        known = ", ".join(sorted(catalog.maps)) or "none"
+        raise ExplainError(f"--map: unknown map {map_id!r} (known: {known})")
+    board = catalog.maps[map_id]
+    costs = catalog.terrain if catalog.terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
+    cached = _GEOMETRY.get(map_id)
+    if cached is None or cached[0] is not board or cached[1] is not costs:
+        cached = (board, costs, geometry.build(board, costs))
+        _GEOMETRY[map_id] = cached
+    return cached[2]
+
+
+def parse_hex(text: str) -> Hex:
+    """``COL,ROW`` -> (col, row); ValueError with the reason otherwise."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise ValueError(f"expected COL,ROW such as 12,7, got {text!r}") from None
+
+
+def _stand(g: geometry.Geometry, board: Map, where: Hex, flag: str) -> int:
+    col, row = where
+    if not board.in_bounds(col, row):
+        raise ExplainError(f"{flag} {col},{row} is off map {board.id} ({board.length} x "
+                           f"{board.depth}: COL 0-{board.length - 1}, ROW 0-"
+                           f"{board.depth - 1})")  # fmt: skip
+    h = g.index(col, row)
+    if g.terrain[h] == OBSTACLE:
+        raise ExplainError(f"{flag} {col},{row} is an obstacle hex on map {board.id}: "
+                           "a mech cannot stand there (003 H)")  # fmt: skip
+    return h
+
+
+def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None,
+                  target_hex: Hex | None) -> Board:  # fmt: skip
+    """Where the attacker (``attacker_hex``) and target stand on map ``map_id`` and what
+    that gives a shot: distance, the hex line against the sight height, line of sight
+    (H4), hard and soft cover and high ground (H5), each checked against the geometry
+    tables."""
+    if map_id is None:
+        raise ExplainError("--from and --to need --map (a map id, e.g. --map open)")
+    missing = [f for f, v in (("--from", attacker_hex), ("--to", target_hex)) if v is None]
+    if missing:
+        raise ExplainError(f"--map needs {' and '.join(missing)} (the attacker's and the "
+                           "target's hexes as COL,ROW)")  # fmt: skip
+    g = map_geometry(catalog, map_id)
+    board = catalog.maps[map_id]
+    a = _stand(g, board, attacker_hex, "--from")
+    t = _stand(g, board, target_hex, "--to")
+    if a == t:
+        raise ExplainError(f"--to {target_hex[0]},{target_hex[1]} is the --from hex")
+    n = int(g.dist[a, t])
+    ground_a, ground_t = int(g.elevation[a]), int(g.elevation[t])
+
+    # 003 H4: the sight height runs from the attacker's eye (level + 1) to the target's;
+    # an intervening hex whose top is above it blocks, exactly at it does not.
+    eye_a, eye_t = ground_a + 1, ground_t + 1
+    line = []
+    for i, h in enumerate(g.line_hexes(a, t)[1:-1].tolist(), start=1):
+        sight = eye_a + Fraction((eye_t - eye_a) * i, n)
+        if h < 0:  # a nudged line may run off the board near an edge (geometry.py)
+            line.append(LineHex((-1, -1), i, 0, "", 0, sight, "off the board"))
+            continue
+        top = int(g.top[h])
+        verdict = "blocks" if top > sight else "at" if top == sight else "below"
+        line.append(LineHex(g.coords(h), i, int(g.elevation[h]),
+                            TERRAIN_NAMES[int(g.terrain[h])], top, sight, verdict))  # fmt: skip
+    los = bool(g.los[a, t])
+    blocked = any(x.verdict in ("blocks", "off the board") for x in line)
+    _agree("line of sight", not blocked, los, attacker_hex, target_hex, map_id)
+
+    # 003 H5 hard cover: an obstacle next to the target, one or more levels above its
+    # ground, between the two (closer to the attacker than the target is); or the line's
+    # hex next to the target exactly at the sight height (H4).
+    hard = []
+    if los:
+        for o in g.neighbour[t].tolist():
+            if (o >= 0 and g.terrain[o] == OBSTACLE
+                    and g.top[o] - ground_t >= geometry.HARD_COVER_LEVELS
+                    and g.dist[a, o] < g.dist[a, t]):  # fmt: skip
+                col, row = g.coords(o)
+                hard.append(f"obstacle at {col},{row} (top {int(g.top[o])}, "
+                            f"{int(g.top[o]) - ground_t} above the target's ground) "
+                            "lies between")  # fmt: skip
+        if line and line[-1].verdict == "at":
+            col, row = line[-1].hex
+            hard.append(f"{col},{row} next to the target has its top exactly at the "
+                        f"sight height {fraction_str(line[-1].sight)} (H4)")  # fmt: skip
+    ignored = bool(hard) and ground_a - ground_t >= geometry.HARD_COVER_IGNORED_LEVELS
+    _agree("hard cover", bool(hard) and not ignored, bool(g.hard_cover[a, t]),
+           attacker_hex, target_hex, map_id)  # fmt: skip
+
+    # 003 H5 soft cover: foliage under the target or on the line (smoke is the engine's).
+    soft = []
+    if los:
+        soft = [f"foliage at {x.hex[0]},{x.hex[1]} on the line" for x in line
+                if x.terrain == "foliage"]  # fmt: skip
+        if g.terrain[t] == FOLIAGE:
+            soft.append("the target stands in foliage")
+    _agree("soft cover", bool(soft), bool(g.soft_cover[a, t]), attacker_hex, target_hex,
+           map_id)  # fmt: skip
+    high = ground_a - ground_t >= geometry.HIGH_GROUND_LEVELS
+    _agree("high ground", high, bool(g.high_ground[a, t]), attacker_hex, target_hex, map_id)
+    return Board(
+        map_id=map_id, map_name=board.name, attacker_hex=attacker_hex, target_hex=target_hex,
+        attacker_ground=ground_a, target_ground=ground_t,
+        attacker_terrain=TERRAIN_NAMES[int(g.terrain[a])],
+        target_terrain=TERRAIN_NAMES[int(g.terrain[t])], distance=n, line=tuple(line),
+        los=los, hard_sources=tuple(hard), hard_ignored=ignored, soft_sources=tuple(soft),
+        high_ground=high,
+    )  # fmt: skip
+
+
+def _agree(what: str, shown: bool, table: bool, a: Hex, t: Hex, map_id: str) -> None:
+    # The working is for display; the verdict comes from geometry.py. Disagreement is a bug.
+    if shown != table:
+        raise AssertionError(f"{what} from {a} to {t} on map {map_id}: the working says "
+                             f"{shown}, geometry.py's table {table}")  # fmt: skip
+
+
 def explain_shot(
     catalog: Catalog, attacker: str, weapon: str, target: str, *,
-    distance: int | None = None, cover: str = "none", modifier: int = 0, braced: bool = False,
+    distance: int | None = None, cover: str | None = None, modifier: int = 0,
+    braced: bool = False, map_id: str | None = None, attacker_hex: Hex | None = None,
+    target_hex: Hex | None = None,
 ) -> ShotExplanation:  # fmt: skip
     """The working of one Fire action of ``weapon`` (mounted on kit ``attacker``) at kit
     ``target``: undamaged mechs with their suggested pilots, attacker not moved.
-    ``modifier`` adds the designer's own signed modifier dice ([+] positive)."""
+    ``modifier`` adds the designer's own signed modifier dice ([+] positive). On map
+    ``map_id`` with the two hexes, the map gives the distance, cover and high ground
+    (:func:`explain_board`); without line of sight there is no shot (ExplainError)."""
     params = catalog.params
     _kit(catalog, attacker, "attacker")
     _kit(catalog, target, "target")
@@ -124,6 +334,17 @@ def explain_shot(
         raise ExplainError(f"kit {attacker!r} mounts no weapon {weapon!r} "
                            f"(its weapons: {', '.join(sorted(mounted)) or 'none'})")  # fmt: skip
     gun = mounted[weapon]
+    board = None
+    if map_id is not None or attacker_hex is not None or target_hex is not None:
+        if distance is not None:
+            raise ExplainError("--range: not with --map (the map gives the hex distance)")
+        if cover is not None:
+            raise ExplainError("--cover: not with --map (the map gives the cover)")
+        board = explain_board(catalog, map_id, attacker_hex, target_hex)
+        if not board.los:  # 003 F Declare: a target you have LOS to
+            raise NoLineOfSight(board)
+        distance, cover = board.distance, board.cover
+    cover = "none" if cover is None else cover
     if cover not in rules.COVERS:
         raise ExplainError(f"cover must be one of {', '.join(rules.COVERS)}, got {cover!r}")
     distance = (1 if gun.is_melee else gun.range) if distance is None else distance
@@ -153,9 +374,13 @@ def explain_shot(
     situation = modifiers.shot_situation(gun, victim, distance, params, cover=cover,
                                          extra=modifier)  # fmt: skip
     dice = modifiers.fire_dice(situation, params)
+    if board is not None and board.high_ground:
+        # 003 H5 high ground, ranged or melee: its own die until modifiers.Situation has it.
+        high = (Die(+1, "high ground", "H5"),) * HIGH_GROUND_DICE
+        dice = modifiers.FireDice(dice.dice + high, dice.net + len(high))
     return explain_fire(catalog, gun, target, attacker=attacker, attacker_pilot=pilot.id,
                         accuracy_terms=acc_terms, dice=dice, distance=distance, cover=cover,
-                        braced=braced)  # fmt: skip
+                        braced=braced, board=board)  # fmt: skip
 
 
 def contract_shot(catalog: Catalog, weapon: str, target: str, *,
@@ -187,7 +412,7 @@ def contract_shot(catalog: Catalog, weapon: str, target: str, *,
 def explain_fire(
     catalog: Catalog, gun: Part, target: str, *, attacker: str, attacker_pilot: str,
     accuracy_terms: tuple[Term, ...], dice: modifiers.FireDice, distance: int, cover: str,
-    braced: bool, extra_notes: tuple[str, ...] = (),
+    braced: bool, extra_notes: tuple[str, ...] = (), board: Board | None = None,
 ) -> ShotExplanation:  # fmt: skip
     """The working of one Fire action once the attacker's accuracy terms and the modifier
     dice are known: hit, location, penetration and damage against kit ``target``."""
@@ -263,6 +488,7 @@ def explain_fire(
         crit_margin=params.crit_margin, bands=tuple(rows), shares=shares,
         damage_dice=gun.damage, damage_by_outcome=by_outcome, damage_per_hit=per_hit,
         shots=gun.shots, damage_per_fire=gun.shots * p_hit * per_hit, notes=tuple(notes),
+        board=board,
     )  # fmt: skip
 
 
@@ -311,18 +537,106 @@ def _table(cells: list[list[str]]) -> list[str]:
     ]
 
 
+def _levels(n: int) -> str:
+    return f"{n} level{'' if n == 1 else 's'}"
+
+
+def _verdict(x: LineHex, last: bool) -> str:
+    words = {
+        "below": "below the sight height",
+        "at": "exactly at the sight height: does not block"
+        + ("; next to the target: hard cover" if last else ""),
+        "blocks": "above the sight height: BLOCKS",
+        "off the board": "off the board: no line",
+    }[x.verdict]
+    return words + ("; foliage: soft cover" if x.terrain == "foliage" else "")
+
+
+def board_text(b: Board) -> list[str]:
+    """The map section of the working (003 H4, H5)."""
+    out = [
+        f"Board: map {b.map_id} ({b.map_name}); 003 H4 line of sight, H5 cover and high ground",
+    ]
+    for who, (col, row), ground, terrain in (
+        ("attacker", b.attacker_hex, b.attacker_ground, b.attacker_terrain),
+        ("target", b.target_hex, b.target_ground, b.target_terrain),
+    ):
+        out.append(f"  {who} at {col},{row}: ground level {ground}, {terrain}; "
+                   f"eye {ground + 1}")  # fmt: skip
+    out.append(f"  hex distance {b.distance} (the map's, in place of --range)")
+    eye_a, eye_t = b.attacker_ground + 1, b.target_ground + 1
+    if not b.line:
+        out.append("  hex line: adjacent, no hex between: always in sight (003 H4)")
+    else:
+        out += [
+            f"  hex line (003 H4): sight height from eye {eye_a} to eye {eye_t} over "
+            f"{b.distance} steps; an intervening",
+            "  hex blocks when its top (ground + obstacle) is above it, not when exactly at it",
+        ]
+        cells = [["step", "hex", "ground", "terrain", "top", "sight", ""]]
+        for k, x in enumerate(b.line):
+            where = "-" if x.verdict == "off the board" else f"{x.hex[0]},{x.hex[1]}"
+            cells.append([str(x.step), where, str(x.ground), x.terrain, str(x.top),
+                          _n(x.sight), _verdict(x, k == len(b.line) - 1)])  # fmt: skip
+        out += ["  " + line for line in _table(cells)]
+    if not b.los:
+        out.append("  line of sight: none")
+        return out
+    out.append("  line of sight: yes")
+    if not b.hard_sources:
+        out.append("  hard cover: none")
+    elif b.hard_ignored:
+        out.append(f"  hard cover: ignored from {_levels(b.climb)} above (two or more, H5); "
+                   "it would be:")  # fmt: skip
+    else:
+        out.append("  hard cover (H5):")
+    out += [f"    {why}" for why in b.hard_sources]
+    out.append("  soft cover (H5):" if b.soft_sources else "  soft cover: none")
+    out += [f"    {why}" for why in b.soft_sources]
+    out.append(f"  cover: {b.cover} (only the best single cover applies, H5)")
+    if b.high_ground:
+        out.append(f"  high ground: {HIGH_GROUND_DICE}[+], the attacker stands "
+                   f"{_levels(b.climb)} above the target (H5)")  # fmt: skip
+    else:
+        where = ("level with" if b.climb == 0
+                 else f"{_levels(-b.climb)} below")  # fmt: skip
+        out.append(f"  high ground: none, the attacker stands {where} the target")
+    return out
+
+
+def no_shot_text(catalog: Catalog, attacker: str, weapon: str, target: str,
+                 board: Board) -> str:  # fmt: skip
+    """The working of a shot that cannot be taken for want of line of sight."""
+    shooter, victim = catalog.mech(attacker), catalog.mech(target)
+    out = [
+        f"Shot: {attacker} (pilot {shooter.pilot.id}) fires {weapon} at {target} "
+        f"(pilot {victim.pilot.id})",
+        "",
+        *board_text(board),
+        "",
+        "No line of sight: the shot cannot be taken (003 F Declare: a target you have LOS to; H4).",
+    ]
+    return "\n".join(line.rstrip() for line in out)
+
+
 def to_text(e: ShotExplanation) -> str:
     """The explanation as short terminal sections, every number exact."""
     cover = "ignored (melee, F11)" if e.melee and e.cover != "none" else e.cover
     reach = f"Range {e.weapon_range}, long range to {e.long_range}"
     where = f"{e.range_band} range ({reach}; 003 F Declare)"
     where = "adjacent (melee, 003 F11)" if e.melee else where
+    on_map = e.board is not None
     out = [
         f"Shot: {e.attacker} (pilot {e.attacker_pilot}) fires {e.weapon} at {e.target} "
         f"(pilot {e.target_pilot})",
-        f"  distance {e.distance}: {where}",
-        f"  cover {cover}; target {'Braced' if e.braced else 'not braced'}",
+        f"  distance {e.distance}{' (from the map)' if on_map else ''}: {where}",
+        f"  cover {cover}{' (from the map)' if on_map else ''}; "
+        f"target {'Braced' if e.braced else 'not braced'}",
         "",
+    ]
+    if e.board is not None:
+        out += [*board_text(e.board), ""]
+    out += [
         f"Accuracy (003 C, F Hit; {e.accuracy_terms[0].name} for "
         f"{'melee, F11' if e.melee else 'ranged'})",
         *_terms(e.accuracy_terms, e.accuracy, "accuracy"),
@@ -396,11 +710,22 @@ def to_text(e: ShotExplanation) -> str:
 
 
 def shot_text(catalog: Catalog, attacker: str, weapon: str, target: str, *,
-              range: int | None = None, cover: str = "none", modifier: int = 0,
-              braced: bool = False) -> str:  # fmt: skip
-    """``mechbal explain skirmish shot``: :func:`explain_shot` as text."""
-    return to_text(explain_shot(catalog, attacker, weapon, target, distance=range,
-                                cover=cover, modifier=modifier, braced=braced))  # fmt: skip
+              range: int | None = None, cover: str | None = None, modifier: int = 0,
+              braced: bool = False, map: str | None = None,
+              **hexes: Hex) -> str:  # fmt: skip
+    """``mechbal explain skirmish shot``: :func:`explain_shot` as text. ``hexes`` holds
+    the ``--from`` and ``--to`` hexes (``from`` is a Python keyword); without line of
+    sight the working stops at the map section."""
+    unknown = sorted(set(hexes) - {"from", "to"})
+    if unknown:
+        raise TypeError(f"shot_text: unexpected options {unknown}")
+    try:
+        e = explain_shot(catalog, attacker, weapon, target, distance=range, cover=cover,
+                         modifier=modifier, braced=braced, map_id=map,
+                         attacker_hex=hexes.get("from"), target_hex=hexes.get("to"))  # fmt: skip
+    except NoLineOfSight as stop:
+        return no_shot_text(catalog, attacker, weapon, target, stop.board)
+    return to_text(e)
 
 
 # What `mechbal explain skirmish WHAT` can explain, with its options.
@@ -415,10 +740,15 @@ EXPLAIN = {
             Option("target", "target kit id", required=True, metavar="KIT"),
             Option("range", "distance in hexes (default: the weapon's Range, 1 for melee)",
                    int, metavar="HEXES"),
-            Option("cover", "target cover: none, soft or hard", default="none"),
+            Option("cover", "target cover: none, soft or hard (default none)"),
             Option("modifier", "extra signed modifier dice ([+] positive)", int, default=0,
                    metavar="DICE"),
             Option("braced", "the target is Braced (+Armor)", switch=True, default=False),
+            Option("map", "a map id (catalogs/skirmish/maps): the shot on the board, with "
+                   "--from and --to; the map gives distance, cover and high ground",
+                   metavar="ID"),
+            Option("from", "the attacker's hex on --map", parse_hex, metavar="COL,ROW"),
+            Option("to", "the target's hex on --map", parse_hex, metavar="COL,ROW"),
         ),
         shot_text,
     ),

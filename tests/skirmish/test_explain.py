@@ -13,6 +13,16 @@ Catalog facts used below (read from the TOML files):
 - reaver: pilot ruko (Gunnery 2, Piloting 2), halo head (Acc 0), blade (melee, Acc 1).
 - rules.toml: crit margin 4, natural 20 +1 Pen, Brace +1 Armor, long range 150% at 1[-],
   hard cover 2[-], soft cover 1[-], Engaged 1[-], glance does no damage.
+
+Map facts (catalogs/skirmish/maps/*.toml, read from the hex text: row r is the r-th line,
+col c its c-th token "<ground><terrain>", . open, f foliage, o / O an obstacle 1 / 2 levels
+above its ground). Cube coordinates of odd-r (col, row): x = col - (row - (row & 1)) // 2,
+z = row, y = -x - z; distance = max |difference|.
+- open, row 0: all "0."; row 4: "0f" at cols 3, 4, 5, else "0."; rows 5-7 "0." at col 16,
+  "0O" at (17, 6) and (17, 7); row 8: "0O" at cols 10, 11, 13, 18; row 9: "1." at cols 4
+  and 5, cols 0-3 and 6-11 "0."; row 10: "1." col 4, "2." col 5, cols 0-3 "0.".
+- broken: (24, 9) "3."; row 10: (24, 10) "2O" (top 4), (25, 10) "2."; row 11: (23, 11),
+  (24, 11), (25, 11) "1."; (24, 12), (25, 12) "0.".
 """
 
 from __future__ import annotations
@@ -31,9 +41,13 @@ from sims.skirmish import exact, rules
 from sims.skirmish.explain import (
     ExplainError,
     NeedRow,
+    NoLineOfSight,
     Term,
     contract_shot,
+    explain_board,
     explain_shot,
+    map_geometry,
+    shot_text,
     to_text,
 )
 from sims.skirmish.modifiers import Die
@@ -240,6 +254,194 @@ def test_melee_ignores_cover_and_engaged(skirmish):
     assert "cover ignored (melee, F11)" in to_text(e)
 
 
+# ---- on a map (003 H4, H5) -------------------------------------------------------------------
+
+
+def map_shot(catalog, map_id, a, t, attacker="courier", weapon="rifle", target="foreman"):
+    return explain_shot(catalog, attacker, weapon, target, map_id=map_id, attacker_hex=a,
+                        target_hex=t)  # fmt: skip
+
+
+def line_of(board):
+    return [(x.hex, x.top, x.sight, x.verdict) for x in board.line]
+
+
+def test_map_clear_line(skirmish):
+    # open, row 0 is all level-0 open ground: from (2, 0) to (10, 0) the line is the row,
+    # 8 hexes, both eyes at 1, so the sight height is 1 over every top 0.
+    e = map_shot(skirmish, "open", (2, 0), (10, 0))
+    b = e.board
+    assert (b.distance, b.los, b.cover, b.high_ground) == (8, True, "none", False)
+    assert line_of(b) == [((c, 0), 0, 1, "below") for c in range(3, 10)]
+    assert b.hard_sources == () and b.soft_sources == ()
+    # the usual working at distance 8 with no dice: the rifle shot of the track
+    assert (e.distance, e.cover, e.dice, e.p_hit) == (8, "none", (), F(4, 5))
+    text = to_text(e)
+    for line in ("  distance 8 (from the map): optimal range", "  line of sight: yes",
+                 "  hard cover: none", "  soft cover: none", "Board: map open (Open ground)",
+                 "  high ground: none, the attacker stands level with the target"):  # fmt: skip
+        assert line in text, line
+
+
+def test_map_blocked_line_stops(skirmish):
+    # open row 8: the rocks at (10, 8) and (11, 8) are "0O", top 2 above the sight height 1.
+    b = explain_board(skirmish, "open", (6, 8), (12, 8))
+    assert b.distance == 6 and not b.los
+    assert [x.verdict for x in b.line] == ["below"] * 3 + ["blocks"] * 2
+    assert [(x.hex, x.top) for x in b.line[3:]] == [((10, 8), 2), ((11, 8), 2)]
+    with pytest.raises(NoLineOfSight, match="no line of sight from 6,8 to 12,8 on map open"):
+        map_shot(skirmish, "open", (6, 8), (12, 8))
+    text = shot_text(skirmish, "courier", "rifle", "foreman", map="open",
+                     **{"from": (6, 8), "to": (12, 8)})  # fmt: skip
+    assert "  line of sight: none" in text
+    assert "10,8  0       obstacle  2    1      above the sight height: BLOCKS" in text
+    assert text.endswith("No line of sight: the shot cannot be taken (003 F Declare: a target "
+                         "you have LOS to; H4).")  # fmt: skip
+    assert "Accuracy" not in text and "P(hit)" not in text
+
+
+def test_map_hard_cover_from_an_obstacle(skirmish):
+    # open, (16, 4) -> (16, 7): cubes (14, -18, 4) and (13, -20, 7), distance 3; the line
+    # rounds (13.67, -18.67, 5) to (16, 5) and (13.33, -19.33, 6) to (16, 6), both open.
+    # The rock (17, 6) ("0O", top 2, 2 above the target's ground) is next to (16, 7) and
+    # closer to the attacker: cube (14, -20, 6), distance 2 < 3. The rock (17, 7) is at
+    # distance 3, not between.
+    e = map_shot(skirmish, "open", (16, 4), (16, 7))
+    b = e.board
+    assert line_of(b) == [((16, 5), 0, 1, "below"), ((16, 6), 0, 1, "below")]
+    assert b.hard_sources == ("obstacle at 17,6 (top 2, 2 above the target's ground) "
+                              "lies between",)  # fmt: skip
+    assert (b.hard_ignored, b.cover, b.soft_sources) == (False, "hard", ())
+    # then the hard-cover working of the track: 2[-], 83/144, the Legs band hits the cover
+    assert e.dice == (Die(-1, "hard cover", "H5"),) * 2 and e.p_hit == F(83, 144)
+    assert e.bands[-1].part == "cover" and e.shares["cover"] == F(1, 4)
+    text = to_text(e)
+    assert "  cover hard (from the map); target not braced" in text
+    assert "    obstacle at 17,6 (top 2, 2 above the target's ground) lies between" in text
+
+
+def test_map_hard_cover_at_sight_height(skirmish):
+    # open row 9, (10, 9) -> (3, 9): the line is the row; (5, 9) and (4, 9) are "1.", top 1,
+    # exactly the sight height 1 (both eyes 1): neither blocks, and (4, 9), next to the
+    # target, gives hard cover (003 H4). No rock near (3, 9).
+    e = map_shot(skirmish, "open", (10, 9), (3, 9))
+    b = e.board
+    assert b.distance == 7 and b.los
+    assert line_of(b) == [((c, 9), 0, 1, "below") for c in range(9, 5, -1)] + [
+        ((5, 9), 1, 1, "at"), ((4, 9), 1, 1, "at")]  # fmt: skip
+    assert b.hard_sources == ("4,9 next to the target has its top exactly at the sight "
+                              "height 1 (H4)",)  # fmt: skip
+    assert b.cover == "hard" and e.p_hit == F(83, 144)
+    text = to_text(e)
+    assert "exactly at the sight height: does not block; next to the target: hard cover" in text
+
+
+def test_map_soft_cover_on_the_line(skirmish):
+    # open row 4: (0, 4) -> (8, 4) crosses the woods at (3, 4), (4, 4), (5, 4); the target
+    # stands in the open.
+    e = map_shot(skirmish, "open", (0, 4), (8, 4))
+    b = e.board
+    assert [x.hex for x in b.line if x.terrain == "foliage"] == [(3, 4), (4, 4), (5, 4)]
+    assert b.soft_sources == tuple(f"foliage at {c},4 on the line" for c in (3, 4, 5))
+    assert (b.cover, b.hard_sources) == ("soft", ())
+    assert e.dice == (Die(-1, "soft cover", "H5"),) and e.p_hit == F(5, 8)
+    assert e.bands[-1].part == "legs"  # soft cover keeps the Legs band
+
+
+def test_map_soft_cover_under_the_target(skirmish):
+    # open row 4: (12, 4) -> (5, 4), the target in the woods ("0f"), the line open.
+    b = map_shot(skirmish, "open", (12, 4), (5, 4)).board
+    assert (b.distance, b.target_terrain) == (7, "foliage")
+    assert all(x.terrain == "open" for x in b.line)
+    assert b.soft_sources == ("the target stands in foliage",) and b.cover == "soft"
+
+
+def test_map_high_ground(skirmish):
+    # open row 10: (4, 10) is "1.", (0, 10) to (3, 10) "0.": eye 2 down to eye 1 over 4
+    # steps, sight 2 - i/4 at step i: 7/4, 3/2, 5/4 over tops 0.
+    e = map_shot(skirmish, "open", (4, 10), (0, 10))
+    b = e.board
+    assert line_of(b) == [((3, 10), 0, F(7, 4), "below"), ((2, 10), 0, F(3, 2), "below"),
+                          ((1, 10), 0, F(5, 4), "below")]  # fmt: skip
+    assert b.high_ground and b.climb == 1 and b.cover == "none"
+    # 1[+]: as the designer's +1 above, P(hit) = (17 + 18 + 4 x 19) / 120 = 37/40
+    assert e.dice == (Die(+1, "high ground", "H5"),) and e.p_hit == F(37, 40)
+    text = to_text(e)
+    assert "  1[+]  high ground (H5)" in text
+    assert "  high ground: 1[+], the attacker stands 1 level above the target (H5)" in text
+
+
+def test_map_hard_cover_ignored_from_two_levels_above(skirmish):
+    # broken, (24, 9) ground 3 -> (24, 11) ground 1: cubes (20, -29, 9) and (19, -30, 11),
+    # distance 2. The line runs along the edge between (24, 10) and (25, 10); the attacker
+    # draws it past (25, 10) (top 2 under the sight height (4 + 2) / 2 = 3), the other side
+    # (24, 10) (top 4) would block. The rock (24, 10), top 4, 3 above the target's ground,
+    # is at distance 1 from the attacker, so between: hard cover, but the attacker stands
+    # 2 levels above, so it is ignored (003 H5); high ground gives 1[+].
+    e = map_shot(skirmish, "broken", (24, 9), (24, 11))
+    b = e.board
+    assert (b.distance, b.los, b.attacker_ground, b.target_ground) == (2, True, 3, 1)
+    assert line_of(b) == [((25, 10), 2, 3, "below")]
+    assert b.hard_sources == ("obstacle at 24,10 (top 4, 3 above the target's ground) "
+                              "lies between",)  # fmt: skip
+    assert b.hard_ignored and not b.hard and b.cover == "none" and b.high_ground
+    assert e.dice == (Die(+1, "high ground", "H5"),) and e.p_hit == F(37, 40)
+    assert e.shares["cover"] == 0
+    text = to_text(e)
+    assert "  hard cover: ignored from 2 levels above (two or more, H5); it would be:" in text
+    assert "  cover: none (only the best single cover applies, H5)" in text
+
+
+def test_map_melee_takes_high_ground(skirmish):
+    # open row 10: the reaver on (4, 10) (ground 1) strikes the foreman on (3, 10) (ground
+    # 0): adjacent, nothing between. The buckler's 1[-] (F11.6) and high ground's 1[+]
+    # cancel; accuracy 3 (Ruko 2 + blade 1) against Evasion 9: naturals 6..20, 3/4.
+    e = map_shot(skirmish, "open", (4, 10), (3, 10), attacker="reaver", weapon="blade")
+    assert e.board.line == () and e.board.los and e.distance == 1
+    assert e.net_dice == 0 and e.p_hit == F(3, 4)
+    assert "  hex line: adjacent, no hex between: always in sight (003 H4)" in to_text(e)
+
+
+def test_map_geometry_built_once(skirmish):
+    assert map_geometry(skirmish, "open") is map_geometry(skirmish, "open")
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        ({"map_id": "moon", "attacker_hex": (1, 1), "target_hex": (2, 2)},
+         ("--map: unknown map 'moon'", "broken, large_broken, open, urban")),
+        ({"map_id": "open", "attacker_hex": (32, 1), "target_hex": (2, 2)},
+         ("--from 32,1 is off map open", "COL 0-31, ROW 0-19")),
+        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 20)},
+         ("--to 2,20 is off map open",)),
+        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (10, 8)},
+         ("--to 10,8 is an obstacle hex on map open",)),
+        ({"map_id": "open", "attacker_hex": (10, 8), "target_hex": (1, 1)},
+         ("--from 10,8 is an obstacle hex",)),
+        ({"map_id": "open", "attacker_hex": (1, 1)}, ("--map needs --to",)),
+        ({"map_id": "open"}, ("--map needs --from and --to",)),
+        ({"attacker_hex": (1, 1), "target_hex": (2, 2)}, ("--from and --to need --map",)),
+        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (1, 1)},
+         ("--to 1,1 is the --from hex",)),
+        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "distance": 3},
+         ("--range: not with --map",)),
+        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "cover": "soft"},
+         ("--cover: not with --map",)),
+        # open row 0: 18 hexes apart, beyond the rifle's long range 12
+        ({"map_id": "open", "attacker_hex": (2, 0), "target_hex": (20, 0)},
+         ("no shot", "distance 18")),
+    ],
+)  # fmt: skip
+def test_map_errors(skirmish, kw, words):
+    with pytest.raises(ExplainError) as info:
+        explain_shot(skirmish, "courier", "rifle", "foreman", **kw)
+    message = str(info.value)
+    assert "\n" not in message
+    for w in words:
+        assert w in message
+
+
 # ---- errors ----------------------------------------------------------------------------------
 
 
@@ -334,6 +536,50 @@ KIT = ("--attacker", "courier", "--weapon", "rifle", "--target", "foreman")
 )  # fmt: skip
 def test_cli_explain_errors(capsys, argv, words):
     rc = main(argv)
+    captured = capsys.readouterr()
+    assert rc == EXIT_USER_ERROR and captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mechbal: error: "), captured.err
+    for w in words:
+        assert w in lines[0]
+
+
+def test_cli_explain_on_a_map(capsys):
+    # the hard-cover shot of test_map_hard_cover_from_an_obstacle
+    assert main(explain(*KIT, "--map", "open", "--from", "16,4", "--to", "16,7")) == 0
+    out = capsys.readouterr().out
+    for line in (
+        "  attacker at 16,4: ground level 0, open; eye 1",
+        "  target at 16,7: ground level 0, open; eye 1",
+        "  hex distance 3 (the map's, in place of --range)",
+        "    1     16,5  0       open     0    1      below the sight height",
+        "    obstacle at 17,6 (top 2, 2 above the target's ground) lies between",
+        "  2[-]  hard cover (H5)",
+        "  P(hit)               = 83/144 (57.6%)",
+    ):
+        assert line in out, line
+    # no line of sight: the working stops, and that is an answer, not an error
+    assert main(explain(*KIT, "--map", "open", "--from", "6,8", "--to", "12,8")) == 0
+    out = capsys.readouterr().out
+    assert "No line of sight: the shot cannot be taken" in out and "P(hit)" not in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("--map", "moon", "--from", "1,1", "--to", "2,2"), ("--map: unknown map 'moon'",)),
+        (("--map", "open", "--from", "1;1", "--to", "2,2"),
+         ("argument --from", "expected COL,ROW")),
+        (("--map", "open", "--from", "1,1", "--to", "2"), ("argument --to",)),
+        (("--map", "open", "--from", "40,1", "--to", "2,2"), ("--from 40,1 is off map open",)),
+        (("--map", "open", "--from", "1,1", "--to", "11,8"), ("--to 11,8 is an obstacle",)),
+        (("--map", "open"), ("--map needs --from and --to",)),
+        (("--from", "1,1", "--to", "2,2"), ("--from and --to need --map",)),
+        (("--map", "open", "--from", "1,1", "--to", "2,2", "--range", "2"), ("--range",)),
+    ],
+)  # fmt: skip
+def test_cli_explain_map_errors(capsys, args, words):
+    rc = main(explain(*KIT, *args))
     captured = capsys.readouterr()
     assert rc == EXIT_USER_ERROR and captured.out == ""
     lines = captured.err.splitlines()
