@@ -84,7 +84,6 @@ class BandRow:
 Hex = tuple[int, int]  # (col, row), odd-r (maps.py)
 
 TERRAIN_NAMES = {OPEN: "open", FOLIAGE: "foliage", OBSTACLE: "obstacle"}
-HIGH_GROUND_DICE = 1  # 003 H5: 1[+]; modifiers.Situation has no high-ground input yet
 
 
 @dataclass(frozen=True)
@@ -119,6 +118,7 @@ class Board:
     hard_ignored: bool  # ... but the attacker stands two or more levels above (H5)
     soft_sources: tuple[str, ...]  # the foliage on the line or under the target (H5)
     high_ground: bool  # attacker at least one level above: 1[+] (H5)
+    high_ground_dice: int = 1  # the [+] it gives (rules parameter high_ground_dice)
 
     @property
     def hard(self) -> bool:
@@ -303,7 +303,7 @@ def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None
         attacker_terrain=TERRAIN_NAMES[int(g.terrain[a])],
         target_terrain=TERRAIN_NAMES[int(g.terrain[t])], distance=n, line=tuple(line),
         los=los, hard_sources=tuple(hard), hard_ignored=ignored, soft_sources=tuple(soft),
-        high_ground=high,
+        high_ground=high, high_ground_dice=catalog.params.high_ground_dice,
     )  # fmt: skip
 
 
@@ -371,13 +371,11 @@ def explain_shot(
     _check_sum("accuracy", acc_terms, accuracy)
 
     # 003 F3: every [+] and [-] of this situation, from the one function that says them.
-    situation = modifiers.shot_situation(gun, victim, distance, params, cover=cover,
-                                         extra=modifier)  # fmt: skip
+    situation = modifiers.shot_situation(
+        gun, victim, distance, params, cover=cover, extra=modifier,
+        high_ground=board is not None and board.high_ground,  # 003 H5, ranged or melee
+    )  # fmt: skip
     dice = modifiers.fire_dice(situation, params)
-    if board is not None and board.high_ground:
-        # 003 H5 high ground, ranged or melee: its own die until modifiers.Situation has it.
-        high = (Die(+1, "high ground", "H5"),) * HIGH_GROUND_DICE
-        dice = modifiers.FireDice(dice.dice + high, dice.net + len(high))
     return explain_fire(catalog, gun, target, attacker=attacker, attacker_pilot=pilot.id,
                         accuracy_terms=acc_terms, dice=dice, distance=distance, cover=cover,
                         braced=braced, board=board)  # fmt: skip
@@ -595,7 +593,7 @@ def board_text(b: Board) -> list[str]:
     out += [f"    {why}" for why in b.soft_sources]
     out.append(f"  cover: {b.cover} (only the best single cover applies, H5)")
     if b.high_ground:
-        out.append(f"  high ground: {HIGH_GROUND_DICE}[+], the attacker stands "
+        out.append(f"  high ground: {b.high_ground_dice}[+], the attacker stands "
                    f"{_levels(b.climb)} above the target (H5)")  # fmt: skip
     else:
         where = ("level with" if b.climb == 0

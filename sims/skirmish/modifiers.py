@@ -102,6 +102,7 @@ class Situation:
     attack_crits: Any = 0  # int: the attacker's lasting attack_die crit effects (F7)
     flicker: Any = False  # bool: the attacker's stress flicker is due (G)
     extra: Any = 0  # int: the designer's own signed dice, [+] positive
+    high_ground: Any = False  # bool: the attacker stands at least one level above (H5)
 
 
 DiceTerm = tuple[int, str, str, Any]  # (sign, reason, section, count)
@@ -133,6 +134,7 @@ def dice_terms(s: Situation, params: rules.Parameters,
         (-1, "stress: next attack", "G", effects.stress * a(s.flicker)),
         (+1, "bonded partner near", "D4", p.bond_dice * a(s.bonded)),
         (+1, "target Locked", "E Lock On", p.lock_dice * a(s.locked)),
+        (+1, "high ground", "H5", p.high_ground_dice * a(s.high_ground)),
         (+1, "Charge momentum", "F11.3", np.maximum(charge, 0)),
         (+1, "designer's extra dice (--modifier)", "F3", np.maximum(extra, 0)),
         (-1, "designer's extra dice (--modifier)", "F3", np.maximum(-extra, 0)),
@@ -170,7 +172,7 @@ def intact_shield(target: Mech) -> bool:
 
 def shot_situation(
     weapon: Part, target: Mech, distance: int, params: rules.Parameters, *,
-    cover: str = "none", moved: bool = False, extra: int = 0,
+    cover: str = "none", moved: bool = False, extra: int = 0, high_ground: bool = False,
 ) -> Situation:  # fmt: skip
     """The situation of one Fire action of ``weapon`` at an undamaged ``target``
     ``distance`` hexes away, as the exact tables and ``explain`` describe it: on the
@@ -186,4 +188,5 @@ def shot_situation(
         moved=moved,
         target_shield=intact_shield(target),
         extra=extra,
+        high_ground=high_ground,
     )

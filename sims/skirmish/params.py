@@ -84,6 +84,8 @@ class Parameters:
     long_range_percent: int = param("long range as % of Range", "F Declare", low=100, high=300)
     long_range_dice: int = param("[-] dice at long range", "F Declare", low=0, high=3)
     hard_cover_dice: int = param("[-] dice for hard cover", "H5", low=0, high=4)
+    high_ground_dice: int = param("[+] dice for an attacker at least one level above", "H5",
+                                  low=0, high=3)  # fmt: skip
     soft_cover_dice: int = param("[-] dice for soft cover", "H5", low=0, high=4)
     engaged_dice: int = param("[-] dice on ranged attacks while Engaged", "E", low=0, high=3)
     heavy_dice: int = param("[-] dice for a Heavy weapon after moving", "B tags", low=0, high=3)

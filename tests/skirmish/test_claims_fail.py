@@ -298,6 +298,7 @@ FLIPS: dict[str, list[Flip]] = {
     "barrage_heat": [set_("barrage-heat-2", barrage_heat=2)],
     "aimed_shot_dice": [set_("aimed-dice-0", aimed_dice=0)],
     "engaged_dice": [set_("engaged-dice-2", engaged_dice=2)],
+    "high_ground_dice": [set_("high-ground-dice-0", high_ground_dice=0)],
     # B tags, F Declare, F Hit
     "heavy_moved_dice": [set_("heavy-dice-0", heavy_dice=0)],
     "long_range_reach": [
