@@ -456,7 +456,7 @@ def zones_seen_together(catalog: Catalog) -> dict[str, int]:
     centers by the geometry's line of sight (H4): 0 when the zones are offset enough."""
     out = {}
     for mid, m in sorted(catalog.maps.items()):
-        g = geometry.build(m, catalog.terrain)
+        g = geometry.cached(m, catalog.terrain)
         sees = g.passable.copy()
         for zone in m.zones:
             sees &= g.los[:, m.hex_index(*zone[0])]
@@ -473,7 +473,7 @@ def rounds_to_middle(catalog: Catalog, kit: str) -> dict[str, int]:
     for mid, m in sorted(catalog.maps.items()):
         if (m.length, m.depth) != (catalog.params.board_length, catalog.params.board_depth):
             continue
-        g = geometry.build(m, catalog.terrain)
+        g = geometry.cached(m, catalog.terrain)
         start = [m.hex_index(col, row) for row in range(m.depth) for col in range(m.deploy)]
         cost = int(g.move_cost[start, m.hex_index(*m.zones[1][0])].min())
         out[mid] = -(-cost // (2 * speed))

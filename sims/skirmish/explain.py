@@ -183,24 +183,14 @@ def _kit(catalog: Catalog, kit: str, role: str) -> None:
 
 # ---- the shot on a map (003 H4, H5) ---------------------------------------------------------
 
-# map id -> (the Map and terrain it was built from, its geometry): geometry.build takes
-# about a second, so one build per map in this process; a different Map object under the
-# same id (another catalog folder) rebuilds.
-_GEOMETRY: dict[str, tuple[Map, object, geometry.Geometry]] = {}
-
 
 def map_geometry(catalog: Catalog, map_id: str) -> geometry.Geometry:
-    """The geometry tables of map ``map_id`` of ``catalog`` (cached per map id)."""
+    """The geometry tables of map ``map_id`` of ``catalog`` (built once per map content)."""
     if map_id not in catalog.maps:
         known = ", ".join(sorted(catalog.maps)) or "none"
         raise ExplainError(f"--map: unknown map {map_id!r} (known: {known})")
-    board = catalog.maps[map_id]
     costs = catalog.terrain if catalog.terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
-    cached = _GEOMETRY.get(map_id)
-    if cached is None or cached[0] is not board or cached[1] is not costs:
-        cached = (board, costs, geometry.build(board, costs))
-        _GEOMETRY[map_id] = cached
-    return cached[2]
+    return geometry.cached(catalog.maps[map_id], costs)
 
 
 def parse_hex(text: str) -> Hex:

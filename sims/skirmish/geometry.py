@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -459,3 +460,17 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
         line_start[b, a] = np.where(use1[1], start1, start0)
     line_flat = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
     return los, hard, soft, line_start, line_flat
+
+
+_BUILT: dict[tuple, Geometry] = {}
+
+
+def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS) -> Geometry:
+    """:func:`build` with default options, remembered by the map's content and the costs
+    (a map reloaded from the same file is not built twice in a process: claims, explain
+    and the tests each ask for the shipped maps' tables)."""
+    key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
+           map.obstacle.tobytes(), repr(terrain_costs))  # fmt: skip
+    if key not in _BUILT:
+        _BUILT[key] = build(map, terrain_costs)
+    return _BUILT[key]
