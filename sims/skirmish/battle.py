@@ -192,6 +192,8 @@ class Battle:
     head_e_def: np.ndarray  # int8[M]
     chassis_reactor: np.ndarray  # int8[M]
     back_reactor: np.ndarray  # int8[M]
+    back_smoke: np.ndarray  # bool[M]  the Back is a smoke launcher (tag smoke, 003 B, H5)
+    back_jump: np.ndarray  # bool[M]  the Back is a jump booster (tag jump, 003 B, G)
     head_acc: np.ndarray  # int8[M]
     shield: np.ndarray  # bool[M, 6]  part is a Shield arm (F11.1, F11.6)
     # weapons per mount (right arm, left arm, back); NO_WEAPON where none
@@ -223,6 +225,8 @@ class Battle:
     p_grapple: np.ndarray  # bool[M]  Grapple when adjacent, Throw while grappled (F11.5)
     p_break: np.ndarray  # bool[M]  Break out of a grapple (F11.5)
     p_guard: np.ndarray  # bool[M]  Guard an adjacent ally (E5)
+    p_smoke: np.ndarray  # bool[M]  Smoke with a spare Quick action (H5)
+    p_jump: np.ndarray  # bool[M]  jump out of adjacency with a jump booster (F11.8, G)
     p_vent_at: np.ndarray  # int16[M]  percent of Reactor Cap
     p_stabilize_at: np.ndarray  # int8[M]
     p_overcharge_below: np.ndarray  # int16[M]  percent of Reactor Cap
@@ -395,6 +399,8 @@ def compile_battle(
         head_e_def=arr([m.head.e_def for m in mechs]),
         chassis_reactor=arr([m.chassis.reactor for m in mechs]),
         back_reactor=arr([m.back.reactor for m in mechs]),
+        back_smoke=arr(["smoke" in m.back.tags for m in mechs], bool),
+        back_jump=arr(["jump" in m.back.tags for m in mechs], bool),
         head_acc=arr([m.head.acc for m in mechs]),
         shield=arr([[p.kind == "shield" for p in rules.silhouette(m)] for m in mechs], bool),
         has_weapon=arr([[w is not None for w in row] for row in W], bool),
@@ -425,6 +431,9 @@ def compile_battle(
         p_break=arr([p.break_grapple for p in policy], bool),
         # policies.toml's guard field, once the catalog reads it; until then none Guards
         p_guard=arr([p.guard for p in policy], bool),
+        # policies.toml's smoke and jump fields, once the catalog reads them; off until then
+        p_smoke=arr([getattr(p, "smoke", False) for p in policy], bool),
+        p_jump=arr([getattr(p, "jump", False) for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),

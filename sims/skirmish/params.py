@@ -99,6 +99,7 @@ class Parameters:
     charge_max_dice: int = param("most [+] from a Charge", "F11.3", low=0, high=4)
     barrage_heat: int = param("extra Heat of a Barrage", "E", low=0, high=5)
     charge_heat: int = param("Heat of a Charge", "F11.3", low=0, high=5)
+    jump_heat: int = param("Heat of an activation that jumps", "G", low=0, high=5)
     overcharge_heat: tuple[str, ...] = param(
         "Heat of the 1st, 2nd, 3rd and later Overcharge", "G3", dice_list=True
     )

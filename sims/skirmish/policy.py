@@ -195,3 +195,10 @@ def braces(brace: Any, boosted: Any, braced: Any) -> Any:
     """Brace (Quick, E) with a spare Quick action when the policy does, the mech did not
     Boost and is not Braced already."""
     return _all(brace, _not(boosted), _not(braced))
+
+
+def smokes(smoke: Any, launcher: Any, smoking: Any) -> Any:
+    """Smoke (Quick, H5; once per activation, it lasts until the next) with a spare Quick
+    action after a Strike, before a Brace, when the policy does and the smoke launcher
+    Back is intact."""
+    return _all(smoke, launcher, _not(smoking))

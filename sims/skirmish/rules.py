@@ -350,9 +350,27 @@ def guard_covers(attacker_pos: Any, target_pos: Any, facing: Any) -> Any:
     return _plain((np.asarray(attacker_pos) - target_pos) * facing >= 0)
 
 
-def best_cover(cover: Any, guarded: Any) -> Any:
-    """003 H5: only the best single cover applies; a Guard's (E5) is hard (2)."""
-    return _plain(np.where(guarded, 2, cover))
+def best_cover(cover: Any, guarded: Any, smoked: Any = False) -> Any:
+    """003 H5: only the best single cover applies; a Guard's (E5) is hard (2), smoke's
+    soft (1)."""
+    return _plain(np.where(guarded, 2, np.maximum(cover, np.where(smoked, 1, 0))))
+
+
+def smoke_covers(attacker_pos: Any, target_pos: Any, smoke_pos: Any) -> Any:
+    """003 H5 soft cover on the range track: "the target stands in ... smoke, or the line
+    passes through any". The smoke hangs on the smoker's hex; it covers a line that
+    crosses it or ends at it (the target's hex), not one that starts there (the
+    attacker's own hex does not count, as for foliage)."""
+    a = np.asarray(attacker_pos)
+    ahead, reach = (np.asarray(smoke_pos) - a), (np.asarray(target_pos) - a)
+    return _plain((ahead * reach > 0) & (np.abs(ahead) <= np.abs(reach)))
+
+
+def jumps(jumper: Any, before: Any, after: Any) -> Any:
+    """003 F11.8 / G on the range track: a mech jumping (an intact jump booster, the
+    policy jumps) out of a hostile's adjacency leaves no Disengage strike to it; the
+    jump costs Heat (``jump_heat``) once per activation that jumps."""
+    return _plain(np.asarray(jumper) & (np.asarray(before) <= 1) & (np.asarray(after) > 1))
 
 
 # ---- F Hit ---------------------------------------------------------------------------

@@ -399,6 +399,52 @@ CASES |= {
     ),
 }
 
+# H5 Smoke on the track: until the smoker's next activation, a ranged line that crosses or
+# ends at the smoker's hex has soft cover 1[-] (the attacker's own hex does not count).
+# The Foreman (hex 0) fires its rifle at the Reaver (hex 8, Evasion 11, Legs Armor 4,
+# Durability 10), dice as in the Guard cases above. The Reaver's policy Smokes (its Back is
+# a smoke launcher), so the vector engine reads smoke at all.
+SMOKE = {"p_smoke": [False, True]}
+CASES |= {
+    # The Reaver stands in its own smoke: no cover drawn, smoke 1[-] (die 3, -3):
+    # 15 + 3 - 3 = 15 hits Evasion 11; location 18, the Legs (soft cover is not struck);
+    # penetration 5 + 2 = 7 against Armor 4: full; 1d6 + 1 = 3: Legs 10 -> 7.
+    "smoke on the target's hex is soft cover": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (6, 3), (20, 15), (20, 18), (6, 5), (6, 2)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 7], "heat": [1, 0]},
+        pos=(0, 8),
+        setup={"smoking": [False, True]},
+        kits=(("foreman",), ("reaver",)),
+        policy=SMOKE,
+    ),
+    # Smoke on the attacker's own hex: the line starts there: no cover, no modifier dice.
+    "smoke on the attacker's hex is no cover": Case(
+        (("fire", 0, 1, 0),),
+        (NONE, (20, 15), (20, 18), (6, 5), (6, 2)),
+        {"hits": [1, 0], "dur_1": [3, 8, 7, 15, 4, 7], "heat": [1, 0]},
+        pos=(0, 8),
+        setup={"smoking": [True, False]},
+        kits=(("foreman",), ("reaver",)),
+        policy=SMOKE,
+    ),
+}
+
+# F11.8 / G Jump: the Skiff (jump booster Back, a jumping policy) at hex 6, adjacent to
+# the Foreman at hex 5, moves 4 away (goal distance 5): it jumps out of adjacency, so the
+# Foreman has no Disengage strike (no dice; its Reaction is kept), and the jump costs
+# +1 Heat.
+CASES |= {
+    "a jump leaves no Disengage strike and costs 1 Heat": Case(
+        (("move", 1, 0, 5, 4),),
+        (),
+        {"pos": [5, 10], "heat": [0, 1], "reaction": [True, True], "hits": [0, 0]},
+        pos=(5, 6),
+        kits=(("foreman",), ("skiff",)),
+        policy={"p_jump": [False, True]},
+    ),
+}
+
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_case_in_both_engines(name):

@@ -6,7 +6,7 @@ the reactions it triggers (E6); Lock On, Stabilize and Charge. Each choice is a
 from __future__ import annotations
 
 from sims.skirmish import policy, rules
-from sims.skirmish.battle import HEAD, LEGS, MOUNTS, e_def_now, reach_band, wins_contest
+from sims.skirmish.battle import BACK, HEAD, LEGS, MOUNTS, e_def_now, reach_band, wins_contest
 from sims.skirmish.reference.state import Reading
 
 
@@ -20,6 +20,7 @@ class Actions(Reading):
     def act(self, m: int) -> None:
         b, p, a = self.b, self.p, self.mechs[m]
         a.braced, a.overwatch, a.moved, a.guarding = False, -1, False, -1  # 1. upkeep
+        a.smoking = a.jumped = False  # H5 smoke clears at the smoker's next activation
         if a.shutdown:
             a.shutdown = False
             return
@@ -135,6 +136,8 @@ class Actions(Reading):
                               policy.NO_STRIKE if option is None else option):  # fmt: skip
                 struck, quick = True, quick - 1
                 self.attack(m, t, None, strike=option)
+            elif policy.smokes(b.p_smoke[m], b.back_smoke[m] and a.part_alive(BACK), a.smoking):
+                a.smoking, quick = True, quick - 1  # H5 Smoke, until its next activation
             elif policy.braces(b.p_brace[m], boosted, a.braced):
                 a.braced, quick = True, quick - 1
             else:
@@ -153,18 +156,25 @@ class Actions(Reading):
         before = {e: self.distance(m, e) for e in self.living(1 - self.side(m))}
         a.pos = min(self.b.wall_high, max(self.b.wall_low, a.pos + direction * step))
         a.moved = True
+        jumper = self.jumper(m)
+        jumped = any(rules.jumps(jumper, d, self.distance(m, e)) for e, d in before.items())
         for e in sorted(before):
-            self.react_to_move(e, m, before[e])
+            self.react_to_move(e, m, before[e], jumped)
             if self.winner is not None or not a.alive:
                 return
+        if jumped and not a.jumped:  # G: Jump +1 Heat, once per activation
+            a.jumped = True
+            self.gain_heat(m, self.p.jump_heat)
 
-    def react_to_move(self, e: int, m: int, before: int) -> None:
-        """E6: Disengage, Overwatch, riposte; one Reaction per round, none while Prone."""
+    def react_to_move(self, e: int, m: int, before: int, jumped: bool = False) -> None:
+        """E6: Disengage, Overwatch, riposte; one Reaction per round, none while Prone. A
+        mech that ``jumped`` out of adjacency leaves no Disengage strike (F11.8)."""
         se, b = self.mechs[e], self.b
         if not (se.alive and se.reaction and not se.prone):
             return
         after = self.distance(e, m)
-        if before <= 1 < after:  # F11.8 Disengage: one melee attack, weapon or strike
+        # F11.8 Disengage: one melee attack, weapon or strike; none on a jump
+        if before <= 1 < after and not jumped:
             w, option = self.best_melee(e)
             if w is not None or option is not None:
                 se.reaction = False

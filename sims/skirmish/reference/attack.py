@@ -40,7 +40,8 @@ class Attacks(Reading):
         # (melee ignores cover, F11).
         # E5: a Guard's hard cover is the best single cover (H5); melee ignores both (F11.6).
         cover = 0 if melee else rules.best_cover(
-            rules.track_cover(self.dice.roll(rules.COVER_DIE), p), self.guarded(m, t))
+            rules.track_cover(self.dice.roll(rules.COVER_DIE), p), self.guarded(m, t),
+            self.smoked(m, t))  # fmt: skip
         situation = modifiers.Situation(
             melee=melee, long_range=band == 1, cover=cover, engaged=self.engaged(m),
             heavy=heavy, moved=a.moved,

@@ -42,6 +42,8 @@ class MechState:
     flicker: bool = False  # stress: [-] on the next attack
     grappled: int = -1  # the mech it is in a grapple with (F11.5), -1 none
     guarding: int = -1  # the ally it Guards until its next activation (E5), -1 none
+    smoking: bool = False  # its smoke hangs on its hex until its next activation (H5)
+    jumped: bool = False  # it jumped this activation: the Heat is paid (G)
     # lasting crit effects (F7), counted per kind until Stabilize removes one
     n_sensors: int = 0
     n_speed: int = 0
@@ -115,6 +117,15 @@ class Reading:
                     and self.shield_arm(g) for g, s in enumerate(self.mechs))  # fmt: skip
         return guard and bool(rules.guard_covers(self.mechs[m].pos, self.mechs[t].pos,
                                                  facing(self.side(t))))  # fmt: skip
+
+    def smoked(self, m: int, t: int) -> bool:
+        """H5: a living smoker's smoke lies on the line from ``m`` to ``t`` (either side's)."""
+        return any(s.alive and s.smoking and rules.smoke_covers(
+            self.mechs[m].pos, self.mechs[t].pos, s.pos) for s in self.mechs)  # fmt: skip
+
+    def jumper(self, m: int) -> bool:
+        """F11.8 / G: the policy jumps and ``m``'s jump booster Back is intact."""
+        return bool(self.b.p_jump[m] and self.b.back_jump[m] and self.mechs[m].part_alive(BACK))
 
     def engaged(self, m: int) -> bool:
         """E Engaged: a living hostile is adjacent to ``m`` (whichever it attacks)."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from sims.core.batch import keep
 from sims.skirmish import policy, rules
-from sims.skirmish.battle import CORE, HEAD, LEGS, e_def_now, reach_band, wins_contest
+from sims.skirmish.battle import BACK, CORE, HEAD, LEGS, e_def_now, reach_band, wins_contest
 from sims.skirmish.vector.state import I16, IX, MOUNT_PART, Reading
 
 
@@ -26,6 +26,7 @@ class Actions(Reading):
         s.overwatch[ix, m] = -1
         s.moved[ix, m] = False
         s.guarding[ix, m] = -1  # E5: a Guard lasts until the guard's next activation
+        s.smoking[ix, m] = s.jumped[ix, m] = False  # H5 smoke clears at its next activation
         off = s.shutdown[ix, m]
         s.shutdown[ix[off], m[off]] = False
         ix, m = keep(~off, ix, m)
@@ -214,16 +215,22 @@ class Actions(Reading):
             option = self.strike_option(ix, m)
             strike = go & policy.strikes(b.p_strike[km], struck, t >= 0,
                                          self.distance(ix, m, tt), option)  # fmt: skip
-            brace = go & ~strike & policy.braces(b.p_brace[km], boosted, s.braced[ix, m])
+            launcher = b.back_smoke[km] & self.part_alive(ix, m, BACK)
+            smoke = go & ~strike & policy.smokes(b.p_smoke[km], launcher, s.smoking[ix, m])
+            brace = go & ~strike & ~smoke & policy.braces(b.p_brace[km], boosted,
+                                                          s.braced[ix, m])  # fmt: skip
             if strike.any():
                 k = np.nonzero(strike)[0]
                 struck[k] = True
                 quick[k] -= 1
                 self.attack(ix[k], m[k], tt[k], np.full(len(k), -1), option[k])
+            if smoke.any():  # H5 Smoke, until its next activation
+                s.smoking[ix[smoke], m[smoke]] = True
+                quick -= smoke
             if brace.any():
                 s.braced[ix[brace], m[brace]] = True
                 quick -= brace
-            quick = np.where(go & ~strike & ~brace, 0, quick)  # the reference's `break`
+            quick = np.where(go & ~strike & ~smoke & ~brace, 0, quick)  # the reference's `break`
 
     def move(self, ix, m, t, goal, budget) -> None:
         s, b = self.s, self.b
@@ -247,18 +254,27 @@ class Actions(Reading):
         foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
         s.pos[ix, m] = np.clip(pm + direction * step, b.wall_low, b.wall_high)
         s.moved[ix, m] = True
+        jumped = np.zeros(len(ix), bool)
+        if self.any_jump:  # F11.8 / G: a jump out of a hostile's adjacency
+            after = np.abs(s.pos[ix] - s.pos[ix, m][:, None])
+            jumped = (foe_alive & rules.jumps(self.jumper(ix, m)[:, None], before, after)).any(1)
         for e in range(self.M):
             go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
             if go.any():
-                gi, gm, gb = keep(go, ix, m, before[:, e])
-                self.react_to_move(gi, e, gm, gb)
+                gi, gm, gb, gj = keep(go, ix, m, before[:, e], jumped)
+                self.react_to_move(gi, e, gm, gb, gj)
+        pay = jumped & ~s.jumped[ix, m] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+        if pay.any():  # G: Jump +1 Heat, once per activation
+            s.jumped[ix[pay], m[pay]] = True
+            self.gain_heat(ix[pay], m[pay], self.p.jump_heat)
 
-    def react_to_move(self, ix, e: int, m, before) -> None:
+    def react_to_move(self, ix, e: int, m, before, jumped=None) -> None:
         """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
         check is computed only where it can apply."""
         s, b = self.s, self.b
         ok = (s.dur[ix, e, CORE] > 0) & s.reaction[ix, e] & ~s.prone[ix, e]
-        ix, m, before = keep(ok, ix, m, before)
+        jumped = np.zeros(len(ix), bool) if jumped is None else jumped
+        ix, m, before, jumped = keep(ok, ix, m, before, jumped)
         n = len(ix)
         if not n:
             return
@@ -266,7 +282,7 @@ class Actions(Reading):
         after = self.distance(ix, e, m)
         none = np.zeros(n, bool)
         disengage, overwatch, riposte = none, none, none
-        leaving = (before <= 1) & (after > 1)
+        leaving = (before <= 1) & (after > 1) & ~jumped  # F11.8: no strike on a jump
         if leaving.any():  # F11.8: one melee attack, a melee weapon or else a strike
             weapon, option = self.best_melee(ix, np.full(n, e))
             disengage = leaving & ((weapon >= 0) | (option >= 0))

@@ -57,6 +57,8 @@ class Attacks(Reading):
         cover = rules.track_cover(dice.roll(rules.COVER_DIE, n), p)
         if self.any_guard:  # E5: a Guard's hard cover is the best single cover (H5)
             cover = rules.best_cover(cover, self.guarded(ix, m, t))
+        if self.any_smoke:  # H5: smoke's soft cover, the best single cover applies
+            cover = rules.best_cover(cover, False, self.smoked(ix, m, t))
         cover = np.where(melee, 0, cover)  # melee ignores cover, a Guard's too (F11.6)
         hard = cover == 2
         bonded = False

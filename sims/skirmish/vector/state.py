@@ -50,6 +50,8 @@ class State:
     flicker: np.ndarray  # bool[N, M]  stress: [-] on the next attack
     grappled: np.ndarray  # int8[N, M]  the mech it is in a grapple with (F11.5), -1 none
     guarding: np.ndarray  # int8[N, M]  the ally it Guards until its next activation (E5)
+    smoking: np.ndarray  # bool[N, M]  its smoke hangs on its hex until its next activation
+    jumped: np.ndarray  # bool[N, M]  it jumped this activation: the Heat is paid (G)
     n_sensors: np.ndarray  # int8[N, M]  lasting crit effects, counted per kind (F7)
     n_speed: np.ndarray  # int8[N, M]
     n_attack: np.ndarray  # int8[N, M]
@@ -82,6 +84,7 @@ class State:
             overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
             moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
             grappled=np.full((n, M), -1, np.int8), guarding=np.full((n, M), -1, np.int8),
+            smoking=zeros(M, dtype=bool), jumped=zeros(M, dtype=bool),
             n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
             n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
             n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
@@ -113,6 +116,8 @@ class Reading:
     any_melee: bool
     any_grapple: bool  # some policy of the call grapples or breaks (F11.5)
     any_guard: bool  # some policy of the call Guards (E5)
+    any_smoke: bool  # some policy of the call Smokes with a smoke launcher (H5)
+    any_jump: bool  # some policy of the call jumps with a jump booster (F11.8, G)
     order_flat: np.ndarray  # flat [K * 3] tables, read with index key * 3 + mount
     reach_flat: np.ndarray
     melee_flat: np.ndarray
@@ -199,6 +204,21 @@ class Reading:
         km = self.key(ix, m)
         return ((self.b.shield[km, 1] & self.part_alive(ix, m, 1))
                 | (self.b.shield[km, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+
+    def smoked(self, ix, m, t):
+        """H5: a living smoker's smoke lies on the line from ``m`` to ``t`` (the
+        reference's ``smoked``)."""
+        s = self.s
+        out = np.zeros(len(ix), bool)
+        for g in range(self.M):
+            out |= s.smoking[ix, g] & (s.dur[ix, g, CORE] > 0) & rules.smoke_covers(
+                s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])  # fmt: skip
+        return out
+
+    def jumper(self, ix, m):
+        """F11.8 / G: the policy jumps and ``m``'s jump booster Back is intact."""
+        km = self.key(ix, m)
+        return self.b.p_jump[km] & self.b.back_jump[km] & self.part_alive(ix, m, BACK)
 
     def guard_ally(self, ix, m):
         """E5: the living ally adjacent to ``m`` it would Guard (lowest index), -1 none."""
