@@ -432,8 +432,8 @@ def compile_battle(
         # policies.toml's guard field, once the catalog reads it; until then none Guards
         p_guard=arr([p.guard for p in policy], bool),
         # policies.toml's smoke and jump fields, once the catalog reads them; off until then
-        p_smoke=arr([getattr(p, "smoke", False) for p in policy], bool),
-        p_jump=arr([getattr(p, "jump", False) for p in policy], bool),
+        p_smoke=arr([p.smoke for p in policy], bool),
+        p_jump=arr([p.jump for p in policy], bool),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),

@@ -235,6 +235,8 @@ class Policy:
     grapple: bool = False  # Grapple an adjacent target, Throw once in one (F11.5)
     break_grapple: bool = False  # Break a grapple it is caught in (F11.5)
     guard: bool = False  # E5: an escort: Guard an adjacent ally after the Move (Shield arm)
+    smoke: bool = False  # H5: lay smoke from an intact smoke back (a Quick action)
+    jump: bool = False  # jump out of adjacency with an intact jump booster (+1 Heat, G)
 
 
 @dataclass(frozen=True)
@@ -448,6 +450,8 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
         FieldSpec("grapple", "bool", required=False, default=False),
         FieldSpec("break_grapple", "bool", required=False, default=False),
         FieldSpec("guard", "bool", required=False, default=False),
+        FieldSpec("smoke", "bool", required=False, default=False),
+        FieldSpec("jump", "bool", required=False, default=False),
     ]  # fmt: skip
     return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
             for raw in entries(doc, "policy", path)}  # fmt: skip

@@ -83,6 +83,9 @@ SCENARIOS = [
     # E5 Guard: side B's Shield-bearers escort (the Bastion and the Warden)
     ("team-guard-escort", side("courier+foreman+reaver", "gunline"),
      side("bastion+warden+skiff", "careful"), {"p_guard": (False, True)}),
+    # H5 smoke and the jump booster: the Courier and Reaver lay smoke, the Skiff jumps
+    ("smoke-and-jump", side("courier+skiff", "gunline"), side("reaver+foreman", "brawler"),
+     {"p_smoke": (True, True), "p_jump": (True, True)}),
 ]  # fmt: skip
 METRICS = [
     "score_a",
