@@ -28,13 +28,13 @@ class Actions(Reading):
             self.gain_heat(m, a.n_coolant * b.fx_coolant)
             if not a.alive:
                 return
-        quick, budget = 2, self.speed(m)
+        quick, budget = policy.FULL, self.speed(m)  # E: two Quick actions (a Full takes both)
         standing, a.prone = a.prone, False  # F7: a Prone mech stands up
         # 2. Overcharge (G3), free and once per activation
         if policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
             nth = min(a.overcharges, len(b.overcharge) - 1)
             a.overcharges += 1
-            quick = 3
+            quick = policy.FULL + 1  # G3: an Overcharge grants one more Quick
             self.gain_heat(m, self.roll_dice(*b.overcharge[nth]))
             if not a.alive:
                 return
@@ -42,7 +42,7 @@ class Actions(Reading):
         stabilized = policy.stabilizes(a.effects, b.p_stabilize_at[m], quick)
         if stabilized:
             self.stabilize(m)
-            quick -= 2
+            quick -= policy.FULL
         elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
             a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
             quick -= 1
@@ -50,7 +50,7 @@ class Actions(Reading):
             budget = 0  # F7: standing up costs the whole Move, or is free with Stabilize
         # 3b. Break (Full, F11.5) out of a grapple, before moving
         if policy.breaks(b.p_break[m], quick, a.grappled >= 0):
-            quick -= 2
+            quick -= policy.FULL
             self.break_grapple(m)
         held = a.grappled >= 0  # F11.5: Grappled mechs may not move or Boost
         if held:
@@ -93,7 +93,7 @@ class Actions(Reading):
             b.p_grapple[m], quick, self.distance(m, t), a.grappled < 0,
             self.mechs[t].grappled < 0,
         ):  # fmt: skip
-            quick -= 2
+            quick -= policy.FULL
             self.grapple(m, t)
         elif not charged and quick >= 1:
             mounts = self.reach(m, t)
@@ -104,10 +104,10 @@ class Actions(Reading):
             if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
                 a.overwatch = max(ranged, key=lambda w: policy.overwatch_rank(
                     int(b.w_long[m, w]), w))  # fmt: skip
-                quick -= 2
+                quick -= policy.FULL
             elif policy.barrages(b.p_barrage[m], quick, len(mounts) >= 2, a.heat, two_heat,
                                  p.barrage_heat, self.reactor(m)):  # fmt: skip
-                quick -= 2
+                quick -= policy.FULL
                 self.attack(m, t, mounts[0])
                 if self.mechs[t].alive and a.alive and self.winner is None:
                     self.attack(m, t, mounts[1])
@@ -115,7 +115,7 @@ class Actions(Reading):
                     self.gain_heat(m, p.barrage_heat)
                 self.backup_fire(m, t)
             elif policy.aims(b.p_aimed[m], quick, bool(mounts), shots):
-                quick -= 2
+                quick -= policy.FULL
                 self.attack(m, t, mounts[0], aimed=True)
                 self.backup_fire(m, t)
             elif mounts:

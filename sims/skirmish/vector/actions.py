@@ -37,7 +37,7 @@ class Actions(Reading):
             ix, m = keep(ok, ix, m)
         if not len(ix):
             return
-        quick = np.full(len(ix), 2)
+        quick = np.full(len(ix), policy.FULL)  # E: two Quick actions (a Full takes both)
         budget = self.speed(ix, m)
         standing = s.prone[ix, m]  # F7: a Prone mech stands up
         s.prone[ix, m] = False
@@ -48,7 +48,7 @@ class Actions(Reading):
             o = np.nonzero(oc)[0]
             nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
             s.overcharges[ix[o], m[o]] += 1
-            quick[o] = 3
+            quick[o] = policy.FULL + 1  # G3: an Overcharge grants one more Quick
             table = np.array(b.overcharge)
             self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
             ok = s.dur[ix, m, CORE] > 0
@@ -60,7 +60,7 @@ class Actions(Reading):
         stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
         if stab.any():
             self.stabilize(ix[stab], m[stab])
-            quick -= 2 * stab
+            quick -= policy.FULL * stab
         vent = ~stab & policy.vents(s.heat[ix, m], self.reactor(ix, m, km), b.p_vent_at[km])
         if vent.any():
             v = np.nonzero(vent)[0]
@@ -74,7 +74,7 @@ class Actions(Reading):
             brk = policy.breaks(b.p_break[km], quick, s.grappled[ix, m] >= 0)
             if brk.any():
                 k = np.nonzero(brk)[0]
-                quick[k] -= 2
+                quick[k] -= policy.FULL
                 self.break_grapple(ix[k], m[k])
             grip = s.grappled[ix, m].astype(IX)
             held = grip >= 0  # F11.5: Grappled mechs may not move or Boost
@@ -95,7 +95,7 @@ class Actions(Reading):
         boosted = np.zeros(len(ix), bool)
         if charge.any():
             c = np.nonzero(charge)[0]
-            quick[c] -= 2
+            quick[c] -= policy.FULL
             self.charge(ix[c], m[c], t[c], budget[c])
         mv = ~charge
         if mv.any():
@@ -113,7 +113,7 @@ class Actions(Reading):
                 if guard.any():
                     k = np.nonzero(guard)[0]
                     s.guarding[gi[k], gm[k]] = ally[k]
-                    quick[g[k]] -= 2
+                    quick[g[k]] -= policy.FULL
                     live = live & ~guard
             boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd,
                                          self.distance(gi, gm, gt), goal, ~held[g])  # fmt: skip
@@ -147,7 +147,7 @@ class Actions(Reading):
                 s.grappled[ix, t] < 0)  # fmt: skip
             if grab.any():
                 k = np.nonzero(grab)[0]
-                quick[k] -= 2
+                quick[k] -= policy.FULL
                 self.grapple(ix[k], m[k], t[k])
         # 6. Attack
         first, second = self.reach(ix, m, t)
@@ -169,10 +169,10 @@ class Actions(Reading):
             k = np.nonzero(overwatch)[0]
             longest = np.where(ranged[k], policy.overwatch_rank(b.w_long[km[k]], np.arange(3)), -1)
             s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
-            quick[k] -= 2
+            quick[k] -= policy.FULL
         if barrage.any():
             k = np.nonzero(barrage)[0]
-            quick[k] -= 2
+            quick[k] -= policy.FULL
             none = np.full(len(k), -1)
             self.attack(ix[k], m[k], t[k], first[k], none)
             again = self.running(ix[k]) & (s.dur[ix[k], t[k], CORE] > 0) & (
@@ -186,7 +186,7 @@ class Actions(Reading):
             self.backup_fire(ix[k], m[k], t[k])
         if aimed.any():
             k = np.nonzero(aimed)[0]
-            quick[k] -= 2
+            quick[k] -= policy.FULL
             self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1), aimed=True)
             self.backup_fire(ix[k], m[k], t[k])
         if fire.any():
