@@ -1,20 +1,22 @@
 """The Lab Partners notebooks: stored clean, opening with their question, and running top
-to bottom with a small N into a temporary store, in a kernel of this venv's Python (as
-tests/skirmish/test_notebooks.py does for Skirmish's)."""
+to bottom with a small N into a temporary store, in a kernel of this venv's Python
+(tests/notebooks.py)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
-from tests.skirmish.test_notebooks import KERNEL, PROBE, _chart_outputs, venv_kernel  # noqa: F401
+from tests.notebooks import (  # noqa: F401  (venv_kernel is a fixture)
+    NOTEBOOKS,
+    assert_stored_clean,
+    chart_outputs,
+    printed,
+    run_small,
+    venv_kernel,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("labpartners_*.ipynb"))
 SMALL_N = 1600  # whole games: 80 a cell over 5 kaiju x 4 player counts, each with 6 decks
 
@@ -25,15 +27,7 @@ def test_the_notebooks_are_there() -> None:
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_stored_clean_and_open_with_a_question(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
-    nbformat.validate(nb)
-    assert nb.metadata.get("kernelspec", {}).get("name") == KERNEL
-    first = nb.cells[0]
-    assert first.cell_type == "markdown" and "?" in first.source, "open with the question"
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type == "code":
-            assert cell.outputs == [], f"cell {i} is stored with outputs"
-            assert cell.execution_count is None, f"cell {i} is stored with an execution count"
+    nb = assert_stored_clean(path)
     # the parameters come first, read from the environment
     assert "MECHBAL_N" in nb.cells[1].source
 
@@ -46,26 +40,13 @@ def test_runs_with_a_small_n(
     venv_kernel: Path,  # noqa: F811
 ) -> None:
     store = tmp_path / "data"
-    monkeypatch.setenv("JUPYTER_PATH", str(venv_kernel))
-    monkeypatch.setenv("MECHBAL_N", str(SMALL_N))
-    monkeypatch.setenv("MECHBAL_STORE", str(store))
-    monkeypatch.delenv("MECHBAL_CATALOGS", raising=False)  # the default, ../catalogs
-    nb = nbformat.read(path, as_version=4)  # a copy in memory: the stored file is never written
-    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
-    client = NotebookClient(
-        nb, timeout=600, kernel_name=KERNEL, resources={"metadata": {"path": str(NOTEBOOKS)}}
-    )
-    client.execute()  # raises CellExecutionError, naming the cell, on the first error
-    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
-    assert not errors
-    probe = "".join(o.get("text", "") for o in nb.cells[-1].outputs).split()
-    assert probe == [sys.executable, str(SMALL_N)], "the kernel is not this venv's Python"
-    assert _chart_outputs(nb) >= 7, "a chart per question"
+    nb = run_small(path, store, SMALL_N, monkeypatch, venv_kernel)
+    assert chart_outputs(nb) >= 7, "a chart per question"
     manifests = list(store.glob("labpartners/full-spread-vs-alpha/run=*/manifest.json"))
     assert manifests, "nothing simulated into the store"
-    printed = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []))
+    text = printed(nb)
     for line in CONCLUSIONS.get(path.stem, ()):
-        assert line in printed, line
+        assert line in text, line
 
 
 # What a run with SMALL_N must print: the games it played, a sentence per metric with its
