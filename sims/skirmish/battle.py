@@ -99,6 +99,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from sims.skirmish import rules
+from sims.skirmish.board import TRACK, Board, board_of, deployment
 from sims.skirmish.catalog import Catalog, Mech, Part, Policy
 from sims.skirmish.rules import (  # noqa: F401 - silhouette indices and results, for the engines
     BACK,
@@ -227,6 +228,13 @@ class Battle:
     p_guard: np.ndarray  # bool[M]  Guard an adjacent ally (E5)
     p_smoke: np.ndarray  # bool[M]  Smoke with a spare Quick action (H5)
     p_jump: np.ndarray  # bool[M]  jump out of adjacency with a jump booster (F11.8, G)
+    # where it stands on a map (policies.toml weights, board.stand_score)
+    p_zone: np.ndarray  # int16[M]
+    p_approach: np.ndarray  # int16[M]
+    p_shot: np.ndarray  # int16[M]
+    p_cover: np.ndarray  # int16[M]
+    p_flank: np.ndarray  # int16[M]
+    p_screen: np.ndarray  # int16[M]
     p_vent_at: np.ndarray  # int16[M]  percent of Reactor Cap
     p_stabilize_at: np.ndarray  # int8[M]
     p_overcharge_below: np.ndarray  # int16[M]  percent of Reactor Cap
@@ -248,9 +256,10 @@ class Battle:
     fx_armor: int  # Armor lost on the struck part per armor crit
     flicker_dice: int  # [-] dice on the next attack after the stress "attack_die"
     overcharge: tuple[tuple[int, int, int], ...]  # (dice, sides, bonus) per nth use
-    start: np.ndarray  # int16[M]  starting hex
+    start: np.ndarray  # int16[M]  starting hex (on a map: its flat index, board.deployment)
     wall_low: int
     wall_high: int
+    board: Board | None = None  # the map played on (rules parameter board); None: the track
 
     @property
     def mechs(self) -> int:
@@ -263,7 +272,7 @@ class Battle:
 SHARED = (
     "params", "s_pen", "s_dice", "s_sides", "s_bonus", "crit_code", "crit_value",
     "stress_code", "stress_value", "fx_sensors", "fx_speed", "fx_attack", "fx_coolant",
-    "fx_armor", "flicker_dice", "overcharge", "wall_low", "wall_high",
+    "fx_armor", "flicker_dice", "overcharge", "wall_low", "wall_high", "board",
 )  # fmt: skip
 PER_MECH = tuple(f.name for f in fields(Battle) if f.name not in SHARED)
 
@@ -326,6 +335,8 @@ def compile_battle(
     on = [rules.active_pilots([m.pilot for m in team]) for team in sides]
     stats = [rules.mech_stats(m, params) for m in mechs]
     M = len(mechs)
+    board = None if params.board == TRACK else board_of(catalog.maps[params.board],
+                                                        catalog.terrain)  # fmt: skip
 
     def arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
         return np.array(values, dtype=dtype)
@@ -434,6 +445,12 @@ def compile_battle(
         # policies.toml's smoke and jump fields, once the catalog reads them; off until then
         p_smoke=arr([p.smoke for p in policy], bool),
         p_jump=arr([p.jump for p in policy], bool),
+        p_zone=arr([p.zone for p in policy]),
+        p_approach=arr([p.approach for p in policy]),
+        p_shot=arr([p.shot for p in policy]),
+        p_cover=arr([p.cover for p in policy]),
+        p_flank=arr([p.flank for p in policy]),
+        p_screen=arr([p.screen for p in policy]),
         p_vent_at=arr([p.vent_at_percent for p in policy]),
         p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
         p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),
@@ -454,9 +471,11 @@ def compile_battle(
         overcharge=tuple(
             rules.simple_dice(e if "d" in e else f"0d1+{e}") for e in params.overcharge_heat
         ),  # fmt: skip
-        start=arr([0 if s == 0 else front for s in side]),
+        start=arr([0 if s == 0 else front for s in side]) if board is None else
+        deployment(board, np.array(side), np.array([p.zone for p in policy])),
         wall_low=-(params.deploy_rows - 1),
         wall_high=front + params.deploy_rows - 1,
+        board=board,
     )
 
 

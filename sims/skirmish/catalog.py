@@ -237,6 +237,13 @@ class Policy:
     guard: bool = False  # E5: an escort: Guard an adjacent ally after the Move (Shield arm)
     smoke: bool = False  # H5: lay smoke from an intact smoke back (a Quick action)
     jump: bool = False  # jump out of adjacency with an intact jump booster (+1 Heat, G)
+    # where it stands on a map (board.stand_score): the weight of each wish, 0..9
+    zone: int = 0  # its claimed zone: take and hold zones
+    approach: int = 1  # close to its wanted distance from the target
+    shot: int = 0  # line of sight to the target within reach
+    cover: int = 0  # cover from the target
+    flank: int = 0  # a shot that leaves the target no hard cover
+    screen: int = 0  # stand next to an ally, between it and the target
 
 
 @dataclass(frozen=True)
@@ -452,6 +459,10 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
         FieldSpec("guard", "bool", required=False, default=False),
         FieldSpec("smoke", "bool", required=False, default=False),
         FieldSpec("jump", "bool", required=False, default=False),
+        *(FieldSpec(f, "int", min=0, max=9, required=False, default=d) for f, d in (
+            ("zone", 0), ("approach", 1), ("shot", 0), ("cover", 0), ("flank", 0),
+            ("screen", 0),
+        )),
     ]  # fmt: skip
     return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
             for raw in entries(doc, "policy", path)}  # fmt: skip
@@ -509,6 +520,14 @@ def _check_standard_medium(
                            kind="parameter", entry="standard_medium", field="value")  # fmt: skip
 
 
+def _check_board(path: Path, params: Parameters, maps: dict[str, Map]) -> None:
+    """``board`` names a map of maps/ or the range track (003 H)."""
+    if params.board != "track" and params.board not in maps:
+        raise CatalogError(path, f"names unknown map {params.board!r} (maps: track, "
+                                 f"{', '.join(sorted(maps))})",
+                           kind="parameter", entry="board", field="value")  # fmt: skip
+
+
 FILES = ("rules.toml", "parts.toml", "kits.toml", "pilots.toml", "tables.toml",
          "policies.toml")  # fmt: skip
 # --set KIND.ID.FIELD: the file each kind lives in
@@ -538,8 +557,10 @@ def load_catalog(
     policies = _load_policies(folder / "policies.toml", docs["policies.toml"])
     kits = _load_kits(folder / "kits.toml", parts, pilots, params, docs["kits.toml"])
     _check_standard_medium(folder / "rules.toml", params, kits, parts)
+    maps = load_maps(folder / "maps")
+    _check_board(folder / "rules.toml", params, maps)
     return Catalog(
         folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance,
         tuple(sorted((overrides or {}).items())),
-        maps=load_maps(folder / "maps"), terrain=load_terrain(folder / "terrain.toml"),
+        maps=maps, terrain=load_terrain(folder / "terrain.toml"),
     )

@@ -163,6 +163,7 @@ class Geometry:
     dist: np.ndarray  # int16[H, H] hex distance
     move_cost: np.ndarray  # int16[H, H] least movement cost, UNREACHABLE if none
     next_step: np.ndarray  # int16[H, H] first hex of a cheapest path, a on a==b, -1 if none
+    step_cost: np.ndarray  # int16[H, 6] cost of one step to neighbour k, -1 if not allowed
     fall_levels: np.ndarray  # int8[H, H] levels fallen stepping a -> neighbour b, 0 if no fall
     push: np.ndarray  # int16[H, H] hex directly away beyond adjacent b, -1 off board/far
     los: np.ndarray  # bool[H, H] line of sight (003 H4)
@@ -280,7 +281,7 @@ def build(
         ok = (ncol >= 0) & (ncol < length) & (nrow >= 0) & (nrow < depth)
         neighbour[ok, k] = (nrow * length + ncol)[ok]
 
-    move_cost, next_step = _paths(
+    move_cost, next_step, step_cost = _paths(
         neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls
     )
 
@@ -345,6 +346,7 @@ def build(
         dist=frozen(dist, np.int16),
         move_cost=frozen(move_cost, np.int16),
         next_step=frozen(next_step, np.int16),
+        step_cost=frozen(step_cost, np.int16),
         fall_levels=frozen(fall_levels, np.int8),
         push=frozen(push, np.int16),
         los=frozen(los, bool),
@@ -357,7 +359,8 @@ def build(
 
 
 def _paths(neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls):
-    """Least movement costs (Dijkstra over entering costs, 003 H) and first steps."""
+    """Least movement costs (Dijkstra over entering costs, 003 H), first steps, and the
+    cost of each single step (-1 where it is not allowed)."""
     n_hex = len(elevation)
     src = np.repeat(np.arange(n_hex), 6)
     dst = neighbour.ravel()
@@ -387,7 +390,7 @@ def _paths(neighbour, elevation, enter, passable, climb_cost, max_climb, fall_dr
         best = np.where(on_path, np.minimum(best, nb[:, None]), best)
     next_step = np.where(best == big, -1, best)
     np.fill_diagonal(next_step, np.arange(n_hex))
-    return cost, next_step
+    return cost, next_step, edge_w
 
 
 def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
@@ -465,12 +468,13 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
 _BUILT: dict[tuple, Geometry] = {}
 
 
-def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS) -> Geometry:
-    """:func:`build` with default options, remembered by the map's content and the costs
-    (a map reloaded from the same file is not built twice in a process: claims, explain
-    and the tests each ask for the shipped maps' tables)."""
+def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *,
+           falls: bool = True) -> Geometry:  # fmt: skip
+    """:func:`build` with default options (and ``falls``), remembered by the map's content
+    and the costs (a map reloaded from the same file is not built twice in a process:
+    claims, explain, the engines and the tests each ask for the shipped maps' tables)."""
     key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
-           map.obstacle.tobytes(), repr(terrain_costs))  # fmt: skip
+           map.obstacle.tobytes(), repr(terrain_costs), falls)  # fmt: skip
     if key not in _BUILT:
-        _BUILT[key] = build(map, terrain_costs)
+        _BUILT[key] = build(map, terrain_costs, falls=falls)
     return _BUILT[key]

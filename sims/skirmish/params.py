@@ -62,6 +62,7 @@ class _CatalogId(tuple):
 
 DICE = _OneDiceExpression(("the dice expressions NdS or NdS+C",))
 KIT_ID = _CatalogId(("the kit ids of kits.toml",))
+MAP_ID = _CatalogId(("track, or a map id of catalogs/skirmish/maps",))
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,11 @@ class Parameters:
     board_depth: int = param("hexes along the short axis", "H", low=10, high=40)
     deploy_rows: int = param("deployment rows at each short end", "H", low=1, high=6)
     zones: int = param("zones on a map", "H", low=0, high=5)
+    board: str = param("the board battles are played on: a map id of maps/, or track (the "
+                       "one-dimensional range track: no terrain, no zones)", "H",
+                       choices=MAP_ID)  # fmt: skip
+    fall_damage: str = param("damage a fall (a push over a drop of 2+ levels) deals the "
+                             "Legs, ignoring Armor", "H3", choices=DICE)  # fmt: skip
     zone_points: int = param("points per zone held per round", "I4", low=0, high=5)
     kill_points: int = param("points per enemy mech destroyed", "I4", low=0, high=10)
     soft_cover_percent: int = param("% of shots whose target has soft cover", "H5", low=0, high=100)

@@ -5,6 +5,9 @@ the reactions it triggers (E6); Lock On, Stabilize and Charge. Each choice is a
 
 from __future__ import annotations
 
+import numpy as np
+
+from sims.skirmish import board as boards
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import BACK, HEAD, LEGS, MOUNTS, e_def_now, reach_band, wins_contest
 from sims.skirmish.reference.state import Reading
@@ -61,6 +64,8 @@ class Actions(Reading):
             return
         boosted = charged = False
         d = self.distance(m, t)
+        if self.board is not None and b.p_charge[m]:  # F11.3 on a map: a path to its side
+            d = self.charge_reach(m, t)[1] + 1 if d >= 2 else d  # its cost, as hexes + 1
         # 5. Charge (F11.3) or Move (+ Boost)
         if policy.charges(b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m),
                           not held):  # fmt: skip
@@ -75,8 +80,8 @@ class Actions(Reading):
             ally = self.guard_ally(m) if b.p_guard[m] else None
             if policy.guards(b.p_guard[m], quick, self.shield_arm(m), ally is not None):
                 a.guarding, quick = ally, quick - 2  # E5 Guard, until its next activation
-            elif policy.boosts(b.p_boost[m], quick, reaches, self.speed(m), self.distance(m, t),
-                               goal, not held):  # fmt: skip
+            elif policy.boosts(b.p_boost[m], quick, reaches, self.speed(m),
+                               *self.short_of(m, t, goal), not held):  # fmt: skip
                 boosted, quick = True, quick - 1
                 self.move(m, t, goal, self.speed(m))
         if self.winner is not None or not a.alive:
@@ -84,6 +89,8 @@ class Actions(Reading):
         t = t if self.mechs[t].alive else self.nearest_enemy(m)
         if t is None:
             return
+        if not held:
+            t = self.fire_target(m, t)
         # 6a. Throw (Quick, F11.5) the mech it grapples
         if policy.throws(b.p_grapple[m], quick, a.grappled >= 0):
             quick -= 1
@@ -144,7 +151,11 @@ class Actions(Reading):
                 break
 
     def move(self, m: int, t: int, goal: int, budget: int) -> None:
-        """Move up to ``budget`` hexes so the distance to ``t`` approaches ``goal``."""
+        """Move up to ``budget`` hexes so the distance to ``t`` approaches ``goal``; on a
+        map, walk to where its policy wants to stand (:meth:`walk`)."""
+        if self.board is not None:
+            self.walk(m, t, goal, budget)
+            return
         a = self.mechs[m]
         d = self.distance(m, t)
         step = min(budget, abs(d - goal))
@@ -153,8 +164,13 @@ class Actions(Reading):
         toward = 1 if self.mechs[t].pos > a.pos else -1 if self.mechs[t].pos < a.pos else (
             1 if self.side(m) == 0 else -1)  # fmt: skip
         direction = toward if d > goal else -toward
+        self.arrive(m, min(self.b.wall_high, max(self.b.wall_low, a.pos + direction * step)))
+
+    def arrive(self, m: int, hex: int) -> None:
+        """``m`` ends a move on ``hex``: the reactions it triggers (E6) and a Jump's Heat."""
+        a = self.mechs[m]
         before = {e: self.distance(m, e) for e in self.living(1 - self.side(m))}
-        a.pos = min(self.b.wall_high, max(self.b.wall_low, a.pos + direction * step))
+        a.pos = hex
         a.moved = True
         jumper = self.jumper(m)
         jumped = any(rules.jumps(jumper, d, self.distance(m, e)) for e, d in before.items())
@@ -165,6 +181,91 @@ class Actions(Reading):
         if jumped and not a.jumped:  # G: Jump +1 Heat, once per activation
             a.jumped = True
             self.gain_heat(m, self.p.jump_heat)
+
+    def stance(self, m: int, t: int, goal: int) -> boards.Stance:
+        """What ``m`` weighs in choosing where to stand (board.stand_score), for one battle."""
+        b, alive = self.b, [s.alive for s in self.mechs]
+        pos = np.array([[s.pos for s in self.mechs]], np.int64)
+        plays = np.array([[a and b.p_zone[o] > 0 for o, a in enumerate(alive)]])
+        zone = int(boards.claim_zones(self.board, pos, plays, b.side)[0, m])
+        allies = [o for o in self.living(self.side(m)) if o != m]
+        one = lambda v: np.array([int(v)], np.int64)  # noqa: E731
+        return boards.Stance(
+            target=one(self.mechs[t].pos), goal=one(goal), reach=one(self.max_reach(m)),
+            zone=one(zone), ally=one(self.mechs[allies[0]].pos if allies else -1),
+            w_zone=one(b.p_zone[m]), w_approach=one(b.p_approach[m]), w_shot=one(b.p_shot[m]),
+            w_cover=one(b.p_cover[m]), w_flank=one(b.p_flank[m]), w_screen=one(b.p_screen[m]),
+        )  # fmt: skip
+
+    def walk(self, m: int, t: int, goal: int, budget: int) -> None:
+        """003 H on a map: walk hex by hex toward where the policy wants to stand
+        (board.walk); ``wants_more`` keeps whether a better hex lay beyond the budget."""
+        end, steps, more = boards.walk(self.board, np.array([self.mechs[m].pos]),
+                                       np.array([budget]), self.others(m),
+                                       self.stance(m, t, goal))  # fmt: skip
+        self.wants_more = bool(more[0])  # read by short_of for the Boost
+        if steps[0]:
+            self.arrive(m, int(end[0]))
+
+    def charge_on_board(self, m: int, t: int, budget: int) -> int:
+        """F11.3 on a map: the Move first along a cheapest path to the Charge's hex (as far
+        as leaves the Charge its whole run), then the run of up to Speed; hexes the run
+        moved (0 where it could not start)."""
+        dest, cost = self.charge_reach(m, t)
+        if dest < 0:
+            return 0
+        self.path_move(m, dest, min(budget, max(0, cost - self.speed(m))))
+        if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
+            return 0
+        return self.path_move(m, dest, self.speed(m))
+
+    def push(self, m: int, t: int, part: int) -> None:
+        """F11.3 a Charge hit pushes the target one hex directly away; a blocked push (the
+        track's end, on a map board.push's blocks, or a Grappled target held in place,
+        F11.5) deals charge_wall_damage to the struck part instead; a push over a drop of
+        two or more levels is a fall (H3: Prone and fall_damage to the Legs)."""
+        b, p, st = self.b, self.p, self.mechs[t]
+        if self.board is not None:
+            others = self.others(t)
+            to, drop = boards.push(self.board, np.array([self.mechs[m].pos]),
+                                   np.array([st.pos]), others)  # fmt: skip
+            if to[0] >= 0 and st.grappled < 0:
+                st.pos = int(to[0])
+                if drop[0]:
+                    self.fall_prone(t)
+                    self.damage(t, LEGS, self.roll_expr(p.fall_damage), m)
+            else:
+                self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
+            return
+        away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (
+            1 if self.side(t) == 0 else -1)  # fmt: skip
+        # blocked: the track's end, or a Grappled target held in place (F11.5)
+        if b.wall_low <= st.pos + away <= b.wall_high and st.grappled < 0:
+            st.pos += away
+        else:
+            self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
+
+    def short_of(self, m: int, t: int, goal: int) -> tuple[int, int]:
+        """The Boost's "not at its goal" as (distance, goal): on the track the distance to
+        ``t`` against ``goal``; on a map (1, 0) where its Move stopped short of a better
+        hex (board.walk's wants more), else (0, 0)."""
+        if self.board is None:
+            return self.distance(m, t), goal
+        return (1 if self.wants_more else 0), 0
+
+    def path_move(self, m: int, dest: int, budget: int) -> int:
+        """Move along a cheapest path toward ``dest`` (board.path_walk); hexes moved."""
+        end, steps = boards.path_walk(self.board, np.array([self.mechs[m].pos]),
+                                      np.array([dest]), np.array([budget]), self.others(m))
+        if steps[0]:
+            self.arrive(m, int(end[0]))
+        return int(steps[0])
+
+    def charge_reach(self, m: int, t: int) -> tuple[int, int]:
+        """F11.3 on a map: (the hex the Charge ends on or -1, its movement cost)."""
+        dest, cost = boards.charge_hex(self.board, np.array([self.mechs[m].pos]),
+                                       np.array([self.mechs[t].pos]), self.others(m))
+        return int(dest[0]), int(cost[0])
 
     def react_to_move(self, e: int, m: int, before: int, jumped: bool = False) -> None:
         """E6: Disengage, Overwatch, riposte; one Reaction per round, none while Prone. A
@@ -183,7 +284,7 @@ class Actions(Reading):
         if se.overwatch >= 0 and b.has_weapon[e, se.overwatch] and se.part_alive(
             MOUNTS[se.overwatch]
         ) and reach_band(after, b.w_range[e, se.overwatch], b.w_long[e, se.overwatch],
-                         b.w_melee[e, se.overwatch]) < 2:  # fmt: skip
+                         b.w_melee[e, se.overwatch]) < 2 and self.sees(e, m):  # fmt: skip
             w, se.overwatch, se.reaction = se.overwatch, -1, False
             self.attack(e, m, w)  # E5: Overwatch takes no reaction [-]
             return
@@ -247,29 +348,26 @@ class Actions(Reading):
         charger takes 1d3 to its Legs, ignoring Armor, and +1 Heat. The Charge moves up to
         Speed of its own; the Move (``budget``) may come first (E: the Move splits around
         actions), closing in only as far as leaves the Charge its whole run."""
-        b, p = self.b, self.p
-        run = min(self.speed(m), self.distance(m, t) - 1)
-        self.move(m, t, 1 + run, budget)  # the Move first, where the target is out of a run
+        p = self.p
+        if self.board is not None:
+            moved = self.charge_on_board(m, t, budget)
+        else:
+            run = min(self.speed(m), self.distance(m, t) - 1)
+            self.move(m, t, 1 + run, budget)  # the Move first, where the target is out of a run
+            if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
+                return
+            start = self.mechs[m].pos
+            self.move(m, t, 1, self.speed(m))
+            moved = abs(self.mechs[m].pos - start)
         if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
             return
-        start = self.mechs[m].pos
-        self.move(m, t, 1, self.speed(m))
-        if self.winner is not None or not self.mechs[m].alive or not self.mechs[t].alive:
-            return
-        moved = abs(self.mechs[m].pos - start)
         if self.distance(m, t) <= 1:
             w, option = self.best_melee(m)
             landed, part = self.attack(m, t, w, strike=None if w is not None else option,
                                        charge_hexes=moved)  # fmt: skip
             st = self.mechs[t]
             if landed and st.alive and part >= 0:
-                away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (
-                    1 if self.side(t) == 0 else -1)  # fmt: skip
-                # blocked: the track's end, or a Grappled target held in place (F11.5)
-                if b.wall_low <= st.pos + away <= b.wall_high and st.grappled < 0:
-                    st.pos += away
-                else:
-                    self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
+                self.push(m, t, part)
         if self.mechs[m].alive and self.winner is None:
             self.damage(m, LEGS, self.roll_expr(p.charge_self_damage), None)
         if self.mechs[m].alive and self.winner is None:

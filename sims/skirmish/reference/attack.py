@@ -3,6 +3,7 @@ in turn: hit, location, cover, penetration, damage and its effects; Backup Fire 
 
 from __future__ import annotations
 
+from sims.skirmish import board as boards
 from sims.skirmish import modifiers, rules
 from sims.skirmish.battle import CORE, HEAD, LEGS, accuracy, evasion_now, reach_band
 from sims.skirmish.reference.state import Reading
@@ -39,9 +40,18 @@ class Attacks(Reading):
         # modifiers.dice_terms. H5 on a track: cover drawn per Fire action, ranged only
         # (melee ignores cover, F11).
         # E5: a Guard's hard cover is the best single cover (H5); melee ignores both (F11.6).
-        cover = 0 if melee else rules.best_cover(
-            rules.track_cover(self.dice.roll(rules.COVER_DIE), p), self.guarded(m, t),
-            self.smoked(m, t))  # fmt: skip
+        # H5 on a map: the terrain's cover of the target against the attacker's hex.
+        high_ground = False
+        if melee:
+            cover = 0
+        elif self.board is None:
+            cover = rules.best_cover(rules.track_cover(self.dice.roll(rules.COVER_DIE), p),
+                                     self.guarded(m, t), self.smoked(m, t))  # fmt: skip
+        else:
+            cover = rules.best_cover(int(boards.cover(self.board, a.pos, s.pos)),
+                                     self.guarded(m, t), self.smoked(m, t))  # fmt: skip
+        if self.board is not None:  # H5 high ground 1[+], ranged or melee
+            high_ground = bool(self.board.geo.high_ground[a.pos, s.pos])
         situation = modifiers.Situation(
             melee=melee, long_range=band == 1, cover=cover, engaged=self.engaged(m),
             heavy=heavy, moved=a.moved,
@@ -51,7 +61,7 @@ class Attacks(Reading):
             target_shield=bool(b.shield[t, 1] and s.part_alive(1)
                                or b.shield[t, 2] and s.part_alive(2)),
             charge_hexes=charge_hexes, attack_crits=a.n_attack, flicker=a.flicker,
-            extra=extra_dice,
+            extra=extra_dice, high_ground=high_ground,
         )  # fmt: skip
         net = modifiers.net_dice(situation, p, self.effects)
         a.flicker = False  # G stress: the flicker was the next attack's

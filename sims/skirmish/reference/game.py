@@ -26,6 +26,10 @@ class Game(Turns, Actions, Attacks, Effects, Scoring):
 
     def __init__(self, battle: Battle, dice: Dice) -> None:
         self.b, self.dice, self.p = battle, dice, battle.params
+        self.board = battle.board
+        self.wants_more = False  # the last Move on a map stopped short of a better hex
+        self.zones = [0, 0]  # zone-rounds held per side (I4)
+        self.zones_by_round: list[list[int]] = []  # zones each side held at each round's end
         self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.mechs = [
             MechState(pos=int(battle.start[m]), dur=[int(d) for d in battle.durability[m]])
@@ -67,5 +71,10 @@ def play(battles: Sequence[Battle], scenario: np.ndarray,
         "destroyed": np.array([r.destroyed for r in results], np.int16).reshape(n, 2, 6),
         "mount_hits": np.array([r.mount_hits for r in results], np.int16).reshape(n, M, 3),
         "mount_crits": np.array([r.mount_crits for r in results], np.int16).reshape(n, M, 3),
+        "points": np.array([r.points for r in results], np.int16).reshape(n, 2),
+        "zones": np.array([r.zones for r in results], np.int16).reshape(n, 2),
+        "zones_by_round": np.array([r.zones_by_round for r in results], np.int8).reshape(
+            n, battles[0].params.round_cap, 2),
+        "hexes": np.array([r.hexes for r in results], np.int16).reshape(n, M),
     }  # fmt: skip
 

@@ -19,16 +19,21 @@ class Scoring(Reading):
     destroyed: list[list[int]]
     mount_hits: list[list[int]]
     mount_crits: list[list[int]]
+    zones: list[int]
+    zones_by_round: list[list[int]]
 
     def result(self, rounds: int) -> BattleResult:
         """The battle's result after ``rounds`` rounds (I4: wipe, points, Hull, draw)."""
         hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
-        points = [rules.points(k, 0, self.p) for k in self.kills]  # no zones on a track
+        points = [int(rules.points(k, z, self.p)) for k, z in zip(self.kills, self.zones,
+                                                                    strict=True)]  # fmt: skip
         winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points,
                                        *hull)  # fmt: skip
+        by_round = self.zones_by_round + [[0, 0]] * (self.p.round_cap - len(self.zones_by_round))
         return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
                             self.shots, self.hits, self.destroyed, self.mount_hits,
-                            self.mount_crits)  # fmt: skip
+                            self.mount_crits, points, list(self.zones), by_round,
+                            [s.pos for s in self.mechs])  # fmt: skip
 
     def hull(self, side: int) -> float:
         """I4 tiebreak: current over maximum Durability across the fielded team."""

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from sims.skirmish import board as boards
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import (
     BACK,
@@ -78,6 +81,10 @@ class BattleResult:
     destroyed: list[list[int]]  # parts destroyed on each side's mechs, by location
     mount_hits: list[list[int]]  # per mech and weapon mount: hits its Fire actions landed
     mount_crits: list[list[int]]  # ...and crits
+    points: list[int]  # per side: kill and zone points (I4)
+    zones: list[int]  # per side: zone-rounds held (0 on the track)
+    zones_by_round: list[list[int]]  # per round 1..round_cap: zones each side held at its end
+    hexes: list[int]  # per mech: where it stands at the end, or where it was destroyed
 
 
 
@@ -86,6 +93,7 @@ class Reading:
     which sets the attributes below."""
 
     b: Battle  # the compiled matchup: static numbers
+    board: boards.Board | None  # the map played on; None on the range track
     p: rules.Parameters
     dice: Dice
     mechs: list[MechState]
@@ -98,7 +106,20 @@ class Reading:
         return [m for m, s in enumerate(self.mechs) if s.alive and self.side(m) == side]
 
     def distance(self, a: int, b: int) -> int:
-        return abs(self.mechs[a].pos - self.mechs[b].pos)
+        if self.board is None:
+            return abs(self.mechs[a].pos - self.mechs[b].pos)
+        return int(self.board.geo.dist[self.mechs[a].pos, self.mechs[b].pos])
+
+    def sees(self, a: int, b: int) -> bool:
+        """H4 line of sight from ``a`` to ``b`` (always on the track)."""
+        return self.board is None or bool(self.board.geo.los[self.mechs[a].pos,
+                                                             self.mechs[b].pos])  # fmt: skip
+
+    def others(self, m: int) -> np.ndarray:
+        """The hexes of the living mechs other than ``m``, int64[1, M] (-1 padding): a hex
+        holds one mech (board.walk)."""
+        out = [s.pos if s.alive and o != m else -1 for o, s in enumerate(self.mechs)]
+        return np.array([out], np.int64)
 
     def shield_arm(self, m: int) -> bool:
         """F11.6 / E5: ``m`` has an intact Shield arm."""
@@ -113,6 +134,11 @@ class Reading:
     def guarded(self, m: int, t: int) -> bool:
         """E5: ``t`` has a Guard's hard cover against ``m``: a living guard with an intact
         Shield arm, still adjacent to it, and ``m`` on its enemy-facing side."""
+        if self.board is not None:  # E5 on a map: the guard is nearer the attacker
+            return any(s.alive and s.guarding == t and self.distance(g, t) <= 1
+                       and self.shield_arm(g) and bool(boards.guard_covers(
+                           self.board, self.mechs[m].pos, self.mechs[t].pos, s.pos))
+                       for g, s in enumerate(self.mechs))  # fmt: skip
         guard = any(s.alive and s.guarding == t and self.distance(g, t) <= 1
                     and self.shield_arm(g) for g, s in enumerate(self.mechs))  # fmt: skip
         return guard and bool(rules.guard_covers(self.mechs[m].pos, self.mechs[t].pos,
@@ -120,6 +146,10 @@ class Reading:
 
     def smoked(self, m: int, t: int) -> bool:
         """H5: a living smoker's smoke lies on the line from ``m`` to ``t`` (either side's)."""
+        if self.board is not None:
+            return any(s.alive and s.smoking and bool(boards.smoke_on_line(
+                self.board, [self.mechs[m].pos], [self.mechs[t].pos], [s.pos])[0])
+                for s in self.mechs)  # fmt: skip
         return any(s.alive and s.smoking and rules.smoke_covers(
             self.mechs[m].pos, self.mechs[t].pos, s.pos) for s in self.mechs)  # fmt: skip
 
@@ -157,15 +187,36 @@ class Reading:
                                s.n_sensors * self.b.fx_sensors))  # fmt: skip
 
     def reach(self, m: int, t: int) -> list[int]:
-        """Working weapon mounts that reach ``t`` now, best first (F Declare)."""
+        """Working weapon mounts that reach ``t`` now, best first (F Declare: in range and
+        in line of sight, H4)."""
         d, s, b = self.distance(m, t), self.mechs[m], self.b
-        out = []
+        out: list[int] = []
+        if not self.sees(m, t):
+            return out
         for w in b.w_order[m]:
             w = int(w)
             if b.has_weapon[m, w] and s.part_alive(MOUNTS[w]):
                 if reach_band(d, b.w_range[m, w], b.w_long[m, w], b.w_melee[m, w]) < 2:
                     out.append(w)
         return out
+
+    def fire_target(self, m: int, t: int) -> int:
+        """F Declare on a map: ``t`` when a weapon reaches it, else the nearest living enemy
+        some weapon reaches (in range and sight), else ``t`` (a reading: the target to move
+        by is the nearest, the target to shoot the nearest in sight)."""
+        if self.board is None or self.reach(m, t):
+            return t
+        rank = lambda e: policy.target_rank(self.distance(m, e), e, self.b.mechs)  # noqa: E731
+        for e in sorted(self.living(1 - self.side(m)), key=rank):
+            if self.reach(m, e):
+                return e
+        return t
+
+    def max_reach(self, m: int) -> int:
+        """How far its working weapons reach (long range), 1 with melee only or none."""
+        b, s = self.b, self.mechs[m]
+        return max([int(b.w_long[m, w]) for w in range(3) if b.has_weapon[m, w]
+                    and s.part_alive(MOUNTS[w])], default=1)  # fmt: skip
 
     def max_optimal(self, m: int) -> int:
         """Preferred distance of a ranged policy: the longest optimal Range it has."""

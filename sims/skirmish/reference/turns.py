@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from sims.skirmish import board as boards
 from sims.skirmish.battle import SIDE_A, SIDE_B
 from sims.skirmish.reference.state import BattleResult, Reading
 
 
 class Turns(Reading):
     """Turn structure: who activates when."""
+
+    zones: list[int]  # zone-rounds held per side
+    zones_by_round: list[list[int]]
 
     def initiative(self) -> int:
         """I: each side rolls ``initiative_dice`` (2d6) + its highest living Initiative;
@@ -39,6 +45,19 @@ class Turns(Reading):
             side = 1 - side
         for s in self.mechs:
             s.locked = False
+        self.score_zones()
+
+    def score_zones(self) -> None:
+        """I4: at the end of a round each side scores the zones it controls (H Zones)."""
+        held = [0, 0]
+        if self.board is not None and self.winner is None:
+            pos = np.array([[s.pos for s in self.mechs]], np.int64)
+            alive = np.array([[s.alive for s in self.mechs]])
+            control = boards.control(self.board, pos, alive, self.b.side)[0]
+            held = [int(control[0].sum()), int(control[1].sum())]
+        self.zones[0] += held[0]
+        self.zones[1] += held[1]
+        self.zones_by_round.append(held)
 
     def play(self) -> BattleResult:
         rounds = 0

@@ -1,0 +1,345 @@
+"""Mecha Skirmish on a map (003 H, I): what both engines read and decide about positions,
+written once on arrays (the reference engine passes one battle as arrays of length 1).
+
+- :class:`Board` is a map as the engines play it: its :class:`~.geometry.Geometry` built
+  for walking (no path drops two or more levels: a mech never walks off a cliff, it only
+  falls when pushed, H3) and each zone's movement cost from every hex.
+- :func:`deployment` places the fielded mechs before round 1 (I "Deployment").
+- :func:`claim_zones` says which zone each zone-playing mech makes for now.
+- :func:`stand_score` is where a mech wants to stand (its policy's weights, policies.toml);
+  :func:`walk` moves it there hex by hex, :func:`path_walk` along a cheapest path.
+- :func:`cover`, :func:`smoke_on_line`, :func:`guard_covers` and :func:`push` are the
+  board's cover and Charge push; :func:`control` is zone control at the end of a round.
+
+Readings (ASSUMPTIONS.md, "The engines on the board") are in each function's docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sims.skirmish import geometry
+from sims.skirmish.geometry import UNREACHABLE, Geometry
+from sims.skirmish.maps import Map, Terrain
+
+TRACK = "track"  # rules parameter ``board``: the one-dimensional range track, no map
+BIG = 1 << 40  # a score no hex reaches: marks hexes a mech may not stand in
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """One map as the engines play it (hashed by identity: a Battle's batch key holds it)."""
+
+    map_id: str
+    geo: Geometry  # built with falls=False: walking never drops two or more levels
+    zones: int
+    zone_cost: np.ndarray  # int64[Z, H] least movement cost from each hex into zone z
+    deploy: tuple[np.ndarray, np.ndarray]  # int64[k] deployment hexes of side A, side B
+    front: tuple[int, int]  # each side's front deployment column
+
+    @property
+    def hexes(self) -> int:
+        return self.geo.hexes
+
+
+_BOARDS: dict[tuple, Board] = {}
+
+
+def board_of(map: Map, terrain: Terrain | None) -> Board:
+    """The Board of ``map`` (built once per process and map content)."""
+    key = (id(map), id(terrain))
+    if key in _BOARDS:
+        return _BOARDS[key]
+    costs = terrain if terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
+    geo = geometry.cached(map, costs, falls=False)
+    Z = len(map.zones)
+    zone_cost = np.full((Z, geo.hexes), UNREACHABLE, np.int64)
+    for z, flower in enumerate(map.zones):
+        cells = [map.hex_index(c, r) for c, r in flower]
+        zone_cost[z] = geo.move_cost[:, cells].min(axis=1)
+    cols = np.arange(geo.hexes) % map.length
+    ok = geo.passable
+    deploy = (np.flatnonzero(ok & (cols < map.deploy)),
+              np.flatnonzero(ok & (cols >= map.length - map.deploy)))  # fmt: skip
+    board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy))
+    _BOARDS[key] = board
+    return board
+
+
+# ---- deployment (003 I) -------------------------------------------------------------------
+
+
+def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.ndarray:
+    """Starting hexes (int16[M]) for mechs of ``side`` (0 A, 1 B) whose policies weigh zones
+    by ``zone_weight``.
+
+    Readings (003 I "Deployment"): side A holds the west end (the roll-off's winner picks
+    an end; the maps are the same after a half turn, so which end does not matter) and
+    side B, read as the roll-off's loser, places first; then the sides alternate, each
+    placing its mechs in index order. A zone player makes for the zone nearest its
+    deployment columns (least movement) that no ally placed before it has claimed, and
+    stands on the free deployment hex nearest that zone; any other mech stands on the free
+    deployment hex nearest the middle zone. Ties: the front column, then the lowest index.
+    """
+    side = np.asarray(side)
+    M = len(side)
+    queues = [list(np.flatnonzero(side == s)) for s in (1, 0)]  # side B places first
+    order = [m for pair in zip(*queues, strict=False) for m in pair]
+    longer = max(queues, key=len)
+    order += longer[min(map(len, queues)):]
+    start = np.full(M, -1, np.int64)
+    taken: set[int] = set()
+    claimed: list[set[int]] = [set(), set()]
+    middle = board.zones // 2
+    for m in order:
+        s = int(side[m])
+        free = np.array([h for h in board.deploy[s] if h not in taken], np.int64)
+        front = (free % board.geo.length) == board.front[s]
+        if zone_weight[m] > 0:
+            open_zones = [z for z in range(board.zones) if z not in claimed[s]] or list(
+                range(board.zones))  # fmt: skip
+            cost = board.zone_cost[open_zones][:, free]  # [z, k]
+            z = open_zones[int(cost.min(axis=1).argmin())]
+            claimed[s].add(z)
+        else:
+            z = middle
+        key = board.zone_cost[z, free] * 4 + np.where(front, 0, 2)
+        h = int(free[int(key.argmin())])
+        start[m] = h
+        taken.add(h)
+    return start.astype(np.int16)
+
+
+# ---- where a mech makes for (policies.toml weights) ------------------------------------------
+
+
+def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
+                ) -> np.ndarray:  # fmt: skip
+    """Each zone player's zone now, -1 for the rest: int64[n, M].
+
+    ``pos`` int[n, M] hexes, ``plays`` bool[n, M] (living mechs whose policy weighs
+    zones), ``side`` int[M]. Reading: each side matches its zone players to zones by least
+    movement cost, pair by pair (cheapest pair first; ties to the lower mech, then the
+    lower zone), so a side spreads over the zones and a mech holding a zone keeps it; a
+    player left over when every zone is taken makes for its nearest zone."""
+    pos = np.asarray(pos, np.int64)
+    n, M = pos.shape
+    Z = board.zones
+    out = np.full((n, M), -1, np.int64)
+    cost = board.zone_cost[:, pos].transpose(1, 2, 0)  # [n, M, Z]
+    rows = np.arange(n)
+    for s in (0, 1):
+        mine = plays & (side[None, :] == s)
+        c = np.where(mine[:, :, None], cost * (M * Z) + np.arange(M)[None, :, None] * Z
+                     + np.arange(Z)[None, None, :], BIG)  # fmt: skip
+        for _ in range(min(Z, int((side == s).sum()))):
+            flat = c.reshape(n, -1)
+            best = flat.argmin(axis=1)
+            ok = flat[rows, best] < BIG
+            m, z = best // Z, best % Z
+            out[rows[ok], m[ok]] = z[ok]
+            c[rows[ok], m[ok], :] = BIG
+            c[rows[ok], :, z[ok]] = BIG
+        left = mine & (out < 0)
+        if left.any():
+            out = np.where(left, cost.argmin(axis=2), out)
+    return out
+
+
+@dataclass(frozen=True)
+class Stance:
+    """What one moving mech weighs, per battle row (int arrays [n]): its target's hex, the
+    distance it wants (1 adjacent, else its longest optimal Range), how far its weapons
+    reach, its claimed zone (-1 none), the ally it screens (a hex, -1 none) and its
+    policy's weights (policies.toml: zone, approach, shot, cover, flank, screen)."""
+
+    target: np.ndarray
+    goal: np.ndarray
+    reach: np.ndarray
+    zone: np.ndarray
+    ally: np.ndarray
+    w_zone: np.ndarray
+    w_approach: np.ndarray
+    w_shot: np.ndarray
+    w_cover: np.ndarray
+    w_flank: np.ndarray
+    w_screen: np.ndarray
+
+
+def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
+    """How much a mech wants to stand on hex ``h`` (int[n, k], each row its battle's
+    candidates): higher is better, int64[n, k].
+
+    score = - zone x (movement cost into its zone; 0 inside)
+            - approach x (movement cost to its target beyond the wanted distance)
+            + shot x (line of sight to the target within its weapons' reach)
+            + cover x (the target's line to it: hard cover 2, soft 1)
+            + flank x (a shot that leaves the target no hard cover)
+            + screen x (adjacent to its ally and nearer the target than the ally)
+    """
+    g = board.geo
+    col = lambda a: np.asarray(a, np.int64)[:, None]  # noqa: E731
+    t = col(st.target)
+    score = np.zeros(h.shape, np.int64)
+    zone = col(st.zone)
+    zc = board.zone_cost[np.maximum(zone, 0), h]
+    score -= col(st.w_zone) * np.where(zone >= 0, zc, 0)
+    approach = np.maximum(g.move_cost[h, t].astype(np.int64) - col(st.goal), 0)
+    score -= col(st.w_approach) * approach
+    shot = g.los[h, t] & (g.dist[h, t] <= col(st.reach))
+    score += col(st.w_shot) * shot
+    cover = np.where(g.hard_cover[t, h], 2, g.soft_cover[t, h].astype(np.int64))
+    score += col(st.w_cover) * cover
+    score += col(st.w_flank) * (shot & ~g.hard_cover[h, t])
+    ally = col(st.ally)
+    a = np.maximum(ally, 0)
+    screen = (ally >= 0) & (g.dist[h, a] <= 1) & (g.dist[h, t] < g.dist[a, t])
+    score += col(st.w_screen) * screen
+    return score
+
+
+def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
+         st: Stance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Move hex by hex toward a better place to stand (:func:`stand_score`), paying each
+    step's movement cost from ``budget`` (003 E Move, H movement).
+
+    ``pos`` int[n], ``budget`` int[n], ``others`` int[n, K] the hexes of the other living
+    mechs (-1 none). Each step goes to the neighbour with the best score if that is better
+    than staying (ties to the lower direction, east first), never into another mech's hex
+    (a hex holds one mech, a reading) nor down a drop of two or more levels. Returns (end
+    hex, hexes moved, wants more): wants more where a better neighbour was out of the
+    budget left (the Boost's condition on the board)."""
+    g = board.geo
+    pos = np.asarray(pos, np.int64).copy()
+    left = np.asarray(budget, np.int64).copy()
+    steps = np.zeros(len(pos), np.int64)
+    more = np.zeros(len(pos), bool)
+    go = np.flatnonzero(left > 0)
+    while len(go):
+        p = pos[go]
+        nb = g.neighbour[p].astype(np.int64)  # [k, 6]
+        cost = g.step_cost[p].astype(np.int64)
+        free = (nb >= 0) & (cost >= 0) & ~(nb[:, :, None] == others[go][:, None, :]).any(2)
+        sub = Stance(*(np.asarray(getattr(st, f))[go] for f in Stance.__dataclass_fields__))
+        here = stand_score(board, sub, p[:, None])[:, 0]
+        there = np.where(free, stand_score(board, sub, np.maximum(nb, 0)), -BIG)
+        better = there > here[:, None]
+        affordable = better & (cost <= left[go][:, None])
+        pick = np.where(affordable, there, -BIG).argmax(axis=1)
+        moves = affordable.any(axis=1)
+        more[go] = better.any(axis=1) & ~moves
+        r = go[moves]
+        k = pick[moves]
+        pos[r] = nb[moves, k]
+        left[r] -= cost[moves, k]
+        steps[r] += 1
+        go = r[left[r] > 0]
+    return pos, steps, more
+
+
+def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarray,
+              others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Move along a cheapest path (``geometry.next_step``) toward ``dest`` while the next
+    step's cost is within the budget left and its hex holds no other mech (``others`` as
+    in :func:`walk`). Returns (end hex, hexes moved)."""
+    g = board.geo
+    pos = np.asarray(pos, np.int64).copy()
+    dest = np.asarray(dest, np.int64)
+    left = np.asarray(budget, np.int64).copy()
+    steps = np.zeros(len(pos), np.int64)
+    go = np.flatnonzero((left > 0) & (pos != dest))
+    while len(go):
+        p, d = pos[go], dest[go]
+        nxt = g.next_step[p, d].astype(np.int64)
+        k = (g.neighbour[p] == nxt[:, None]).argmax(axis=1)
+        cost = g.step_cost[p, k].astype(np.int64)
+        ok = (nxt >= 0) & (cost >= 0) & (cost <= left[go]) & ~(
+            nxt[:, None] == others[go]).any(axis=1)  # fmt: skip
+        r = go[ok]
+        pos[r] = nxt[ok]
+        left[r] -= cost[ok]
+        steps[r] += 1
+        go = r[(left[r] > 0) & (pos[r] != dest[r])]
+    return pos, steps
+
+
+def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """F11.3 where a Charge ends: the target's neighbour cheapest to reach from ``pos`` that
+    holds no other mech (ties to the lower direction). Returns (hex or -1, its cost)."""
+    g = board.geo
+    t = np.asarray(target, np.int64)
+    nb = g.neighbour[t].astype(np.int64)  # [n, 6]
+    p = np.asarray(pos, np.int64)[:, None]
+    cost = np.where(nb >= 0, g.move_cost[p, np.maximum(nb, 0)].astype(np.int64), UNREACHABLE)
+    taken = (nb[:, :, None] == others[:, None, :]).any(2) & (nb != p)
+    cost = np.where(taken | (nb < 0), UNREACHABLE, cost)
+    k = cost.argmin(axis=1)
+    best = cost[np.arange(len(t)), k]
+    return np.where(best < UNREACHABLE, nb[np.arange(len(t)), k], -1), best
+
+
+# ---- cover, smoke, Guard, push (003 H5, E5, F11.3) --------------------------------------
+
+
+def cover(board: Board, a: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """H5 the terrain's cover of ``t`` against ``a``: 2 hard, 1 soft, 0 none."""
+    g = board.geo
+    return np.where(g.hard_cover[a, t], 2, g.soft_cover[a, t].astype(np.int64))
+
+
+def smoke_on_line(board: Board, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """H5: smoke on hex ``s`` covers the line from ``a`` to ``t`` when ``s`` is the
+    target's hex or an intervening hex of the line (the attacker's own hex does not
+    count, as with foliage). bool[n]."""
+    a, t, s = (np.asarray(x, np.int64).ravel() for x in (a, t, s))
+    g = board.geo
+    out = s == t
+    lens = np.maximum(g.dist[a, t].astype(np.int64) - 1, 0)
+    total = int(lens.sum())
+    if total:
+        seg = np.repeat(np.arange(len(a)), lens)
+        first = np.cumsum(lens) - lens
+        idx = np.repeat(g.line_start[a, t].astype(np.int64) - first, lens) + np.arange(total)
+        hit = g.line_flat[idx].astype(np.int64) == s[seg]
+        out = out | np.bincount(seg[hit], minlength=len(a)).astype(bool)
+    return out
+
+
+def guard_covers(board: Board, a: np.ndarray, t: np.ndarray, guard: np.ndarray) -> np.ndarray:
+    """E5 on the board: a Guard's hard cover applies against attacks "coming from your
+    side of them", read as: the guard (adjacent to the target) is nearer the attacker than
+    the target is (the same reading as an obstacle "between", H5)."""
+    d = board.geo.dist
+    return d[a, guard] < d[a, t]
+
+
+def push(board: Board, a: np.ndarray, t: np.ndarray, others: np.ndarray
+         ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """F11.3 the hex a Charge pushes its target into, directly away from the charger, and
+    the levels it falls (H3: a drop of two or more). The hex is -1 where the push is
+    blocked: off the board, an obstacle, another mech's hex, or more than one level up."""
+    g = board.geo
+    a, t = np.asarray(a, np.int64), np.asarray(t, np.int64)
+    to = g.push[a, t].astype(np.int64)
+    ok = to >= 0
+    h = np.maximum(to, 0)
+    rise = g.elevation[h].astype(np.int64) - g.elevation[t]
+    ok &= g.passable[h] & (rise <= 1) & ~(h[:, None] == others).any(axis=1)
+    drop = np.where(ok & (-rise >= geometry.FALL_DROP), -rise, 0)
+    return np.where(ok, to, -1), drop
+
+
+# ---- zones (003 H, I4) ------------------------------------------------------------------------
+
+
+def control(board: Board, pos: np.ndarray, alive: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """003 H Zones: bool[n, 2, Z], side s controls zone z at the end of a round when at
+    least one of its living mechs stands in it and no living enemy does."""
+    zone = board.geo.zone[np.asarray(pos, np.int64)].astype(np.int64)  # [n, M]
+    Z = board.zones
+    inside = [((zone[:, :, None] == np.arange(Z)) & (alive & (side == s))[:, :, None]).any(1)
+              for s in (0, 1)]  # fmt: skip
+    return np.stack([inside[0] & ~inside[1], inside[1] & ~inside[0]], axis=1)
