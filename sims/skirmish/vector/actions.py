@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sims.core.batch import keep
+from sims.skirmish import board as boards
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import BACK, CORE, HEAD, LEGS, e_def_now, reach_band, wins_contest
 from sims.skirmish.vector.state import I16, IX, MOUNT_PART, Reading
@@ -89,6 +90,8 @@ class Actions(Reading):
             return
         km = self.key(ix, m)
         d = self.distance(ix, m, t)
+        if self.board is not None and b.p_charge[km].any():  # F11.3 on a map: a path to its side
+            d = np.where(b.p_charge[km] & (d >= 2), self.charge_reach(ix, m, t)[1] + 1, d)
         # 5. Charge, or Move then Boost
         charge = policy.charges(b.p_charge[km], quick, d, budget + self.speed(ix, m),
                                 self.melee_option(ix, m), ~held)  # fmt: skip
@@ -102,7 +105,10 @@ class Actions(Reading):
             g = np.nonzero(mv)[0]
             gi, gm, gt = ix[g], m[g], t[g]
             goal = policy.move_goal(b.p_adjacent[km[g]], self.max_optimal(gi, gm))
-            self.move(gi, gm, gt, goal, budget[g])
+            if self.board is None:
+                self.move(gi, gm, gt, goal, budget[g])
+            else:
+                short = self.walk(gi, gm, gt, goal, budget[g]).astype(np.int64)
             live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
             spd = self.speed(gi, gm)
             reaches = self.reach(gi, gm, gt)[0] >= 0
@@ -115,13 +121,19 @@ class Actions(Reading):
                     s.guarding[gi[k], gm[k]] = ally[k]
                     quick[g[k]] -= policy.FULL
                     live = live & ~guard
-            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd,
-                                         self.distance(gi, gm, gt), goal, ~held[g])  # fmt: skip
+            # the Boost's "not at its goal": on a map, the Move stopped short of a better hex
+            far, aim = ((self.distance(gi, gm, gt), goal) if self.board is None
+                        else (short, 0))  # fmt: skip
+            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd, far, aim,
+                                         ~held[g])  # fmt: skip
             if boost.any():
                 k = np.nonzero(boost)[0]
                 boosted[g[k]] = True
                 quick[g[k]] -= 1
-                self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
+                if self.board is None:
+                    self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
+                else:
+                    self.walk(gi[k], gm[k], gt[k], goal[k], spd[k])
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0)
         ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         gone = s.dur[ix, t, CORE] <= 0
@@ -132,6 +144,9 @@ class Actions(Reading):
         ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         if not len(ix):
             return
+        if self.board is not None:  # F Declare: the nearest enemy in sight and range
+            free = s.grappled[ix, m] < 0
+            t = np.where(free, self.fire_target(ix, m, t), t)
         km = self.key(ix, m)
         grab = np.zeros(len(ix), bool)
         if self.any_grapple:
@@ -250,13 +265,19 @@ class Actions(Reading):
         pm, pt = s.pos[ix, m], s.pos[ix, t]
         toward = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[m] == 0, 1, -1)))
         direction = np.where(d > goal, toward, -toward)
-        before = np.abs(s.pos[ix] - pm[:, None])  # [n, M] distances before the move
+        self.arrive(ix, m, np.clip(pm + direction * step, b.wall_low, b.wall_high))
+
+    def arrive(self, ix, m, hexes) -> None:
+        """``m`` ends a move on ``hexes``: the reactions it triggers (E6), a Jump's Heat
+        (the reference's ``arrive``)."""
+        s = self.s
+        before = self.dists(ix, m)  # [n, M] distances before the move
         foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
-        s.pos[ix, m] = np.clip(pm + direction * step, b.wall_low, b.wall_high)
+        s.pos[ix, m] = hexes
         s.moved[ix, m] = True
         jumped = np.zeros(len(ix), bool)
         if self.any_jump:  # F11.8 / G: a jump out of a hostile's adjacency
-            after = np.abs(s.pos[ix] - s.pos[ix, m][:, None])
+            after = self.dists(ix, m)
             jumped = (foe_alive & rules.jumps(self.jumper(ix, m)[:, None], before, after)).any(1)
         for e in range(self.M):
             go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
@@ -267,6 +288,48 @@ class Actions(Reading):
         if pay.any():  # G: Jump +1 Heat, once per activation
             s.jumped[ix[pay], m[pay]] = True
             self.gain_heat(ix[pay], m[pay], self.p.jump_heat)
+
+    def stance(self, ix, m, t, goal) -> boards.Stance:
+        """What each ``m`` weighs in choosing where to stand (board.stand_score)."""
+        b, s = self.b, self.s
+        alive = s.dur[ix, :, CORE] > 0
+        w_zone = self.per_battle(b.p_zone, ix)  # [M] or [n, M]
+        zone = boards.claim_zones(self.board, s.pos[ix], alive & (w_zone > 0), self.side)
+        rows = np.arange(len(ix))
+        mine = alive & (self.side[None, :] == self.side[m][:, None]) & (
+            np.arange(self.M)[None, :] != m[:, None])  # fmt: skip
+        ally = np.where(mine.any(axis=1), s.pos[ix, mine.argmax(axis=1)], -1)
+        km = self.key(ix, m)
+        return boards.Stance(
+            target=s.pos[ix, t], goal=np.broadcast_to(goal, (len(ix),)),
+            reach=self.max_reach(ix, m), zone=zone[rows, m], ally=ally,
+            w_zone=b.p_zone[km], w_approach=b.p_approach[km], w_shot=b.p_shot[km],
+            w_cover=b.p_cover[km], w_flank=b.p_flank[km], w_screen=b.p_screen[km],
+        )  # fmt: skip
+
+    def walk(self, ix, m, t, goal, budget):
+        """003 H on a map: walk toward where the policy wants to stand (board.walk).
+        Returns wants more (bool[n]): a better hex lay beyond the budget."""
+        end, steps, more = boards.walk(self.board, self.s.pos[ix, m], budget,
+                                       self.others(ix, m), self.stance(ix, m, t, goal))
+        go = steps > 0
+        if go.any():
+            self.arrive(ix[go], m[go], end[go])
+        return more
+
+    def path_move(self, ix, m, dest, budget):
+        """Move along cheapest paths toward ``dest`` (board.path_walk); hexes moved."""
+        end, steps = boards.path_walk(self.board, self.s.pos[ix, m], dest, budget,
+                                      self.others(ix, m))  # fmt: skip
+        go = steps > 0
+        if go.any():
+            self.arrive(ix[go], m[go], end[go])
+        return steps
+
+    def charge_reach(self, ix, m, t):
+        """F11.3 on a map: (the hex each Charge ends on or -1, its movement cost)."""
+        return boards.charge_hex(self.board, self.s.pos[ix, m], self.s.pos[ix, t],
+                                 self.others(ix, m))  # fmt: skip
 
     def react_to_move(self, ix, e: int, m, before, jumped=None) -> None:
         """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
@@ -294,6 +357,8 @@ class Actions(Reading):
                          & self.part_alive(ix, e, MOUNT_PART[hw])
                          & (reach_band(after, b.w_range[ke, hw], b.w_long[ke, hw],
                                        b.w_melee[ke, hw]) < 2))  # fmt: skip
+            if self.board is not None:  # E5: in its range and LOS
+                overwatch &= self.sees(ix, np.full(n, e), m)
         ripostes = b.riposte[ke]  # one bool with one matchup, else bool[n]
         if ripostes.any():
             ending = ripostes & ~disengage & ~overwatch & (after <= 1)  # ends a move adjacent
@@ -369,20 +434,23 @@ class Actions(Reading):
     def charge(self, ix, m, t, budget) -> None:
         """F11.3 after the Move (``budget``) where the target is out of the Charge's run
         (the reference's ``charge``)."""
-        b, p, s = self.b, self.p, self.s
-        run = np.minimum(self.speed(ix, m), self.distance(ix, m, t) - 1)
-        self.move(ix, m, t, 1 + run, budget)  # the Move first
+        p, s = self.p, self.s
+        if self.board is not None:
+            ix, m, t, moved = self.charge_on_board(ix, m, t, budget)
+        else:
+            run = np.minimum(self.speed(ix, m), self.distance(ix, m, t) - 1)
+            self.move(ix, m, t, 1 + run, budget)  # the Move first
+            ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
+            ix, m, t = keep(ok, ix, m, t)
+            if not len(ix):
+                return
+            start = s.pos[ix, m].copy()
+            self.move(ix, m, t, np.ones(len(ix), np.int64), self.speed(ix, m))
+            moved = np.abs(s.pos[ix, m] - start)
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
-        ix, m, t = keep(ok, ix, m, t)
+        ix, m, t, moved = keep(ok, ix, m, t, moved)
         if not len(ix):
             return
-        start = s.pos[ix, m].copy()
-        self.move(ix, m, t, np.ones(len(ix), np.int64), self.speed(ix, m))
-        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
-        ix, m, t, start = keep(ok, ix, m, t, start)
-        if not len(ix):
-            return
-        moved = np.abs(s.pos[ix, m] - start)
         adj = self.distance(ix, m, t) <= 1
         if adj.any():
             a = np.nonzero(adj)[0]
@@ -392,21 +460,7 @@ class Actions(Reading):
             push = landed & (s.dur[ai, at, CORE] > 0) & (part >= 0)
             if push.any():
                 q = np.nonzero(push)[0]
-                qi, qm, qt = ai[q], am[q], at[q]
-                pm, pt = s.pos[qi, qm], s.pos[qi, qt]
-                away = np.where(
-                    pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[qt] == 0, 1, -1))
-                )
-                # blocked: the track's end, or a Grappled target held in place (F11.5)
-                inside = ((pt + away >= b.wall_low) & (pt + away <= b.wall_high)
-                          & (s.grappled[qi, qt] < 0))  # fmt: skip
-                s.pos[qi[inside], qt[inside]] += away[inside].astype(I16)
-                wall = ~inside
-                if wall.any():
-                    self.damage(
-                        qi[wall], qt[wall], part[q][wall],
-                        self.dice.expr(p.charge_wall_damage, int(wall.sum())),
-                    )
+                self.push(ai[q], am[q], at[q], part[q])
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
             self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS),
@@ -414,3 +468,46 @@ class Actions(Reading):
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
             self.gain_heat(ix[ok], m[ok], p.charge_heat)
+
+    def charge_on_board(self, ix, m, t, budget):
+        """F11.3 on a map (the reference's ``charge_on_board``): the Move first along a
+        cheapest path to the Charge's hex, then the run. Returns the rows still charging
+        (ix, m, t) and the hexes each run moved."""
+        s = self.s
+        dest, cost = self.charge_reach(ix, m, t)
+        ok = dest >= 0
+        ix, m, t, dest, cost, budget = keep(ok, ix, m, t, dest, cost, budget)
+        moved = np.zeros(len(ix), np.int64)
+        if not len(ix):
+            return ix, m, t, moved
+        spd = self.speed(ix, m)
+        self.path_move(ix, m, dest, np.minimum(budget, np.maximum(0, cost - spd)))
+        ok = self.running(ix) & (s.dur[ix, m, CORE] > 0) & (s.dur[ix, t, CORE] > 0)
+        ix, m, t, dest = keep(ok, ix, m, t, dest)
+        moved = self.path_move(ix, m, dest, self.speed(ix, m))
+        return ix, m, t, moved
+
+    def push(self, ix, m, t, part) -> None:
+        """F11.3 the Charge's push, blocked push and fall (the reference's ``push``)."""
+        b, p, s = self.b, self.p, self.s
+        if self.board is not None:
+            to, drop = boards.push(self.board, s.pos[ix, m], s.pos[ix, t], self.others(ix, t))
+            inside = (to >= 0) & (s.grappled[ix, t] < 0)
+            s.pos[ix[inside], t[inside]] = to[inside]
+            fall = inside & (drop > 0)
+            if fall.any():  # H3: a push over a drop of two or more levels is a fall
+                fi, ft = ix[fall], t[fall]
+                self.fall_prone(fi, ft)
+                self.damage(fi, ft, np.full(len(fi), LEGS),
+                            self.dice.expr(p.fall_damage, len(fi)))  # fmt: skip
+        else:
+            pm, pt = s.pos[ix, m], s.pos[ix, t]
+            away = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[t] == 0, 1, -1)))
+            # blocked: the track's end, or a Grappled target held in place (F11.5)
+            inside = ((pt + away >= b.wall_low) & (pt + away <= b.wall_high)
+                      & (s.grappled[ix, t] < 0))  # fmt: skip
+            s.pos[ix[inside], t[inside]] += away[inside].astype(I16)
+        wall = ~inside
+        if wall.any():
+            self.damage(ix[wall], t[wall], part[wall],
+                        self.dice.expr(p.charge_wall_damage, int(wall.sum())))

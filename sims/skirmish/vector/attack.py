@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sims.core.batch import keep
+from sims.skirmish import board as boards
 from sims.skirmish import modifiers, rules
 from sims.skirmish.battle import CORE, HEAD, LEGS, accuracy, evasion_now, reach_band
 from sims.skirmish.vector.dice import Dice
@@ -54,7 +55,13 @@ class Attacks(Reading):
         # F3 modifier dice, once per Fire action: the situation here, the dice in
         # modifiers.dice_terms. H5 on a track: cover drawn per Fire action (for every
         # row, melee included, which then ignores it, F11: see ScriptedDice).
-        cover = rules.track_cover(dice.roll(rules.COVER_DIE, n), p)
+        high_ground = False
+        if self.board is None:
+            cover = rules.track_cover(dice.roll(rules.COVER_DIE, n), p)
+        else:  # H5 on a map: the terrain's cover of the target against the attacker's hex
+            pa, pt_ = s.pos[ix, m], s.pos[ix, t]
+            cover = boards.cover(self.board, pa, pt_)
+            high_ground = self.board.geo.high_ground[pa, pt_]  # H5 1[+], ranged or melee
         if self.any_guard:  # E5: a Guard's hard cover is the best single cover (H5)
             cover = rules.best_cover(cover, self.guarded(ix, m, t))
         if self.any_smoke:  # H5: smoke's soft cover, the best single cover applies
@@ -64,7 +71,7 @@ class Attacks(Reading):
         bonded = False
         if self.any_bonds:  # D4: a bonded ally within range
             near = b.bonded[ka] & (s.dur[ix, :, CORE] > 0) & (
-                np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= p.bond_range)  # fmt: skip
+                self.dists(ix, m) <= p.bond_range)  # fmt: skip
             bonded = near.any(axis=1)
         t_shield = False
         if self.any_shields:  # F11.6: an intact Shield arm against melee
@@ -74,12 +81,13 @@ class Attacks(Reading):
         engaged = dist <= 1  # E: in a duel the target is the one hostile
         if self.M > 2:  # E Engaged: any living hostile adjacent to the attacker
             foe = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
-            engaged = (foe & (np.abs(s.pos[ix] - s.pos[ix, m][:, None]) <= 1)).any(axis=1)
+            engaged = (foe & (self.dists(ix, m) <= 1)).any(axis=1)
         situation = modifiers.Situation(
             melee=melee, long_range=band == 1, cover=cover, engaged=engaged, heavy=heavy,
             moved=s.moved[ix, m], bonded=bonded, locked=s.locked[ix, t], reaction=reaction,
             aimed=aimed, target_shield=t_shield, charge_hexes=charge_hexes,
             attack_crits=s.n_attack[ix, m], flicker=s.flicker[ix, m], extra=extra_dice,
+            high_ground=high_ground,
         )  # fmt: skip
         net = np.broadcast_to(modifiers.net_dice(situation, p, self.effects), (n,))
         s.flicker[ix, m] = False  # G stress: the flicker was the next attack's

@@ -85,7 +85,8 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
             pos = self.gather(battle.start.astype(I16))
             dur = self.gather(battle.durability.astype(I16))
         self.b = battle  # static numbers: one matchup, or S stacked (module docstring)
-        self.s = State.start(pos, dur)
+        self.s = State.start(pos, dur, first.params.round_cap)
+        self.board = battle.board
         self.dice = dice if dice is not None else Dice(rng)  # tests: ScriptedDice
         self.any_bonds = bool(battle.bonded.any())
         self.profile = attack_profiles(battle)

@@ -23,7 +23,7 @@ class Scoring(Reading):
         alive = s.dur[:, :, CORE] > 0
         now = (np.maximum(s.dur.a, 0).sum(axis=2) * alive).astype(float)
         hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[:, k] for k in (0, 1)], 1)
-        points = rules.points(s.kills.a, 0, self.p)  # [N, 2]; no zones on a track
+        points = rules.points(s.kills.a, s.zones.a, self.p)  # [N, 2]; no zones on a track
         winner, decided = rules.decide(s.winner.astype(np.int64), points[:, 0], points[:, 1],
                                        hull[:, 0], hull[:, 1])  # fmt: skip
         return {
@@ -32,4 +32,6 @@ class Scoring(Reading):
             "kills": s.kills.a.copy(), "crits": s.crits.a.copy(), "shots": s.shots.a.copy(),
             "hits": s.hits.a.copy(), "destroyed": s.destroyed.a.copy(),
             "mount_hits": s.mount_hits.a.copy(), "mount_crits": s.mount_crits.a.copy(),
+            "points": np.asarray(points, np.int16), "zones": s.zones.a.copy(),
+            "zones_by_round": np.asarray(s.zones_by_round.a).copy(), "hexes": s.pos.a.copy(),
         }  # fmt: skip

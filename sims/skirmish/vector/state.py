@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sims.core.batch import Grid
+from sims.skirmish import board as boards
 from sims.skirmish import policy, rules
 from sims.skirmish.battle import (
     BACK,
@@ -35,7 +36,7 @@ class State:
     ``M`` is the mechs per battle, indexed locally (0..M-1) whatever the battle's
     matchup; per-mech and per-side arrays are :class:`Grid` views of the shapes below."""
 
-    pos: np.ndarray  # int16[N, M]  hex on the range track
+    pos: np.ndarray  # int16[N, M]  hex on the range track, or on a map its flat index
     dur: np.ndarray  # int16[N, M, 6]  Durability left, silhouette order; <= 0 destroyed
     heat: np.ndarray  # int16[N, M]
     prone: np.ndarray  # bool[N, M]
@@ -66,9 +67,11 @@ class State:
     destroyed: np.ndarray  # int16[N, 2, 6]  parts destroyed on each side's mechs
     mount_hits: np.ndarray  # int16[N, M, 3]  hits landed by each weapon mount's Fire
     mount_crits: np.ndarray  # int16[N, M, 3]  crits landed by each weapon mount's Fire
+    zones: np.ndarray  # int16[N, 2]  zone-rounds held per side (I4)
+    zones_by_round: np.ndarray  # int8[N, R, 2]  zones each side held at each round's end
 
     @classmethod
-    def start(cls, pos: np.ndarray, dur: np.ndarray) -> State:
+    def start(cls, pos: np.ndarray, dur: np.ndarray, rounds: int = 7) -> State:
         """Battles at their start: ``pos`` int16[N, M] starting hexes and ``dur``
         int16[N, M, 6] maximum Durability (each battle's own matchup); the rest fresh."""
         n, M = pos.shape
@@ -91,6 +94,7 @@ class State:
             rounds=np.zeros(n, np.int8), kills=zeros(2), crits=zeros(2, dtype=np.int32),
             shots=zeros(2, dtype=np.int32), hits=zeros(2, dtype=np.int32),
             destroyed=zeros(2, 6), mount_hits=zeros(M, 3), mount_crits=zeros(M, 3),
+            zones=zeros(2), zones_by_round=zeros(rounds, 2, dtype=np.int8),
         )  # fmt: skip
 
     @classmethod
@@ -108,6 +112,7 @@ class Reading:
     M: int  # mechs per battle
     S: int  # matchups
     b: Battle  # static numbers: one matchup, or S stacked (see the package docstring)
+    board: boards.Board | None  # the map played on; None on the range track
     p: rules.Parameters
     s: State
     side: np.ndarray  # int64[M]  each local mech's side, the same in every matchup
@@ -151,7 +156,28 @@ class Reading:
         return self.s.winner[ix] < 0
 
     def distance(self, ix, a, b):
-        return np.abs(self.s.pos[ix, a] - self.s.pos[ix, b])
+        if self.board is None:
+            return np.abs(self.s.pos[ix, a] - self.s.pos[ix, b])
+        return self.board.geo.dist[self.s.pos[ix, a], self.s.pos[ix, b]]
+
+    def dists(self, ix, m):
+        """[n, M]: the distance from ``m`` to every mech of its battle."""
+        pos = self.s.pos[ix]
+        if self.board is None:
+            return np.abs(pos - self.s.pos[ix, m][:, None])
+        return self.board.geo.dist[self.s.pos[ix, m][:, None], pos]
+
+    def sees(self, ix, a, b):
+        """H4 line of sight from ``a`` to ``b`` (always on the track)."""
+        if self.board is None:
+            return np.ones(len(ix), bool)
+        return self.board.geo.los[self.s.pos[ix, a], self.s.pos[ix, b]]
+
+    def others(self, ix, m):
+        """int64[n, M]: the hexes of the living mechs other than ``m`` (-1 for the rest)."""
+        s = self.s
+        keep_ = (s.dur[ix, :, CORE] > 0) & (np.arange(self.M)[None, :] != np.asarray(m)[:, None])
+        return np.where(keep_, s.pos[ix].astype(np.int64), -1)
 
     def nearest_enemy(self, ix, m):
         """The nearest living enemy, ties to the lowest index; -1 where none."""
@@ -159,7 +185,7 @@ class Reading:
         if M == 2:  # a duel: the other mech
             other = (1 - m).astype(IX)
             return np.where(self.s.dur[ix, other, CORE] > 0, other, IX(-1))
-        d = np.abs(self.s.pos[ix] - self.s.pos[ix, m][:, None]).astype(np.int64)
+        d = self.dists(ix, m).astype(np.int64)
         foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
         key = np.where(foe, policy.target_rank(d, np.arange(M), M), np.iinfo(np.int64).max)
         best = key.argmin(axis=1).astype(IX)
@@ -184,10 +210,12 @@ class Reading:
         return self.b.has_weapon[self.key(ix, m)] & (self.s.dur[ix, m][:, MOUNT_PART] > 0)
 
     def reach(self, ix, m, t):
-        """(first, second): the best and second-best working mounts reaching ``t``
-        (the kit's priority order; -1 where none). A loop over the three priority
-        places, each a few flat gathers, beats arg-reductions over [n, 3]."""
+        """(first, second): the best and second-best working mounts reaching ``t`` in
+        range and sight (the kit's priority order; -1 where none). A loop over the three
+        priority places, each a few flat gathers, beats arg-reductions over [n, 3]."""
         d = self.distance(ix, m, t)
+        if self.board is not None:  # H4: out of sight, out of reach
+            d = np.where(self.sees(ix, m, t), d, np.iinfo(np.int16).max)
         first = np.full(len(ix), -1, IX)
         second = first.copy()
         base = self.key(ix, m) * 3
@@ -211,8 +239,13 @@ class Reading:
         s = self.s
         out = np.zeros(len(ix), bool)
         for g in range(self.M):
-            out |= s.smoking[ix, g] & (s.dur[ix, g, CORE] > 0) & rules.smoke_covers(
-                s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])  # fmt: skip
+            on = s.smoking[ix, g] & (s.dur[ix, g, CORE] > 0)
+            if self.board is None:
+                out |= on & rules.smoke_covers(s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])
+            elif on.any():
+                k = np.flatnonzero(on)
+                out[k] |= boards.smoke_on_line(self.board, s.pos[ix[k], m[k]], s.pos[ix[k], t[k]],
+                                               s.pos[ix[k], g])  # fmt: skip
         return out
 
     def jumper(self, ix, m):
@@ -225,7 +258,7 @@ class Reading:
         ally = np.full(len(ix), -1, IX)
         for o in range(self.M - 1, -1, -1):
             ok = ((self.side[o] == self.side[m]) & (m != o) & (self.s.dur[ix, o, CORE] > 0)
-                  & (np.abs(self.s.pos[ix, o] - self.s.pos[ix, m]) <= 1))  # fmt: skip
+                  & (self.distance(ix, np.full(len(ix), o), m) <= 1))  # fmt: skip
             ally = np.where(ok, IX(o), ally)
         return ally
 
@@ -234,9 +267,14 @@ class Reading:
         s = self.s
         guard = np.zeros(len(ix), bool)
         for g in range(self.M):
+            gg = np.full(len(ix), g)
             near = (s.guarding[ix, g] == t) & (s.dur[ix, g, CORE] > 0) & (
-                np.abs(s.pos[ix, g] - s.pos[ix, t]) <= 1)  # fmt: skip
-            guard |= near & self.shield_arm(ix, np.full(len(ix), g))
+                self.distance(ix, gg, t) <= 1)  # fmt: skip
+            if self.board is not None:  # E5 on a map: the guard is nearer the attacker
+                near &= boards.guard_covers(self.board, s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])
+            guard |= near & self.shield_arm(ix, gg)
+        if self.board is not None:
+            return guard
         return guard & rules.guard_covers(s.pos[ix, m], s.pos[ix, t], facing(self.side[t]))
 
     def strike_option(self, ix, m):
@@ -259,6 +297,41 @@ class Reading:
     def melee_option(self, ix, m):
         weapon, strike = self.best_melee(ix, m)
         return (weapon >= 0) | (strike >= 0)
+
+    def fire_target(self, ix, m, t):
+        """F Declare on a map: ``t`` where a weapon reaches it, else the nearest living
+        enemy some weapon reaches, else ``t`` (the reference's ``fire_target``)."""
+        if self.board is None:
+            return t
+        out = t.copy()
+        todo = self.reach(ix, m, t)[0] < 0
+        d = self.dists(ix, m).astype(np.int64)
+        foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
+        rank = np.where(foe, policy.target_rank(d, np.arange(self.M), self.M),
+                        np.iinfo(np.int64).max)  # fmt: skip
+        top = np.iinfo(np.int64).max
+        for _ in range(self.M):  # enemies nearest first, until one is in reach
+            k = np.flatnonzero(todo)
+            if not len(k):
+                break
+            e = rank[k].argmin(axis=1)
+            left = rank[k, e] < top
+            todo[k[~left]] = False
+            k, e = k[left], e[left]
+            hit = self.reach(ix[k], m[k], e.astype(IX))[0] >= 0
+            out[k[hit]] = e[hit]
+            todo[k[hit]] = False
+            rank[k, e] = top
+        return out
+
+    def max_reach(self, ix, m):
+        """How far its working weapons reach (long range), 1 with melee only or none."""
+        best = np.ones(len(ix), np.int64)
+        base = self.key(ix, m) * 3
+        for w in range(3):
+            span = np.maximum(self.reach_flat.take(base + w), 0)
+            best = np.maximum(best, span * self.part_alive(ix, m, MOUNTS[w]))
+        return best
 
     def max_optimal(self, ix, m):
         """The longest optimal Range among working ranged weapons (1 with none)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sims.core.batch import keep
+from sims.skirmish import board as boards
 from sims.skirmish.battle import CORE
 from sims.skirmish.vector.state import IX, Reading
 
@@ -35,6 +36,7 @@ class Turns(Reading):
 
     def play_round(self, ix) -> None:
         s = self.s
+        everyone = ix
         s.reaction[ix] = True
         s.activated[ix] = False
         side = self.initiative(ix)
@@ -57,6 +59,21 @@ class Turns(Reading):
             acted = np.where(use_mine, side, 1 - side)
             side = 1 - acted
         s.locked[ix] = False
+        self.score_zones(everyone)
+
+    def score_zones(self, ix) -> None:
+        """I4: at the end of a round each side scores the zones it controls (H Zones), in
+        the battles still running (the reference's ``score_zones``)."""
+        if self.board is None:
+            return
+        s = self.s
+        ix = ix[self.running(ix)]
+        if not len(ix):
+            return
+        control = boards.control(self.board, s.pos[ix], s.dur[ix, :, CORE] > 0, self.side)
+        held = control.sum(axis=2)  # [n, 2]
+        s.zones.a[ix] += held.astype(np.int16)
+        s.zones_by_round.a[ix, s.rounds[ix].astype(np.int64) - 1] = held
 
     def play(self) -> dict[str, np.ndarray]:
         s = self.s
