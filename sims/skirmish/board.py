@@ -78,9 +78,9 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
     Readings (003 I "Deployment"): side A holds the west end (the roll-off's winner picks
     an end; the maps are the same after a half turn, so which end does not matter) and
     side B, read as the roll-off's loser, places first; then the sides alternate, each
-    placing its mechs in index order. A zone player makes for the zone nearest its
-    deployment columns (least movement) that no ally placed before it has claimed, and
-    stands on the free deployment hex nearest that zone; any other mech stands on the free
+    placing its mechs in index order. A zone player takes the next zone in
+    :func:`zone_priority` order that no ally placed before it has claimed, and stands on
+    the free deployment hex nearest that zone; any other mech stands on the free
     deployment hex nearest the middle zone. Ties: the front column, then the lowest index.
     """
     side = np.asarray(side)
@@ -98,10 +98,8 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
         free = np.array([h for h in board.deploy[s] if h not in taken], np.int64)
         front = (free % board.geo.length) == board.front[s]
         if zone_weight[m] > 0:
-            open_zones = [z for z in range(board.zones) if z not in claimed[s]] or list(
-                range(board.zones))  # fmt: skip
-            cost = board.zone_cost[open_zones][:, free]  # [z, k]
-            z = open_zones[int(cost.min(axis=1).argmin())]
+            open_zones = [z for z in zone_priority(board, s) if z not in claimed[s]]
+            z = open_zones[0] if open_zones else middle
             claimed[s].add(z)
         else:
             z = middle
@@ -115,36 +113,41 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
 # ---- where a mech makes for (policies.toml weights) ------------------------------------------
 
 
+def zone_priority(board: Board, side: int) -> list[int]:
+    """The order in which a side claims zones (a reading): the middle zone first, where
+    the sides meet (003 I4: "keeps mechs moving toward each other"), then the rest from
+    the side's own end outward (side A holds the low columns)."""
+    geo = board.geo
+    centers = [int(np.flatnonzero(geo.zone == z)[0]) % geo.length for z in range(board.zones)]
+    middle = board.zones // 2
+    by_column = sorted(range(board.zones), key=lambda z: centers[z] * (1 if side == 0 else -1))
+    return [middle] + [z for z in by_column if z != middle]
+
+
 def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
                 ) -> np.ndarray:  # fmt: skip
     """Each zone player's zone now, -1 for the rest: int64[n, M].
 
     ``pos`` int[n, M] hexes, ``plays`` bool[n, M] (living mechs whose policy weighs
-    zones), ``side`` int[M]. Reading: each side matches its zone players to zones by least
-    movement cost, pair by pair (cheapest pair first; ties to the lower mech, then the
-    lower zone), so a side spreads over the zones and a mech holding a zone keeps it; a
-    player left over when every zone is taken makes for its nearest zone."""
+    zones), ``side`` int[M]. Reading: a side takes its zones in :func:`zone_priority`
+    order, each claimed by its nearest unclaimed zone player (least movement cost, ties to
+    the lower index), so one player makes for the middle and more spread outward; a
+    player left over when every zone is claimed makes for its nearest zone."""
     pos = np.asarray(pos, np.int64)
     n, M = pos.shape
-    Z = board.zones
     out = np.full((n, M), -1, np.int64)
     cost = board.zone_cost[:, pos].transpose(1, 2, 0)  # [n, M, Z]
     rows = np.arange(n)
     for s in (0, 1):
-        mine = plays & (side[None, :] == s)
-        c = np.where(mine[:, :, None], cost * (M * Z) + np.arange(M)[None, :, None] * Z
-                     + np.arange(Z)[None, None, :], BIG)  # fmt: skip
-        for _ in range(min(Z, int((side == s).sum()))):
-            flat = c.reshape(n, -1)
-            best = flat.argmin(axis=1)
-            ok = flat[rows, best] < BIG
-            m, z = best // Z, best % Z
-            out[rows[ok], m[ok]] = z[ok]
-            c[rows[ok], m[ok], :] = BIG
-            c[rows[ok], :, z[ok]] = BIG
-        left = mine & (out < 0)
-        if left.any():
-            out = np.where(left, cost.argmin(axis=2), out)
+        free = plays & (side[None, :] == s)
+        for z in zone_priority(board, s):
+            c = np.where(free, cost[:, :, z], BIG)
+            m = c.argmin(axis=1)
+            ok = c[rows, m] < BIG
+            out[rows[ok], m[ok]] = z
+            free[rows[ok], m[ok]] = False
+        if free.any():
+            out = np.where(free, cost.argmin(axis=2), out)
     return out
 
 
@@ -175,7 +178,9 @@ def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
     score = - zone x (movement cost into its zone; 0 inside)
             - approach x (movement cost to its target beyond the wanted distance)
             + shot x (line of sight to the target within its weapons' reach)
-            + cover x (the target's line to it: hard cover 2, soft 1)
+            + cover x (the target's line to it: hard cover 2, soft 1), counted only
+              within its own weapons' reach of the target (cover far from the fight
+              would hold a mech back from it)
             + flank x (a shot that leaves the target no hard cover)
             + screen x (adjacent to its ally and nearer the target than the ally)
     """
@@ -191,7 +196,7 @@ def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
     shot = g.los[h, t] & (g.dist[h, t] <= col(st.reach))
     score += col(st.w_shot) * shot
     cover = np.where(g.hard_cover[t, h], 2, g.soft_cover[t, h].astype(np.int64))
-    score += col(st.w_cover) * cover
+    score += col(st.w_cover) * cover * (g.dist[h, t] <= col(st.reach))
     score += col(st.w_flank) * (shot & ~g.hard_cover[h, t])
     ally = col(st.ally)
     a = np.maximum(ally, 0)

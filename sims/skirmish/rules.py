@@ -650,8 +650,9 @@ def decide(wipe_winner: Any, points_a: Any, points_b: Any, hull_a: Any, hull_b: 
     A side that destroyed every enemy mech has won (``wipe_winner`` SIDE_A or SIDE_B;
     -1 when nobody was wiped out); otherwise more points win, then the higher Hull
     fraction; still equal is a DRAW. ``decided`` indexes DECIDED (wipe, points, hull,
-    draw). The sudden-death round is not played (a reading: the battle model ends at
-    the round cap)."""
+    draw). The engines play the sudden-death round (I4) before this: a battle level on
+    points and Hull after the round cap plays one more round and comes here with its
+    points at the cap, so Hull (or a wipe in that round) decides."""
     wipe = np.asarray(wipe_winner)
     by_points = (wipe < 0) & (np.asarray(points_a) != points_b)
     by_hull = (wipe < 0) & ~by_points & (np.asarray(hull_a) != hull_b)

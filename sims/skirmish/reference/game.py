@@ -17,7 +17,7 @@ from sims.skirmish.reference.scoring import Scoring
 from sims.skirmish.reference.state import BattleResult, MechState
 from sims.skirmish.reference.turns import Turns
 
-ENGINE_VERSION = "skirmish-reference-3"
+ENGINE_VERSION = "skirmish-reference-4"
 
 
 class Game(Turns, Actions, Attacks, Effects, Scoring):
@@ -30,6 +30,7 @@ class Game(Turns, Actions, Attacks, Effects, Scoring):
         self.wants_more = False  # the last Move on a map stopped short of a better hex
         self.zones = [0, 0]  # zone-rounds held per side (I4)
         self.zones_by_round: list[list[int]] = []  # zones each side held at each round's end
+        self.cap_points: list[int] | None = None  # points at the cap, before sudden death
         self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.mechs = [
             MechState(pos=int(battle.start[m]), dur=[int(d) for d in battle.durability[m]])

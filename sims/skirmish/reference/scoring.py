@@ -22,11 +22,22 @@ class Scoring(Reading):
     zones: list[int]
     zones_by_round: list[list[int]]
 
-    def result(self, rounds: int) -> BattleResult:
-        """The battle's result after ``rounds`` rounds (I4: wipe, points, Hull, draw)."""
+    cap_points: list[int] | None  # points at the round cap where sudden death followed
+
+    def hull_points(self) -> tuple[list[float], list[int]]:
+        """(Hull fraction, points) per side now (I4)."""
         hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
         points = [int(rules.points(k, z, self.p)) for k, z in zip(self.kills, self.zones,
                                                                     strict=True)]  # fmt: skip
+        return hull, points
+
+    def result(self, rounds: int) -> BattleResult:
+        """The battle's result after ``rounds`` rounds (I4: wipe, points, Hull, draw).
+        After a sudden-death round the points are those at the round cap (the round
+        decides by a wipe or by Hull)."""
+        hull, points = self.hull_points()
+        if self.cap_points is not None:
+            points = self.cap_points
         winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points,
                                        *hull)  # fmt: skip
         by_round = self.zones_by_round + [[0, 0]] * (self.p.round_cap - len(self.zones_by_round))

@@ -50,6 +50,8 @@ class Turns(Reading):
     def score_zones(self) -> None:
         """I4: at the end of a round each side scores the zones it controls (H Zones)."""
         held = [0, 0]
+        if len(self.zones_by_round) >= self.p.round_cap:  # sudden death: no zone points
+            return
         if self.board is not None and self.winner is None:
             pos = np.array([[s.pos for s in self.mechs]], np.int64)
             alive = np.array([[s.alive for s in self.mechs]])
@@ -64,4 +66,10 @@ class Turns(Reading):
         while rounds < self.p.round_cap and self.winner is None:  # I: at most 7 rounds
             rounds += 1
             self.play_round()
+        if self.winner is None:  # I4 tiebreak: level on points and Hull: sudden death
+            hull, points = self.hull_points()
+            if points[0] == points[1] and hull[0] == hull[1]:
+                self.cap_points = points
+                rounds += 1
+                self.play_round()
         return self.result(rounds)

@@ -19,7 +19,7 @@ from sims.skirmish.vector.scoring import Scoring
 from sims.skirmish.vector.state import I16, IX, State
 from sims.skirmish.vector.turns import Turns
 
-ENGINE_VERSION = "skirmish-vector-3"
+ENGINE_VERSION = "skirmish-vector-4"
 
 
 def stack(battles: Sequence[Battle]) -> Battle:
@@ -87,6 +87,7 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.b = battle  # static numbers: one matchup, or S stacked (module docstring)
         self.s = State.start(pos, dur, first.params.round_cap)
         self.board = battle.board
+        self.cap_points = None  # points at the round cap, where sudden death follows
         self.dice = dice if dice is not None else Dice(rng)  # tests: ScriptedDice
         self.any_bonds = bool(battle.bonded.any())
         self.profile = attack_profiles(battle)

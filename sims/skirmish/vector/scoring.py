@@ -12,8 +12,10 @@ from sims.skirmish.vector.state import Reading
 class Scoring(Reading):
     """The result arrays of N battles from their end state."""
 
-    def result(self) -> dict[str, np.ndarray]:
-        """Per battle: winner, rounds, what decided it, Hull and the counts (see State)."""
+    cap_points: np.ndarray | None  # [N, 2] points at the round cap where sudden death followed
+
+    def hull_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Hull fraction [N, 2], points [N, 2]) now (I4)."""
         s, b = self.s, self.b
         per_mech = b.durability.reshape(self.S, self.M, 6).sum(axis=2)  # [S, M]
         max_total = np.stack([per_mech[:, self.side == k].sum(axis=1) for k in (0, 1)],
@@ -23,7 +25,16 @@ class Scoring(Reading):
         alive = s.dur[:, :, CORE] > 0
         now = (np.maximum(s.dur.a, 0).sum(axis=2) * alive).astype(float)
         hull = np.stack([now[:, self.side == k].sum(axis=1) / max_total[:, k] for k in (0, 1)], 1)
-        points = rules.points(s.kills.a, s.zones.a, self.p)  # [N, 2]; no zones on a track
+        return hull, rules.points(s.kills.a, s.zones.a, self.p)  # [N, 2]; no zones on a track
+
+    def result(self) -> dict[str, np.ndarray]:
+        """Per battle: winner, rounds, what decided it, Hull and the counts (see State).
+        After a sudden-death round the points are those at the round cap (I4: the round
+        decides by a wipe or by Hull)."""
+        s = self.s
+        hull, points = self.hull_points()
+        if self.cap_points is not None:
+            points = np.where((s.rounds > self.p.round_cap)[:, None], self.cap_points, points)
         winner, decided = rules.decide(s.winner.astype(np.int64), points[:, 0], points[:, 1],
                                        hull[:, 0], hull[:, 1])  # fmt: skip
         return {

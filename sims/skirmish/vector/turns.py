@@ -64,9 +64,9 @@ class Turns(Reading):
     def score_zones(self, ix) -> None:
         """I4: at the end of a round each side scores the zones it controls (H Zones), in
         the battles still running (the reference's ``score_zones``)."""
-        if self.board is None:
-            return
         s = self.s
+        if self.board is None or s.rounds[ix[0]] > self.p.round_cap:  # none in sudden death
+            return
         ix = ix[self.running(ix)]
         if not len(ix):
             return
@@ -85,4 +85,20 @@ class Turns(Reading):
             s.rounds[ix] = r
             self.play_round(ix)
             s.locked[:] = False
+        self.sudden_death()
         return self.result()
+
+    def sudden_death(self) -> None:
+        """I4 tiebreak: battles level on points and Hull after the round cap play one more
+        round (its zones score nothing), then Hull decides again."""
+        s = self.s
+        hull, points = self.hull_points()
+        tied = (self.running(np.arange(self.n)) & (points[:, 0] == points[:, 1])
+                & (hull[:, 0] == hull[:, 1]))  # fmt: skip
+        if not tied.any():
+            return
+        self.cap_points = points
+        ix = np.flatnonzero(tied).astype(IX)
+        s.rounds[ix] = self.p.round_cap + 1
+        self.play_round(ix)
+        s.locked[:] = False
