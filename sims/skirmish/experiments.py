@@ -21,6 +21,16 @@ parameters come from its manifest; see ``mechbal query``):
   shots_a/_b, hits_a/_b   int32  shots fired and hits landed by each side
   destroyed_<side>_<part> int16  parts destroyed on that side's mechs, by location
                           (head, right_arm, left_arm, core, back, legs)
+  points_a, points_b      int16  score (003 I4): 3 per enemy mech destroyed, 1 per zone
+                          held at the end of each round; after a sudden-death round, the
+                          score at the round cap (that round decides by a wipe or Hull)
+  zones_a, zones_b        int16  zone-rounds held (0 on the track: it has no zones)
+  zones_<side>_r<r>       int8   zones that side held at the end of round r (1..round cap)
+  hex_<side>_<k>          int16  where that side's k-th mech (0-based, its team order)
+                          stands at the end, or where it was destroyed: the map's flat
+                          hex index row * length + col (on the track its hex, side A
+                          starting at 0)
+  down_<side>_<k>         bool   that mech was destroyed
   duels only (duel, crit-margin, bands), per weapon mount k (0 right arm, 1 left arm,
   2 back) of each side:
   weapon_<side>_<k> str   weapon id (null where the mount holds none)
@@ -185,6 +195,17 @@ def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
     for s, side in enumerate("ab"):
         for i, part in enumerate(PARTS):
             cols[f"destroyed_{side}_{part}"] = res["destroyed"][:, s, i].astype(np.int16)
+    for key in ("points", "zones"):
+        cols[f"{key}_a"] = res[key][:, 0].astype(np.int16)
+        cols[f"{key}_b"] = res[key][:, 1].astype(np.int16)
+    for s, side in enumerate("ab"):
+        for r in range(res["zones_by_round"].shape[1]):
+            cols[f"zones_{side}_r{r + 1}"] = res["zones_by_round"][:, r, s].astype(np.int8)
+    sides = battles[0].side
+    for s, side in enumerate("ab"):
+        for k, m in enumerate(np.flatnonzero(sides == s)):
+            cols[f"hex_{side}_{k}"] = res["hexes"][:, m].astype(np.int16)
+            cols[f"down_{side}_{k}"] = res["down"][:, m]
     if all(b.mechs == 2 for b in battles):  # duels: hits and crits per weapon mount
         for s, side in enumerate("ab"):
             for k in range(3):

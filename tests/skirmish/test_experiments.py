@@ -232,9 +232,17 @@ COMMON = {
     "hits_a": pa.int32(),
     "hits_b": pa.int32(),
     **{f"destroyed_{s}_{p}": pa.int16() for s in SIDES for p in PARTS},
+    **{f"{k}_{s}": pa.int16() for k in ("points", "zones") for s in SIDES},
+    **{f"zones_{s}_r{r}": pa.int8() for s in SIDES for r in range(1, 8)},
     "seed": pa.int64(),
     "chunk": pa.int32(),
 }
+
+
+def per_mech(mechs: int) -> dict:
+    """hex_<side>_<k> and down_<side>_<k> for ``mechs`` mechs a side."""
+    return {name: dtype for s in SIDES for k in range(mechs)
+            for name, dtype in ((f"hex_{s}_{k}", pa.int16()), (f"down_{s}_{k}", pa.bool_()))}
 PER_WEAPON = {
     name: dtype
     for s in SIDES
@@ -277,6 +285,11 @@ def test_documented_columns_are_written(tmp_path, capsys):
         "shots_a",
         "hits_a",
         "destroyed_<side>_<part>",
+        "points_a",
+        "zones_a",
+        "zones_<side>_r<r>",
+        "hex_<side>_<k>",
+        "down_<side>_<k>",
         "weapon_<side>_<k>",
         "hits_<side>_<k>",
         "crits_<side>_<k>",
@@ -287,7 +300,7 @@ def test_documented_columns_are_written(tmp_path, capsys):
     store = tmp_path / "store"
     run_ok(tiny_duel(store), capsys)
     (part,) = only_run(store).glob("part-*.parquet")
-    _check_schema(pq.read_schema(part), {**COMMON, **PER_WEAPON})
+    _check_schema(pq.read_schema(part), {**COMMON, **per_mech(1), **PER_WEAPON})
     rows = pl.read_parquet(part)
     assert rows["winner"].is_in([0, 1, 2]).all()
     assert rows["decided"].is_in([0, 1, 2, 3]).all()
@@ -303,7 +316,7 @@ def test_teamfight_rows_have_no_per_weapon_columns(tmp_path, capsys):
     assert counts_of(out) == (1, 0)  # 4 matchups, 8 battles: one chunk, one engine call
     folder = only_run(store, "teamfight")
     for part in folder.glob("part-*.parquet"):
-        _check_schema(pq.read_schema(part), COMMON)
+        _check_schema(pq.read_schema(part), {**COMMON, **per_mech(3)})
     rows = read_rows(folder / "part-*.parquet")
     assert rows.height == 8
     assert set(rows["side_a"]) == {"courier+foreman+reaver", "bastion+foreman+courier"}

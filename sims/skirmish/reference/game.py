@@ -77,5 +77,6 @@ def play(battles: Sequence[Battle], scenario: np.ndarray,
         "zones_by_round": np.array([r.zones_by_round for r in results], np.int8).reshape(
             n, battles[0].params.round_cap, 2),
         "hexes": np.array([r.hexes for r in results], np.int16).reshape(n, M),
+        "down": np.array([r.down for r in results], bool).reshape(n, M),
     }  # fmt: skip
 

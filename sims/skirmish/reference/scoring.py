@@ -44,7 +44,8 @@ class Scoring(Reading):
         return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
                             self.shots, self.hits, self.destroyed, self.mount_hits,
                             self.mount_crits, points, list(self.zones), by_round,
-                            [s.pos for s in self.mechs])  # fmt: skip
+                            [s.pos for s in self.mechs],
+                            [not s.alive for s in self.mechs])  # fmt: skip
 
     def hull(self, side: int) -> float:
         """I4 tiebreak: current over maximum Durability across the fielded team."""

@@ -85,6 +85,7 @@ class BattleResult:
     zones: list[int]  # per side: zone-rounds held (0 on the track)
     zones_by_round: list[list[int]]  # per round 1..round_cap: zones each side held at its end
     hexes: list[int]  # per mech: where it stands at the end, or where it was destroyed
+    down: list[bool]  # per mech: destroyed
 
 
 

@@ -45,4 +45,5 @@ class Scoring(Reading):
             "mount_hits": s.mount_hits.a.copy(), "mount_crits": s.mount_crits.a.copy(),
             "points": np.asarray(points, np.int16), "zones": s.zones.a.copy(),
             "zones_by_round": np.asarray(s.zones_by_round.a).copy(), "hexes": s.pos.a.copy(),
+            "down": s.dur.a[:, :, CORE] <= 0,
         }  # fmt: skip
