@@ -11,6 +11,13 @@ from sims.skirmish import exact, reference, vector
 from sims.skirmish.battle import CORE, SIDE_B, Side, batch_key, compile_battle, metrics
 
 
+@pytest.fixture(scope="module")
+def skirmish(skirmish_track):
+    """These scenarios compare the engines on the range track (board = "track"); the
+    board's scenarios are tests/skirmish/test_board_engines.py."""
+    return skirmish_track
+
+
 def side(kits: str, policy: str, pilots: str = "") -> Side:
     """'foreman+reaver' style kit lists; pilots likewise, or the kits' suggested ones."""
     return Side(tuple(kits.split("+")), policy, tuple(pilots.split("+")) if pilots else ())

@@ -37,6 +37,7 @@ import pytest
 from sims.skirmish import reference, vector
 from sims.skirmish.battle import Side, compile_battle
 from sims.skirmish.catalog import load_catalog
+from tests.conftest import TRACK
 
 NONE = (100, 100)  # cover d100 of 100: no cover
 FOREMAN_DUR = [4, 8, 9, 16, 4, 11]
@@ -59,7 +60,7 @@ class Case:
 
 
 def battle_for(case: Case):
-    catalog = load_catalog("catalogs")
+    catalog = load_catalog("catalogs", overrides=TRACK)
     b = compile_battle(catalog, Side(case.kits[0], "gunline"), Side(case.kits[1], "gunline"))
     return replace(b, **{k: np.array(v, dtype=getattr(b, k).dtype) for k, v in case.policy.items()})
 

@@ -43,6 +43,7 @@ import pytest
 from sims.skirmish import reference, vector
 from sims.skirmish.battle import SIDE_B, Side, compile_battle
 from sims.skirmish.catalog import load_catalog
+from tests.conftest import TRACK
 
 NONE = (100, 100)  # cover d100 of 100: no cover (above 10% hard + 20% soft)
 FOREMAN_DUR = [4, 8, 9, 16, 4, 11]
@@ -199,7 +200,7 @@ KNOCKDOWN_VECTOR = (NONE,) + KNOCKDOWN.script  # the vector engine's cover d100 
 
 
 def battle_for(s: Situation):
-    catalog = load_catalog("catalogs", overrides=s.overrides or None)
+    catalog = load_catalog("catalogs", overrides={**TRACK, **(s.overrides or {})})
     params = replace(catalog.params, **s.changes)
     return compile_battle(catalog, Side((s.attacker,)), Side((s.target,)), params)
 
@@ -286,10 +287,10 @@ HAND_TRACED = [(6, 6), (6, 6), (6, 1), (6, 1), (100, 100), (6, 2), (20, 20), (20
                (6, 4), (20, 1)]  # fmt: skip
 
 
-def test_hand_traced_battle_in_the_vector_engine(skirmish):
-    params = replace(skirmish.params, round_cap=1)
+def test_hand_traced_battle_in_the_vector_engine(skirmish_track):
+    params = replace(skirmish_track.params, round_cap=1)
     battle = compile_battle(
-        skirmish, Side(("foreman",), "gunline"), Side(("reaver",), "brawler"), params
+        skirmish_track, Side(("foreman",), "gunline"), Side(("reaver",), "brawler"), params
     )
     dice = vector.ScriptedDice(HAND_TRACED)
     engine = vector.Engine([battle], np.zeros(1, np.int64), None, dice=dice)
