@@ -12,12 +12,18 @@ figures that matter are the ratios):
 - compiling the round robin's matchups: the first time (weapon ranks computed) and
   again (ranks cached).
 
+Every battle here plays the range track: the catalog's default ``board`` is now the
+standard map, so the battles are compiled with ``board = "track"`` pinned
+(``dataclasses.replace(catalog.params, board="track")``) and these figures keep meaning
+what they meant before the board; ``bench_board.py`` measures the engines on the maps.
+
     .venv/bin/python benchmarks/bench_engines.py [--n 200000] [--ref 2000] [--per 20]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from itertools import product
 from pathlib import Path
@@ -26,6 +32,7 @@ import numpy as np
 
 from sims.skirmish import reference, vector
 from sims.skirmish.battle import Side, _weapon_rank, compile_battle
+from sims.skirmish.board import TRACK
 from sims.skirmish.catalog import load_catalog
 from sims.skirmish.teams import legal_kit_teams
 
@@ -41,10 +48,11 @@ SINGLE_TEAM = (Side(("courier", "foreman", "reaver"), "gunline"),
 
 
 def duels(catalog, args) -> None:
+    track = dataclasses.replace(catalog.params, board=TRACK)
     t_ref = t_vec = t_floor = 0.0
     drawn = 0
     for side_a, side_b in MATCHUPS:
-        battle = compile_battle(catalog, side_a, side_b)
+        battle = compile_battle(catalog, side_a, side_b, track)
         rng = np.random.default_rng(1)
         start = time.perf_counter()
         reference.play([battle], np.zeros(args.ref, np.int64), rng)
@@ -73,14 +81,15 @@ def duels(catalog, args) -> None:
 
 
 def round_robin(catalog, args) -> None:
+    track = dataclasses.replace(catalog.params, board=TRACK)
     teams = [Side(tuple(t.split("+")), "gunline") for t in legal_kit_teams(catalog)]
     pairs = list(product(teams, teams))
     _weapon_rank.cache_clear()
     start = time.perf_counter()
-    battles = [compile_battle(catalog, a, b) for a, b in pairs]
+    battles = [compile_battle(catalog, a, b, track) for a, b in pairs]
     t_cold = time.perf_counter() - start
     start = time.perf_counter()
-    battles = [compile_battle(catalog, a, b) for a, b in pairs]
+    battles = [compile_battle(catalog, a, b, track) for a, b in pairs]
     t_warm = time.perf_counter() - start
     S, n = len(battles), len(battles) * args.per
     scenario = np.random.default_rng(4).permutation(np.repeat(np.arange(S), args.per))
@@ -88,7 +97,7 @@ def round_robin(catalog, args) -> None:
     start = time.perf_counter()
     vector.play(battles, scenario, np.random.default_rng(5))
     t_mixed = time.perf_counter() - start
-    single = compile_battle(catalog, *SINGLE_TEAM)
+    single = compile_battle(catalog, *SINGLE_TEAM, track)
     start = time.perf_counter()
     vector.play([single], np.zeros(n, np.int64), np.random.default_rng(5))
     t_single = time.perf_counter() - start

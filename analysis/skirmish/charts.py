@@ -1,5 +1,6 @@
 """Mecha Skirmish charts: one designer question each (003 F4 hit location, F5 crit
-margin, B3 Team Cap, duels). Built on the shared helpers of :mod:`analysis.charts`."""
+margin, B3 Team Cap, duels, H and I4 the board: maps, zones, where mechs stand and fall).
+Built on the shared helpers of :mod:`analysis.charts`."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import polars as pl
 
 from analysis.charts import caption, float_column, need, one_row_per, run_caption, title, values
 from analysis.charts import win_rate_heatmap as _heatmap
+from sims.skirmish.maps import Map
 
 __all__ = [  # with the shared captions, so a notebook needs this module only
     "caption", "run_caption", "win_rate_heatmap", "destroyed_by_round_chart",
     "damage_by_range_chart", "strike_frequency_chart", "crit_margin_chart", "team_cap_chart",
-    "build_team_cap_chart", "SILHOUETTE",
+    "build_team_cap_chart", "win_rate_by_map_chart", "decided_by_map_chart",
+    "zone_control_chart", "positions_heatmap", "map_grid", "kit_moves_chart", "SILHOUETTE",
 ]  # fmt: skip
 
 # Hit-location order (F4), with the cover band (H5) last, and the rulebook's names.
@@ -393,3 +396,284 @@ def build_team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.LayerChart:
         width=520,
         height=300,
     )
+
+
+# --- the board (003 H, I4) ---------------------------------------------------------------
+
+# How a battle is decided (analysis.skirmish.queries.decided_by_map), in reading order.
+HOW_NAMES = {"wipe": "Wipe (kills)", "zones": "Points: zones", "kills": "Points: kills",
+             "hull": "Hull", "draw": "Draw"}  # fmt: skip
+HOW_COLORS = ("#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#7f7f7f")
+SIDE_NAMES = {"a": "Side A", "b": "Side B"}
+# A pointy-top hexagon in Vega's symbol space [-1, 1]: odd-r rows (003 H).
+HEX = "M0,-1L0.866,-0.5L0.866,0.5L0,1L-0.866,0.5L-0.866,-0.5Z"
+TERRAIN_NAMES = ("open", "foliage", "obstacle")  # sims.skirmish.maps OPEN, FOLIAGE, OBSTACLE
+TERRAIN_COLORS = ("#eeeeee", "#c7dfc0", "#8c8c8c")
+
+
+def _interval_text(low: str = "low", high: str = "high") -> pl.Expr:
+    """The 95% interval as one tooltip line (percentages)."""
+    return pl.format("{}% – {}%", (pl.col(low) * 100).round(1), (pl.col(high) * 100).round(1))
+
+
+def win_rate_by_map_chart(scores: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Each side's (kit's or team's) score on each map, both seats against every other
+    side, as bars with their 95% Wilson intervals and the even score marked; ``scores``
+    from :func:`analysis.skirmish.queries.scores_by_map` (one run, one policy)."""
+    name = "win_rate_by_map_chart"
+    need(scores, ["board", "side", "score", "low", "high", "battles"], name)
+    one_row_per(scores, ["board", "side"], name)
+    frame = scores.with_columns(interval=_interval_text())
+    boards = frame["board"].unique(maintain_order=True).to_list()
+    sides = sorted(frame["side"].unique().to_list())
+    tooltip = [
+        alt.Tooltip("side:N", title="Side"), alt.Tooltip("board:N", title="Map"),
+        alt.Tooltip("score:Q", title="Score (draws count half)", format=".1%"),
+        alt.Tooltip("interval:N", title="Wilson 95% interval"),
+        alt.Tooltip("battles:Q", title="Battles", format=","),
+    ]  # fmt: skip
+    base = alt.Chart(values(frame)).encode(
+        y=alt.Y("side:N", title=None, sort=sides),
+        yOffset=alt.YOffset("board:N", sort=boards),
+        color=alt.Color("board:N", title="Map", sort=boards),
+    )
+    bars = base.mark_bar(opacity=0.8).encode(
+        x=alt.X("score:Q", title="Score against every other side (draws count half)",
+                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+        tooltip=tooltip,
+    )  # fmt: skip
+    whiskers = base.mark_rule(color="black").encode(x="low:Q", x2="high:Q", tooltip=tooltip)
+    even = alt.Chart(values([{"even": 0.5}])).mark_rule(strokeDash=[4, 3], color="#333").encode(
+        x="even:Q")
+    return (bars + whiskers + even).properties(
+        title=title("Which map favours whom?", caption), width=460,
+        height=alt.Step(16),
+    )  # fmt: skip
+
+
+def decided_by_map_chart(decided: pl.DataFrame, caption: str) -> alt.Chart:
+    """How the battles on each map were decided (wipe, zones, kills, Hull, draw: the
+    definitions of :func:`analysis.skirmish.queries.decided_by_map`) as one stacked bar
+    per row; rows are ``board``, or ``fight`` and ``board`` where the frame names the
+    experiment (``fight``, e.g. "team fight", "duel")."""
+    name = "decided_by_map_chart"
+    need(decided, ["board", "how", "share", "low", "high", "games", "battles"], name)
+    keys = ["fight", "board"] if "fight" in decided.columns else ["board"]
+    one_row_per(decided, [*keys, "how"], name)
+    label = pl.format("{} on {}", "fight", "board") if "fight" in keys else pl.col("board")
+    order = {h: i for i, h in enumerate(HOW_NAMES)}
+    frame = decided.with_columns(
+        label=label, way=pl.col("how").replace_strict(HOW_NAMES, default=pl.col("how")),
+        rank=pl.col("how").replace_strict(order, default=len(order), return_dtype=pl.Int64),
+        interval=_interval_text(),
+    )
+    labels = frame["label"].unique(maintain_order=True).to_list()
+    ways = [HOW_NAMES[h] for h in HOW_NAMES]
+    return (
+        alt.Chart(values(frame), title=title("Where are battles won: zones, kills or Hull?",
+                                             caption))  # fmt: skip
+        .mark_bar()
+        .encode(
+            y=alt.Y("label:N", title=None, sort=labels),
+            x=alt.X("share:Q", title="Share of battles", stack="zero",
+                    scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+            color=alt.Color("way:N", title="Decided by", sort=ways,
+                            scale=alt.Scale(domain=ways, range=list(HOW_COLORS))),
+            order=alt.Order("rank:Q"),
+            tooltip=[alt.Tooltip("label:N", title="Battles"),
+                     alt.Tooltip("way:N", title="Decided by"),
+                     alt.Tooltip("share:Q", title="Share", format=".1%"),
+                     alt.Tooltip("interval:N", title="Wilson 95% interval"),
+                     alt.Tooltip("games:Q", title="Battles so decided", format=","),
+                     alt.Tooltip("battles:Q", title="Battles", format=",")],
+        )
+        .properties(width=460, height=alt.Step(26))
+    )  # fmt: skip
+
+
+def zone_control_chart(zones: pl.DataFrame, caption: str) -> alt.FacetChart:
+    """Mean zones each side holds at the end of each round, one line per side with its
+    95% interval, one panel per map; ``zones`` from
+    :func:`analysis.skirmish.queries.zone_control` (one run)."""
+    name = "zone_control_chart"
+    need(zones, ["board", "round", "side", "mean_zones", "low", "high", "battles"], name)
+    one_row_per(zones, ["board", "round", "side"], name)
+    frame = zones.with_columns(
+        side_name=pl.col("side").replace_strict(SIDE_NAMES, default=pl.col("side")))
+    boards = frame["board"].unique(maintain_order=True).to_list()
+    last = int(frame["round"].max()) if frame.height else 1
+    top = max(1.0, float(frame["high"].max() or 0)) if frame.height else 1.0
+    tooltip = [
+        alt.Tooltip("board:N", title="Map"), alt.Tooltip("round:Q", title="Round"),
+        alt.Tooltip("side_name:N", title="Side"),
+        alt.Tooltip("mean_zones:Q", title="Mean zones held", format=".2f"),
+        alt.Tooltip("low:Q", title="95% low", format=".2f"),
+        alt.Tooltip("high:Q", title="95% high", format=".2f"),
+        alt.Tooltip("battles:Q", title="Battles still running", format=","),
+    ]  # fmt: skip
+    base = alt.Chart().encode(
+        x=alt.X("round:Q", title="End of round", scale=alt.Scale(domain=[1, last]),
+                axis=alt.Axis(tickMinStep=1, format="d")),
+        color=alt.Color("side_name:N", title="Side", sort=list(SIDE_NAMES.values())),
+    )  # fmt: skip
+    y = alt.Y("mean_zones:Q", title="Mean zones held", scale=alt.Scale(domain=[0, top]))
+    band = base.mark_area(opacity=0.2).encode(y=alt.Y("low:Q", title="Mean zones held"),
+                                              y2="high:Q")  # fmt: skip
+    lines = base.mark_line().encode(y=y)
+    points = base.mark_point(filled=True, size=30).encode(y=y, tooltip=tooltip)
+    return alt.layer(band, lines, points, data=values(frame)).properties(
+        width=240, height=200,
+    ).facet(
+        column=alt.Column("board:N", title="Map", sort=boards),
+        title=title("Who holds the zones, round by round?", caption),
+    )  # fmt: skip
+
+
+def map_grid(maps: Sequence[Map]) -> pl.DataFrame:
+    """Every hex of each map: board, col, row, terrain (open, foliage, obstacle) and
+    whether it lies in a zone: the ground the heat map is drawn on."""
+    rows = []
+    for m in maps:
+        zone = {hex_ for flower in m.zones for hex_ in flower}
+        for col, row in m.hexes():
+            rows.append({"board": m.id, "col": col, "row": row,
+                         "terrain": TERRAIN_NAMES[int(m.terrain[row, col])],
+                         "zone": (col, row) in zone})  # fmt: skip
+    return pl.DataFrame(rows, schema={"board": pl.String, "col": pl.Int64, "row": pl.Int64,
+                                      "terrain": pl.String, "zone": pl.Boolean})  # fmt: skip
+
+
+def positions_heatmap(positions: pl.DataFrame, grid: pl.DataFrame, caption: str,
+                      *, width: int = 330) -> alt.FacetChart:  # fmt: skip
+    """Where mechs end the battle standing and where they are destroyed: per map (columns)
+    and state (rows: standing, destroyed), each hex colored by how many mechs ended there
+    (both sides; a log scale), on the map's terrain with its zone hexes outlined.
+
+    Odd-r offset hexes (003 H): x = col + 0.5 * (row % 2), y = row, row 0 at the top.
+    ``positions`` from :func:`analysis.skirmish.queries.positions` (one run), ``grid`` from
+    :func:`map_grid`; maps of the grid with no positions are left out."""
+    name = "positions_heatmap"
+    need(positions, ["board", "state", "col", "row", "mechs"], name)
+    need(grid, ["board", "col", "row", "terrain", "zone"], name)
+    counts = (positions.group_by("board", "state", "col", "row")
+              .agg(pl.col("mechs").sum()))  # both sides: fmt: skip
+    boards = [b for b in grid["board"].unique(maintain_order=True).to_list()
+              if b in set(counts["board"].to_list())]  # fmt: skip
+    if not boards:
+        raise ValueError(f"{name}: no positions on any map of the grid")
+    states = ["standing", "destroyed"]
+    ground = grid.filter(pl.col("board").is_in(boards))
+    total = counts.group_by("board", "state").agg(pl.col("mechs").sum().alias("of"))
+    layers = pl.concat([
+        ground.join(pl.DataFrame({"state": states}), how="cross")
+        .select("board", "state", "col", "row", "terrain", "zone",
+                layer=pl.lit("ground"), mechs=pl.lit(None, pl.Int64), of=pl.lit(None, pl.Int64)),
+        counts.join(total, on=["board", "state"]).join(
+            ground.select("board", "col", "row", "terrain", "zone"),
+            on=["board", "col", "row"], how="left")
+        .select("board", "state", "col", "row", "terrain", "zone", layer=pl.lit("mechs"),
+                mechs=pl.col("mechs").cast(pl.Int64), of=pl.col("of").cast(pl.Int64)),
+    ], how="vertical_relaxed").with_columns(
+        x=pl.col("col") + 0.5 * (pl.col("row") % 2),
+        share=pl.col("mechs") / pl.col("of"),
+    )  # fmt: skip
+    length = int(ground["col"].max()) + 1
+    depth = int(ground["row"].max()) + 1
+    step = width / (length + 0.5)  # pixels per column
+    height = round(depth * step * 0.866)  # rows 1.5 radii apart, a radius step / sqrt(3)
+    size = (2 * step / 3**0.5) ** 2  # the symbol's [-1, 1] box spans two radii
+    x = alt.X("x:Q", title=None, scale=alt.Scale(domain=[-0.5, length], nice=False),
+              axis=None)  # fmt: skip
+    y = alt.Y("row:Q", title=None, axis=None,
+              scale=alt.Scale(domain=[-0.5, depth - 0.5], reverse=True, nice=False))
+    hexes = {"shape": HEX, "size": size}
+    tooltip = [
+        alt.Tooltip("board:N", title="Map"), alt.Tooltip("state:N", title="Mechs"),
+        alt.Tooltip("col:Q", title="Column"), alt.Tooltip("row:Q", title="Row"),
+        alt.Tooltip("terrain:N", title="Terrain"), alt.Tooltip("zone:N", title="In a zone"),
+    ]  # fmt: skip
+    terrain = (
+        alt.Chart().transform_filter(alt.datum.layer == "ground")
+        .mark_point(filled=True, **hexes)
+        .encode(x=x, y=y, fill=alt.Fill("terrain:N", title="Terrain", sort=list(TERRAIN_NAMES),
+                                        scale=alt.Scale(domain=list(TERRAIN_NAMES),
+                                                        range=list(TERRAIN_COLORS))),
+                tooltip=tooltip)
+    )  # fmt: skip
+    mechs = (
+        alt.Chart().transform_filter(alt.datum.layer == "mechs")
+        .mark_point(filled=True, **hexes)
+        .encode(x=x, y=y,
+                color=alt.Color("mechs:Q", title="Mechs",
+                                scale=alt.Scale(type="log", scheme="inferno", reverse=True)),
+                tooltip=[*tooltip, alt.Tooltip("mechs:Q", title="Mechs ended here", format=","),
+                         alt.Tooltip("share:Q", title="Share of the panel's mechs",
+                                     format=".2%")])
+    )  # fmt: skip
+    zones = (
+        alt.Chart().transform_filter((alt.datum.layer == "ground") & alt.datum.zone)
+        .mark_point(filled=False, stroke="#1f77b4", strokeWidth=1.5, **hexes)
+        .encode(x=x, y=y)
+    )  # fmt: skip
+    return alt.layer(terrain, mechs, zones, data=values(layers)).properties(
+        width=width, height=height,
+    ).facet(
+        row=alt.Row("state:N", title=None, sort=states),
+        column=alt.Column("board:N", title="Map", sort=boards),
+        title=title("Where do mechs stand and fall?", caption),
+    ).resolve_scale(fill="shared", color="shared")  # fmt: skip
+
+
+def kit_moves_chart(moves: pl.DataFrame, caption: str, *, base: str = "track"
+                    ) -> alt.HConcatChart:  # fmt: skip
+    """Each kit's duel score on a map against ``base`` (the track): left, an arrow from
+    its score on the track to its score on the map, with the map score's 95% interval;
+    right, the change with its 95% interval and zero marked. Kits sorted by change;
+    ``moves`` from :func:`analysis.skirmish.queries.score_moves` (one map, one policy)."""
+    name = "kit_moves_chart"
+    need(moves, ["board", "side", "score", "low", "high", "base_score", "change",
+                 "change_low", "change_high"], name)  # fmt: skip
+    one_row_per(moves, ["side"], name)
+    frame = moves.with_columns(interval=_interval_text(),
+                               change_interval=pl.format(
+                                   "{} to {} points",
+                                   (pl.col("change_low") * 100).round(1),
+                                   (pl.col("change_high") * 100).round(1)))  # fmt: skip
+    order = frame.sort("change", descending=True)["side"].to_list()
+    board = frame["board"][0] if frame.height else "map"
+    tooltip = [
+        alt.Tooltip("side:N", title="Kit"),
+        alt.Tooltip("score:Q", title=f"Score on {board}", format=".1%"),
+        alt.Tooltip("interval:N", title="Wilson 95% interval"),
+        alt.Tooltip("base_score:Q", title=f"Score on the {base}", format=".1%"),
+        alt.Tooltip("change:Q", title="Change", format="+.1%"),
+        alt.Tooltip("change_interval:N", title="Change, 95% interval"),
+    ]
+    y = alt.Y("side:N", title="Kit", sort=order)
+    base_chart = alt.Chart(values(frame)).encode(y=y, tooltip=tooltip)
+    pct = alt.Axis(format=".0%")
+    arrow = base_chart.mark_rule(color="#999").encode(
+        x=alt.X("base_score:Q", title="Duel score (both seats, draws count half)", axis=pct,
+                scale=alt.Scale(domain=[0, 1])),
+        x2="score:Q")  # fmt: skip
+    on_base = base_chart.mark_point(color="#999", size=50).encode(x="base_score:Q")
+    whiskers = base_chart.mark_rule(color="#1f77b4").encode(x="low:Q", x2="high:Q")
+    on_map = base_chart.mark_point(filled=True, color="#1f77b4", size=60).encode(x="score:Q")
+    left = (arrow + on_base + whiskers + on_map).properties(
+        title=alt.TitleParams(f"Score: the {base} (grey ring) to {board} (blue)"),
+        width=320, height=alt.Step(22))  # fmt: skip
+    change_x = alt.X("change:Q", title=f"Change from the {base} (points of score)",
+                     axis=alt.Axis(format="+.0%"))  # fmt: skip
+    rules = base_chart.mark_rule(color="#333").encode(x=alt.X("change_low:Q", title=None),
+                                                      x2="change_high:Q")  # fmt: skip
+    dots = base_chart.mark_point(filled=True, size=60).encode(
+        x=change_x,
+        color=alt.when(alt.datum.change >= 0).then(alt.value("#2ca02c"))
+        .otherwise(alt.value("#d62728")),
+    )  # fmt: skip
+    zero = alt.Chart(values([{"zero": 0}])).mark_rule(strokeDash=[4, 3]).encode(x="zero:Q")
+    right = (zero + rules + dots).properties(
+        title=alt.TitleParams("Change, with its 95% interval"), width=260,
+        height=alt.Step(22))  # fmt: skip
+    return alt.hconcat(left, right, spacing=30).properties(
+        title=title("How did the kit win rates move against the track?", caption))

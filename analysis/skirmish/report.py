@@ -3,8 +3,10 @@
 
 It runs the default experiments into the store (resumable: a second report reuses
 them), reads them back through DuckDB, and lays out the flags (one sentence each, with
-the number and how it was computed), the charts, the Team Cap counts and ratings, and
-the key exact tables. Everything on the page works offline.
+the number and how it was computed), the charts, the board (003 H, I4: how battles are
+decided on each map, which map favours whom, zone control by round, where mechs stand
+and fall, and how the kit duel scores moved from the track to the map), the Team Cap
+counts and ratings, and the key exact tables. Everything on the page works offline.
 
 It reads only runs of the catalog it describes (with the report's ``--set`` values): the
 runs it just made, and the latest ratings run of that catalog; a ratings run of another
@@ -26,6 +28,7 @@ from analysis import ratings, readings
 from analysis.charts import caption, run_caption
 from analysis.plugin import Page, ReportContext, Section
 from analysis.query import connect
+from analysis.readings import interval, wilson
 from analysis.report import (
     choose_run,
     option_flags,
@@ -53,11 +56,20 @@ RULEBOOK_FIELDED = ("courier", "foreman", "reaver")  # 129: the Bastion is the s
 # rerun inside a report: a stale one is named with this N to refresh it (about 77
 # battles a cell, ratings to about +/-10 Elo points).
 RATINGS_N = 100_000
+TRACK = queries.TRACK  # the range track: the board of the duels the map is compared with
+STANDARD_MAP = "broken"  # rules.toml board: the standard map (003 H), when --set board=track
+STANDARD_MAPS = ("open", "broken", "urban")  # the hand-made 32 x 20 maps the team fights sweep
+# The team fights get N / 16 battles: a 3v3 on a board plays about 14 times slower than
+# a duel on the track (760 against 10,600 rows/s on two workers), and about 1,300 battles
+# per map give each decided share to about +/-2.5 points.
+TEAMFIGHT_SHARE = 16
 
 
 def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
-    """The duel grid and the crit-margin sweep, every kit, gunline, and the exact
-    team-cap counts over the full part list (all resumable)."""
+    """The duel grid and the crit-margin sweep, every kit, gunline; the duel grid again
+    on the range track (on the standard map when the report's board is the track), the
+    rulebook's team fights swept over the standard maps (and the report's board), and the
+    exact team-cap counts over the full part list (all resumable)."""
     # as mechbal simulate: a line on stderr per run, its progress bar on a terminal
     common = dict(seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
                   jobs=ctx.jobs, progress=None, announce="report")  # fmt: skip
@@ -71,7 +83,37 @@ def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
                         sets=ctx.sets,
                         jobs=ctx.jobs, options={"parts": BUILD_PARTS}, progress=None,
                         announce="report")  # fmt: skip
-    return {"duel": duel, "crit_margin": crit, "team_cap": team_cap}
+    # The same duels on the other board (issue 15: how the kit win rates moved against
+    # the track), and the team fights on every standard map.
+    board = _board(ctx)
+    other = simulate(GAME, "duel", n=ctx.n, sets={**ctx.sets, "board": _other_board(board)},
+                     **common)  # fmt: skip
+    out = {"duel": duel, "crit_margin": crit, "team_cap": team_cap, "duel_other": other}
+    if maps := _fight_maps(ctx):  # a catalog without the standard maps has no team fights
+        out["teamfight"] = simulate(GAME, "teamfight", n=max(ctx.n // TEAMFIGHT_SHARE, 1),
+                                    sweeps={"board": maps},
+                                    sets={k: v for k, v in ctx.sets.items() if k != "board"},
+                                    **common)  # fmt: skip
+    return out
+
+
+def _board(ctx: ReportContext) -> str:
+    """The report's board: the catalog's ``board`` with the report's ``--set`` values."""
+    return str(ctx.catalog.params.board)
+
+
+def _other_board(board: str) -> str:
+    """The board the duel grid is compared with: the track, or the standard map when the
+    report's board is the track."""
+    return TRACK if board != TRACK else STANDARD_MAP
+
+
+def _fight_maps(ctx: ReportContext) -> list[str]:
+    """The maps the team fights sweep: the standard maps of the catalog, and the report's
+    board when it is another map."""
+    maps = [m for m in STANDARD_MAPS if m in ctx.catalog.maps]
+    board = _board(ctx)
+    return maps + [board] if board != TRACK and board not in maps else maps
 
 
 def _of_run(frame: pl.DataFrame, run: RunOutcome) -> pl.DataFrame:
@@ -83,8 +125,9 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
     weapon table), the tables behind them, and its flags."""
     # The runs just made, by id; any other view (ratings) shows only a run of this
     # catalog with the report's --set values.
+    # One run per view: the duel on the other board is read from duel_all by its id.
     con = connect(ctx.store, catalog=ctx.catalog_root, sets=ctx.sets,
-                  runs=[r.plan.run_id for r in runs.values()])  # fmt: skip
+                  runs=[r.plan.run_id for k, r in runs.items() if k != "duel_other"])  # fmt: skip
     try:
         return _page(ctx, con, runs)
     finally:
@@ -116,6 +159,7 @@ def _page(ctx: ReportContext, con: Any, runs: Mapping[str, RunOutcome]) -> Page:
         Section("How fast does each kit destroy each opponent?",
                 charts.destroyed_by_round_chart(curves, duel_caption + " Policy gunline."),
                 {"destroyed_by_round": curves}),
+        *board_sections(ctx, con, runs),
         Section("What does the crit margin do?", charts.crit_margin_chart(
             crit, ttk, crit_caption + " Policy gunline."),
             {"crit_share": crit, "time_to_kill": ttk}),
@@ -162,6 +206,230 @@ def team_cap_sections(ctx: ReportContext, con: Any, team_cap_run: RunOutcome | N
           f"{len(catalog.pilots)} pilots (003 D).</p>"))  # fmt: skip
     out.append(ratings_section(ctx, con))
     return out
+
+
+# ---- the board: maps, zones, where mechs stand and fall (003 H, I4) -------------------
+
+
+def _pct(value: float, low: float, high: float) -> str:
+    """``12.3% (95% 10.1% to 14.6%)``."""
+    return interval(value, low, high, "{:.1%}")
+
+
+def _points(value: float, low: float, high: float) -> str:
+    """A change of score in percentage points: ``+4.2 points (95% +1.0 to +7.4)``."""
+    return (f"{value * 100:+.1f} points (95% {low * 100:+.1f} to {high * 100:+.1f})"
+            + (": the interval holds 0, the data cannot decide whether it moved"
+               if low <= 0 <= high else ""))  # fmt: skip
+
+
+def _board_caption(con: Any, run_id: str, board: str) -> str:
+    """:func:`run_caption`, naming the board where the run neither set nor swept one
+    (it played the catalog's)."""
+    rows = con.execute("SELECT set_json, sweep_json FROM runs WHERE run_id = ?",
+                       [run_id]).fetchall()  # fmt: skip
+    named = bool(rows) and any("board" in json.loads(j or "{}") for j in rows[0])
+    return run_caption(con, run_id, None if named else {"board": board})
+
+
+def _items(sentences: Iterable[str]) -> str:
+    return "<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in sentences) + "</ul>"
+
+
+def board_sections(ctx: ReportContext, con: Any, runs: Mapping[str, RunOutcome]
+                   ) -> list[Section]:  # fmt: skip
+    """The board's sections (003 H, I4), from the team fights swept over the standard maps
+    and the duel grid on the map and on the track: how battles are decided, which map
+    favours whom, zone control by round, where mechs stand and fall, and how each kit's
+    duel score moved from the track to the map. Empty without those runs."""
+    fight, other = runs.get("teamfight"), runs.get("duel_other")
+    if fight is None or other is None:
+        return []
+    board = _board(ctx)
+    duel_map, duel_track = ((runs["duel"], other) if board != TRACK
+                            else (other, runs["duel"]))  # fmt: skip
+    fight_id = fight.plan.run_id
+    duel_ids = [duel_map.plan.run_id, duel_track.plan.run_id]
+    fight_caption = (_board_caption(con, fight_id, board)
+                     + " Policy gunline, the rulebook's three teams, mirrors included.")
+    duel_caption = " ".join(_board_caption(con, r, board) for r in duel_ids) + " Policy gunline."
+    return [
+        _decided_section(con, board, fight_id, duel_ids, fight_caption, duel_caption),
+        _maps_section(con, board, fight_id, fight_caption),
+        _zones_section(con, board, fight_id, fight_caption),
+        _positions_section(ctx, con, board, fight_id, fight_caption),
+        _moves_section(con, board, duel_ids, duel_caption),
+    ]
+
+
+def _decided_section(con: Any, board: str, fight_id: str, duel_ids: list[str],
+                     fight_caption: str, duel_caption: str) -> Section:  # fmt: skip
+    """How the team fights on each map, and the duels on the map and the track, were
+    decided: wipe, zones, kills, Hull, draw (queries.decided_by_map)."""
+    fights = queries.decided_by_map(con, "teamfight", default_board=board, runs=[fight_id])
+    duels = queries.decided_by_map(con, "duel_all", default_board=board, runs=duel_ids).sort(
+        pl.col("run").replace_strict({r: i for i, r in enumerate(duel_ids)},
+                                     return_dtype=pl.Int64), maintain_order=True)  # map first
+    frame = pl.concat([fights.with_columns(fight=pl.lit("team fights")),
+                       duels.with_columns(fight=pl.lit("duels"))])  # fmt: skip
+    sentences = []
+    for (fight, b, run), rows in frame.group_by("fight", "board", "run", maintain_order=True):
+        shares = {r["how"]: r for r in rows.iter_rows(named=True)}
+        parts = [f"{what} {_pct(shares[h]['share'], shares[h]['low'], shares[h]['high'])}"
+                 for h, what in (("wipe", "by wipe"), ("zones", "on points by zones"),
+                                 ("kills", "on points by kills"), ("hull", "on Hull"),
+                                 ("draw", "drawn"))]  # fmt: skip
+        sentences.append(f"{str(fight).capitalize()} on {b} (run {run}, "
+                         f"{rows['battles'][0]:,} battles): decided " + ", ".join(parts) + ".")
+    text = (
+        f"<p>Each share with its 95% Wilson interval, on the report's board {board} and the "
+        f"others:</p>" + _items(sentences)
+        + "<p class='small'>A battle is decided by <em>wipe</em> when one side destroys "
+          "every enemy mech; on points (003 I4: 3 per enemy mech destroyed, 1 per zone held "
+          "at the end of each round) by <em>zones</em> when the winner held more zone-rounds "
+          "than the loser (its zone points alone beat the loser's), else by <em>kills</em> "
+          "(its kill points carried it); on <em>Hull</em> when the points were level and the "
+          "higher Hull fraction won (also after the sudden-death round); a <em>draw</em> when "
+          "still level. The track has no zones: every points win there is by kills. "
+          "won_a and won_b in the table: battles of each kind won by side A and side B.</p>"
+    )  # fmt: skip
+    chart = charts.decided_by_map_chart(frame, f"Team fights: {fight_caption} "
+                                               f"Duels: {duel_caption}")  # fmt: skip
+    return Section("Where are battles won: zones, kills or Hull?", [text, chart],
+                   {"decided_by_map": frame})
+
+
+def _maps_section(con: Any, board: str, fight_id: str, caption_text: str) -> Section:
+    """Each team's score on each map (both seats), side A's score on each map, and the
+    team the map matters most to (queries.scores_by_map, win_rates_by_map)."""
+    scores = queries.scores_by_map(con, "teamfight", default_board=board, runs=[fight_id])
+    win = queries.win_rates_by_map(con, "teamfight", default_board=board, runs=[fight_id])
+    sentences = []
+    for (b,), rows in scores.group_by("board", maintain_order=True):
+        ranked = rows.sort("score", descending=True)
+        if ranked.height >= 2:
+            sentences.append(f"On {b} (run {fight_id}): " + readings.compare(
+                ranked.row(0, named=True), ranked.row(1, named=True), name="side",
+                value="score", fmt="{:.1%}", above="scores above"))  # fmt: skip
+    for (b,), rows in win.group_by("board", maintain_order=True):
+        k, n = float((rows["wins_a"] + rows["draws"] / 2).sum()), int(rows["battles"].sum())
+        low, high = wilson(k, n)
+        sentences.append(f"On {b} (run {fight_id}), side A scores {_pct(k / n, low, high)} "
+                         f"over all {n:,} team fights, mirrors included"
+                         + (", clear of an even 50%." if not low <= 0.5 <= high
+                            else ": the data cannot tell it from an even 50%."))  # fmt: skip
+    if scores["board"].n_unique() > 1:
+        spread = scores.group_by("side").agg(
+            (pl.col("score").max() - pl.col("score").min()).alias("spread"))
+        side = spread.sort(["spread", "side"], descending=[True, False])["side"][0]
+        rows = scores.filter(pl.col("side") == side).sort("score")
+        lo, hi = rows.row(0, named=True), rows.row(-1, named=True)
+        apart = lo["high"] < hi["low"]
+        sentences.append(
+            f"The map matters most to {side} (run {fight_id}): "
+            f"{_pct(lo['score'], lo['low'], lo['high'])} on {lo['board']} against "
+            f"{_pct(hi['score'], hi['low'], hi['high'])} on {hi['board']}"
+            + ("." if apart else ": their 95% intervals overlap, so the data cannot decide "
+                                 "that the map matters."))  # fmt: skip
+    text = _items(sentences) + (
+        "<p class='small'>A team's score: wins + draws / 2 over its team fights against the "
+        "other teams, both seats (mirrors left out), 95% Wilson interval; side A's score "
+        "pools every matchup of the map. Per matchup: win_rates_by_map.csv.</p>")
+    chart = charts.win_rate_by_map_chart(scores, caption_text)
+    return Section("Which map favours whom?", [text, chart],
+                   {"team_scores_by_map": scores, "win_rates_by_map": win})
+
+
+def _zones_section(con: Any, board: str, fight_id: str, caption_text: str) -> Section:
+    """Mean zones each side holds at the end of each round, per map (queries.zone_control)."""
+    zones = queries.zone_control(con, "teamfight", default_board=board, runs=[fight_id])
+    named = zones.with_columns(name=pl.format("side {}", pl.col("side").str.to_uppercase()),
+                               value=pl.col("mean_zones"))  # fmt: skip
+    sentences = []
+    for (b,), rows in named.group_by("board", maintain_order=True):
+        last = int(rows["round"].max())
+        for r in sorted({min(2, last), last}):
+            # one battle still running has no interval: nothing to read
+            here = rows.filter((pl.col("round") == r) & pl.col("low").is_not_null()).sort("side")
+            if here.height != 2:
+                continue
+            a, b_ = here.row(0, named=True), here.row(1, named=True)
+            sentences.append(
+                f"On {b} at the end of round {r} (run {fight_id}, {a['battles']:,} battles "
+                f"still running): " + readings.compare(
+                    a, b_, name="name", value="value", fmt="{:.2f}",
+                    above="holds more zones than").replace("The data", "the data"))  # fmt: skip
+    text = _items(sentences) + (
+        "<p class='small'>The mean over the battles still running at the end of the round "
+        "(a battle ended by a wipe scores no zones in that round), with a 95% normal "
+        "interval of the mean. A zone is held by the side alone in it (003 H).</p>")
+    return Section("Who holds the zones, round by round?",
+                   [text, charts.zone_control_chart(zones, caption_text)],
+                   {"zone_control": zones})
+
+
+def _positions_section(ctx: ReportContext, con: Any, board: str, fight_id: str,
+                       caption_text: str) -> Section:  # fmt: skip
+    """Where mechs end the team fights standing and where they are destroyed, per map
+    (queries.positions), on the map's terrain with its zones outlined."""
+    maps = ctx.catalog.maps
+    pos = queries.positions(con, "teamfight", lengths={m: v.length for m, v in maps.items()},
+                            default_board=board, runs=[fight_id])  # fmt: skip
+    grid = charts.map_grid([maps[b] for b in pos["board"].unique(maintain_order=True)])
+    in_zone = pos.join(grid.select("board", "col", "row", "zone"), on=["board", "col", "row"],
+                       how="left")  # fmt: skip
+    sentences = []
+    for (b,), rows in in_zone.group_by("board", maintain_order=True):
+        total = int(rows["mechs"].sum())
+        down = int(rows.filter(pl.col("state") == "destroyed")["mechs"].sum())
+        standing = rows.filter(pl.col("state") == "standing")
+        up, zoned = int(standing["mechs"].sum()), int(standing.filter("zone")["mechs"].sum())
+        low, high = wilson(down, total)
+        text = (f"On {b} (run {fight_id}): {_pct(down / total, low, high)} of the "
+                f"{total:,} mechs are destroyed")
+        if up:
+            zl, zh = wilson(zoned, up)
+            text += f"; of those still standing, {_pct(zoned / up, zl, zh)} end inside a zone"
+        sentences.append(text + ".")
+    text = _items(sentences) + (
+        "<p class='small'>Each mech counted once, where it ended the battle or where it was "
+        "destroyed; the 95% Wilson intervals treat the mechs as independent, though three "
+        "fight on each side of a battle. Blue outlines: the zone hexes; odd rows sit half a "
+        "hex right (003 H).</p>")
+    chart = charts.positions_heatmap(pos, grid, caption_text + " Both sides.")
+    return Section("Where do mechs stand and fall?", [text, chart], {"positions": pos})
+
+
+def _moves_section(con: Any, board: str, duel_ids: list[str], caption_text: str) -> Section:
+    """Each kit's duel score on the map against the track, and the change
+    (queries.score_moves)."""
+    moves = queries.score_moves(con, "duel_all", base=TRACK, default_board=board,
+                                runs=duel_ids)  # fmt: skip
+    sentences = []
+    for (b,), rows in moves.group_by("board", maintain_order=True):
+        ranked = rows.sort("change", descending=True)
+        up = ranked.filter(pl.col("change") > 0).head(3)
+        down = ranked.filter(pl.col("change") < 0).reverse().head(3)
+        for label, part in (("gain most", up), ("lose most", down)):
+            if not part.height:
+                continue
+            kits = "; ".join(
+                f"{r['side']} from {_pct(r['base_score'], r['base_low'], r['base_high'])} to "
+                f"{_pct(r['score'], r['low'], r['high'])}, "
+                f"{_points(r['change'], r['change_low'], r['change_high'])}"
+                for r in part.iter_rows(named=True))  # fmt: skip
+            sentences.append(f"On {b} against the track (runs {' and '.join(duel_ids)}), "
+                             f"the kits that {label}: {kits}.")  # fmt: skip
+    text = _items(sentences) + (
+        "<p class='small'>A kit's duel score: wins + draws / 2 over its duels against every "
+        "other kit, both seats (mirrors left out), 95% Wilson interval; the change's 95% "
+        "interval is the normal one of the difference of two independent shares.</p>")
+    content: list[Any] = [text]
+    if moves.height:
+        content.append(charts.kit_moves_chart(moves.filter(pl.col("board") == moves["board"][0]),
+                                              caption_text, base=TRACK))  # fmt: skip
+    return Section("How did the kit win rates move against the track?", content,
+                   {"kit_moves": moves})
 
 
 # ---- teams of builds, rosters and the sideboard (the team-cap experiment) ------------

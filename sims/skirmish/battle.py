@@ -553,7 +553,8 @@ def hull_percent(dur, max_total):
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Per-battle numbers both engines are compared on (and designers read):
     side A's score (1 win, 1/2 draw), rounds, crits, parts destroyed (all, and per
-    silhouette location over both sides), hull left per side."""
+    silhouette location over both sides), hull left per side, and per side the kills,
+    points and zone-rounds held (I4)."""
     winner = results["winner"]
     destroyed = results["destroyed"].sum(axis=1)  # [N, 6] over both sides
     out = {
@@ -568,4 +569,7 @@ def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     }
     for i, part in enumerate(("head", "right_arm", "left_arm", "core", "back", "legs")):
         out[f"destroyed_{part}"] = destroyed[:, i].astype(float)
+    for key in ("kills", "points", "zones"):  # I4: the score and what makes it
+        for s, side in enumerate("ab"):
+            out[f"{key}_{side}"] = results[key][:, s].astype(float)
     return out

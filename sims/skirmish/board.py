@@ -38,6 +38,7 @@ class Board:
     zone_cost: np.ndarray  # int64[Z, H] least movement cost from each hex into zone z
     deploy: tuple[np.ndarray, np.ndarray]  # int64[k] deployment hexes of side A, side B
     front: tuple[int, int]  # each side's front deployment column
+    centers: tuple[int, ...]  # each zone's center column
 
     @property
     def hexes(self) -> int:
@@ -49,7 +50,8 @@ _BOARDS: dict[tuple, Board] = {}
 
 def board_of(map: Map, terrain: Terrain | None) -> Board:
     """The Board of ``map`` (built once per process and map content)."""
-    key = (id(map), id(terrain))
+    key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
+           map.obstacle.tobytes(), map.zones, map.deploy, repr(terrain))  # fmt: skip
     if key in _BOARDS:
         return _BOARDS[key]
     costs = terrain if terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
@@ -63,7 +65,8 @@ def board_of(map: Map, terrain: Terrain | None) -> Board:
     ok = geo.passable
     deploy = (np.flatnonzero(ok & (cols < map.deploy)),
               np.flatnonzero(ok & (cols >= map.length - map.deploy)))  # fmt: skip
-    board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy))
+    board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy),
+                  tuple(int(flower[0][0]) for flower in map.zones))  # fmt: skip
     _BOARDS[key] = board
     return board
 
@@ -81,7 +84,8 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
     placing its mechs in index order. A zone player takes the next zone in
     :func:`zone_priority` order that no ally placed before it has claimed, and stands on
     the free deployment hex nearest that zone; any other mech stands on the free
-    deployment hex nearest the middle zone. Ties: the front column, then the lowest index.
+    deployment hex nearest the middle zone. Ties: the front column, then the lowest index
+    for side A and the highest for side B (the same hex after a half turn).
     """
     side = np.asarray(side)
     M = len(side)
@@ -104,7 +108,8 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
         else:
             z = middle
         key = board.zone_cost[z, free] * 4 + np.where(front, 0, 2)
-        h = int(free[int(key.argmin())])
+        # ties: the lowest index for side A, the highest for side B (the half turn's)
+        h = int(free[int(key.argmin())] if s == 0 else free[::-1][int(key[::-1].argmin())])
         start[m] = h
         taken.add(h)
     return start.astype(np.int16)
@@ -117,8 +122,7 @@ def zone_priority(board: Board, side: int) -> list[int]:
     """The order in which a side claims zones (a reading): the middle zone first, where
     the sides meet (003 I4: "keeps mechs moving toward each other"), then the rest from
     the side's own end outward (side A holds the low columns)."""
-    geo = board.geo
-    centers = [int(np.flatnonzero(geo.zone == z)[0]) % geo.length for z in range(board.zones)]
+    centers = board.centers
     middle = board.zones // 2
     by_column = sorted(range(board.zones), key=lambda z: centers[z] * (1 if side == 0 else -1))
     return [middle] + [z for z in by_column if z != middle]
@@ -205,75 +209,100 @@ def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
     return score
 
 
+def _directions(mirrored: np.ndarray | bool, n: int) -> np.ndarray:
+    """int64[n, 6]: the order in which each row breaks ties between directions: east first
+    for side A; for side B (``mirrored``) the same order turned half round, west first,
+    so a mirror match on a map that is the same after a half turn plays the same for both
+    sides (a reading: the rulebook has no tie-breaks)."""
+    turn = np.broadcast_to(np.asarray(mirrored, bool), (n,))
+    return (np.arange(6)[None, :] + 3 * turn[:, None]) % 6
+
+
+def _first(ok: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(any, the first direction in ``order`` where ``ok``) per row of bool[n, 6]."""
+    ranked = np.take_along_axis(ok, order, axis=1)
+    return ranked.any(axis=1), order[np.arange(len(ok)), ranked.argmax(axis=1)]
+
+
 def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
-         st: Stance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+         st: Stance, mirrored: np.ndarray | bool = False
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Move hex by hex toward a better place to stand (:func:`stand_score`), paying each
     step's movement cost from ``budget`` (003 E Move, H movement).
 
     ``pos`` int[n], ``budget`` int[n], ``others`` int[n, K] the hexes of the other living
-    mechs (-1 none). Each step goes to the neighbour with the best score if that is better
-    than staying (ties to the lower direction, east first), never into another mech's hex
-    (a hex holds one mech, a reading) nor down a drop of two or more levels. Returns (end
-    hex, hexes moved, wants more): wants more where a better neighbour was out of the
-    budget left (the Boost's condition on the board)."""
+    mechs (-1 none), ``mirrored`` the rows of side B (:func:`_directions`). Each step goes
+    to the neighbour with the best score if that is better than staying (ties in
+    direction order), never into another mech's hex (a hex holds one mech, a reading) nor
+    down a drop of two or more levels. Returns (end hex, hexes moved, wants more): wants
+    more where a better neighbour was out of the budget left (the Boost's condition on
+    the board)."""
     g = board.geo
     pos = np.asarray(pos, np.int64).copy()
     left = np.asarray(budget, np.int64).copy()
+    order = _directions(mirrored, len(pos))
     steps = np.zeros(len(pos), np.int64)
     more = np.zeros(len(pos), bool)
-    go = np.flatnonzero(left > 0)
+    go = np.arange(len(pos))  # a row with no budget left still says whether it wants more
+    here = stand_score(board, st, pos[:, None])[:, 0]
     while len(go):
         p = pos[go]
         nb = g.neighbour[p].astype(np.int64)  # [k, 6]
         cost = g.step_cost[p].astype(np.int64)
         free = (nb >= 0) & (cost >= 0) & ~(nb[:, :, None] == others[go][:, None, :]).any(2)
         sub = Stance(*(np.asarray(getattr(st, f))[go] for f in Stance.__dataclass_fields__))
-        here = stand_score(board, sub, p[:, None])[:, 0]
         there = np.where(free, stand_score(board, sub, np.maximum(nb, 0)), -BIG)
-        better = there > here[:, None]
+        better = there > here[go][:, None]
         affordable = better & (cost <= left[go][:, None])
-        pick = np.where(affordable, there, -BIG).argmax(axis=1)
-        moves = affordable.any(axis=1)
+        best = np.where(affordable, there, -BIG)
+        moves, k = _first(affordable & (best == best.max(axis=1, keepdims=True)), order[go])
         more[go] = better.any(axis=1) & ~moves
-        r = go[moves]
-        k = pick[moves]
-        pos[r] = nb[moves, k]
-        left[r] -= cost[moves, k]
+        r, k, rows = go[moves], k[moves], np.flatnonzero(moves)
+        pos[r] = nb[rows, k]
+        left[r] -= cost[rows, k]
+        here[r] = there[rows, k]  # the others stand still: the score moves with the mech
         steps[r] += 1
-        go = r[left[r] > 0]
+        go = r
     return pos, steps, more
 
 
 def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarray,
-              others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Move along a cheapest path (``geometry.next_step``) toward ``dest`` while the next
-    step's cost is within the budget left and its hex holds no other mech (``others`` as
-    in :func:`walk`). Returns (end hex, hexes moved)."""
+              others: np.ndarray, mirrored: np.ndarray | bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Move along a cheapest path toward ``dest`` while a next step's cost is within the
+    budget left: each step to a neighbour on a cheapest path (its step cost plus its
+    ``move_cost`` to ``dest`` equals the ``move_cost`` from here) that holds no other
+    mech (``others`` as in :func:`walk`), the first in direction order
+    (:func:`_directions`). Returns (end hex, hexes moved)."""
     g = board.geo
     pos = np.asarray(pos, np.int64).copy()
     dest = np.asarray(dest, np.int64)
     left = np.asarray(budget, np.int64).copy()
+    order = _directions(mirrored, len(pos))
     steps = np.zeros(len(pos), np.int64)
     go = np.flatnonzero((left > 0) & (pos != dest))
     while len(go):
         p, d = pos[go], dest[go]
-        nxt = g.next_step[p, d].astype(np.int64)
-        k = (g.neighbour[p] == nxt[:, None]).argmax(axis=1)
-        cost = g.step_cost[p, k].astype(np.int64)
-        ok = (nxt >= 0) & (cost >= 0) & (cost <= left[go]) & ~(
-            nxt[:, None] == others[go]).any(axis=1)  # fmt: skip
-        r = go[ok]
-        pos[r] = nxt[ok]
-        left[r] -= cost[ok]
+        nb = g.neighbour[p].astype(np.int64)
+        cost = g.step_cost[p].astype(np.int64)
+        rest = g.move_cost[np.maximum(nb, 0), d[:, None]].astype(np.int64)
+        on = ((nb >= 0) & (cost >= 0) & (cost + rest == g.move_cost[p, d][:, None])
+              & (cost <= left[go][:, None])
+              & ~(nb[:, :, None] == others[go][:, None, :]).any(2))  # fmt: skip
+        ok, k = _first(on, order[go])
+        r, k, rows = go[ok], k[ok], np.flatnonzero(ok)
+        pos[r] = nb[rows, k]
+        left[r] -= cost[rows, k]
         steps[r] += 1
         go = r[(left[r] > 0) & (pos[r] != dest[r])]
     return pos, steps
 
 
-def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.ndarray,
+               mirrored: np.ndarray | bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """F11.3 where a Charge ends: the target's neighbour cheapest to reach from ``pos`` that
-    holds no other mech (ties to the lower direction). Returns (hex or -1, its cost)."""
+    holds no other mech (ties in direction order, :func:`_directions`). Returns (hex or
+    -1, its cost)."""
     g = board.geo
     t = np.asarray(target, np.int64)
     nb = g.neighbour[t].astype(np.int64)  # [n, 6]
@@ -281,9 +310,10 @@ def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.nda
     cost = np.where(nb >= 0, g.move_cost[p, np.maximum(nb, 0)].astype(np.int64), UNREACHABLE)
     taken = (nb[:, :, None] == others[:, None, :]).any(2) & (nb != p)
     cost = np.where(taken | (nb < 0), UNREACHABLE, cost)
-    k = cost.argmin(axis=1)
-    best = cost[np.arange(len(t)), k]
-    return np.where(best < UNREACHABLE, nb[np.arange(len(t)), k], -1), best
+    _, k = _first(cost == cost.min(axis=1, keepdims=True), _directions(mirrored, len(t)))
+    rows = np.arange(len(t))
+    best = cost[rows, k]
+    return np.where(best < UNREACHABLE, nb[rows, k], -1), best
 
 
 # ---- cover, smoke, Guard, push (003 H5, E5, F11.3) --------------------------------------

@@ -474,7 +474,7 @@ def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *,
     and the costs (a map reloaded from the same file is not built twice in a process:
     claims, explain, the engines and the tests each ask for the shipped maps' tables)."""
     key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
-           map.obstacle.tobytes(), repr(terrain_costs), falls)  # fmt: skip
+           map.obstacle.tobytes(), map.zones, repr(terrain_costs), falls)  # fmt: skip
     if key not in _BUILT:
         _BUILT[key] = build(map, terrain_costs, falls=falls)
     return _BUILT[key]

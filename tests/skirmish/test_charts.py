@@ -1,6 +1,6 @@
 """Charts (analysis.charts, analysis.skirmish.charts), offline pages (analysis.html) and
-time_to_kill, over a fake store built like tests/core/test_query.py's and over the real
-exact frames."""
+time_to_kill, over a fake store built like tests/core/test_query.py's, the board store of
+tests/skirmish/test_queries.py, and over the real exact frames."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 import altair as alt
 import duckdb
+import numpy as np
 import polars as pl
 import pytest
 import vl_convert
@@ -29,9 +30,21 @@ from analysis.html import (
 )
 from analysis.query import connect
 from analysis.skirmish import charts
-from analysis.skirmish.queries import crit_share, destroyed_by_round, time_to_kill, win_rates
+from analysis.skirmish.queries import (
+    crit_share,
+    decided_by_map,
+    destroyed_by_round,
+    positions,
+    score_moves,
+    scores_by_map,
+    time_to_kill,
+    win_rates,
+    zone_control,
+)
 from sims.skirmish.catalog import Catalog
 from sims.skirmish.exact import bands_table, damage_by_range_table
+from sims.skirmish.maps import Map
+from tests.skirmish.test_queries import board_store
 
 # --- a fake store --------------------------------------------------------------------------
 
@@ -511,3 +524,143 @@ def test_chart_html_and_notebook_renderer(con: duckdb.DuckDBPyConnection) -> Non
         assert alt.renderers.active == "mechbal"
     finally:
         alt.renderers.enable(before)
+
+
+# --- the board (003 H, I4), over the hand-made store of tests/skirmish/test_queries.py -----
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = connect(board_store(tmp_path_factory.mktemp("board")), catalog=None)
+    yield connection
+    connection.close()
+
+
+def tiny_map(id_: str, length: int, depth: int, zone: tuple[tuple[int, int], ...]) -> Map:
+    """A map of open ground with one foliage hex at (0, 0) and an obstacle at (1, 0)."""
+    terrain = np.zeros((depth, length), dtype=np.int8)
+    terrain[0, 0], terrain[0, 1] = 1, 2
+    flat = np.zeros((depth, length), dtype=np.int8)
+    return Map(id=id_, name=id_, provenance="assumed", length=length, depth=depth,
+               elevation=flat, terrain=terrain, obstacle=flat, zones=(zone,), deploy=1,
+               max_elevation=3)  # fmt: skip
+
+
+def encodings(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    return [d["encoding"] for d in walk(spec) if isinstance(d.get("encoding"), dict)]
+
+
+def test_win_rate_by_map_chart(board: duckdb.DuckDBPyConnection) -> None:
+    text = core_charts.run_caption(board, "tf")
+    chart = charts.win_rate_by_map_chart(scores_by_map(board, "teamfight"), text)
+    spec = chart.to_dict()
+    check_title(spec, "Which map favours whom?", text)
+    bars = next(e for e in encodings(spec) if "yOffset" in e and e["x"]["field"] == "score")
+    assert (bars["y"]["field"], bars["yOffset"]["field"], bars["color"]["field"]) == (
+        "side", "board", "board")
+    assert bars["x"]["scale"]["domain"] == [0, 1]
+    assert any(e.get("x", {}).get("field") == "low" and e.get("x2", {}).get("field") == "high"
+               for e in encodings(spec))  # fmt: skip
+    values = [v for vs in inline_values(spec) for v in vs if "side" in v]
+    t1 = next(v for v in values if (v["board"], v["side"]) == ("open", "t1"))
+    assert t1["score"] == pytest.approx(3.5 / 6) and t1["battles"] == 6
+    assert t1["interval"] == f"{round(t1['low'] * 100, 1)}% – {round(t1['high'] * 100, 1)}%"
+    render_svg(chart, "Which map favours whom?", "t1")
+
+
+def test_decided_by_map_chart(board: duckdb.DuckDBPyConnection) -> None:
+    frame = pl.concat([
+        decided_by_map(board, "teamfight").with_columns(fight=pl.lit("team fights")),
+        decided_by_map(board, "duel_all", runs=["dm", "dt"]).with_columns(fight=pl.lit("duels")),
+    ])  # fmt: skip
+    chart = charts.decided_by_map_chart(frame, "cap")
+    spec = chart.to_dict()
+    check_title(spec, "Where are battles won: zones, kills or Hull?", "cap")
+    (enc,) = encodings(spec)
+    assert enc["x"]["field"] == "share" and enc["x"]["stack"] == "zero"
+    assert enc["y"]["sort"] == ["team fights on broken", "team fights on open",
+                                "duels on broken", "duels on track"]  # fmt: skip
+    assert enc["color"]["scale"]["domain"] == ["Wipe (kills)", "Points: zones", "Points: kills",
+                                               "Hull", "Draw"]  # fmt: skip
+    assert enc["order"]["field"] == "rank"
+    (values,) = inline_values(spec)
+    zones = next(v for v in values if v["label"] == "team fights on open" and v["how"] == "zones")
+    assert (zones["way"], zones["rank"], zones["games"]) == ("Points: zones", 1, 3)
+    render_svg(chart, "Where are battles won", "duels on track")
+
+
+def test_zone_control_chart(board: duckdb.DuckDBPyConnection) -> None:
+    chart = charts.zone_control_chart(zone_control(board, "teamfight"), "cap")
+    spec = chart.to_dict()
+    check_title(spec, "Who holds the zones, round by round?", "cap")
+    assert spec["facet"]["column"]["field"] == "board"
+    assert spec["facet"]["column"]["sort"] == ["broken", "open"]
+    encs = encodings(spec)
+    assert {e["x"]["field"] for e in encs if "x" in e} == {"round"}
+    assert any(e.get("y", {}).get("field") == "low" and e["y2"]["field"] == "high" for e in encs)
+    assert any(e.get("y", {}).get("field") == "mean_zones" for e in encs)
+    assert all(e["color"]["field"] == "side_name" for e in encs if "color" in e)
+    (values,) = inline_values(spec)
+    point = next(v for v in values if (v["board"], v["round"], v["side"]) == ("open", 2, "b"))
+    assert point["side_name"] == "Side B" and point["mean_zones"] == pytest.approx(4 / 6)
+    render_svg(chart, "Who holds the zones", "Side A")
+
+
+def test_map_grid_and_positions_heatmap(board: duckdb.DuckDBPyConnection) -> None:
+    maps = [tiny_map("open", 4, 4, ((1, 1), (2, 1))), tiny_map("broken", 5, 5, ((2, 2),))]
+    grid = charts.map_grid(maps)
+    assert grid.height == 16 + 25
+    assert grid.filter(board="open", row=0).sort("col")["terrain"].to_list() == [
+        "foliage", "obstacle", "open", "open"]
+    assert sorted(grid.filter("zone").select("board", "col", "row").rows()) == [
+        ("broken", 2, 2), ("open", 1, 1), ("open", 2, 1)]
+    pos = positions(board, "teamfight", lengths={"open": 4, "broken": 5})
+    chart = charts.positions_heatmap(pos, grid, "cap")
+    spec = chart.to_dict()
+    check_title(spec, "Where do mechs stand and fall?", "cap")
+    assert spec["facet"]["row"]["field"] == "state"
+    assert spec["facet"]["row"]["sort"] == ["standing", "destroyed"]
+    assert spec["facet"]["column"]["field"] == "board"
+    marks = [d["mark"] for d in walk(spec) if isinstance(d.get("mark"), dict)]
+    assert len(marks) == 3 and all(m["shape"] == charts.HEX for m in marks)
+    encs = encodings(spec)
+    assert all(e["x"]["field"] == "x" and e["y"]["field"] == "row" for e in encs)
+    assert all(e["y"]["scale"]["reverse"] is True for e in encs)
+    (color,) = [e["color"] for e in encs if "color" in e]
+    assert color["field"] == "mechs" and color["scale"]["type"] == "log"
+    (values,) = inline_values(spec)
+    mechs = {(v["board"], v["state"], v["col"], v["row"]): v for v in values
+             if v["layer"] == "mechs"}  # fmt: skip
+    # both sides add up: open (1, 2) holds side B's first mech standing in 6 battles; odd
+    # rows sit half a hex right, so (2, 1) is drawn at x = 2.5
+    assert mechs["open", "standing", 1, 2]["mechs"] == 6
+    assert mechs["open", "standing", 2, 1]["x"] == 2.5
+    assert mechs["open", "standing", 1, 2]["x"] == 1
+    assert mechs["open", "destroyed", 2, 2]["share"] == pytest.approx(1 / 3)  # of 3 destroyed
+    assert mechs["broken", "standing", 2, 2]["zone"] is True
+    ground = [v for v in values if v["layer"] == "ground"]
+    assert len(ground) == 2 * (16 + 25)  # the ground under each state's panel
+    render_svg(chart, "Where do mechs stand and fall?", "standing", "destroyed")
+    with pytest.raises(ValueError, match="no positions on any map"):
+        charts.positions_heatmap(pos, grid.filter(board="urban"), "cap")
+
+
+def test_kit_moves_chart(board: duckdb.DuckDBPyConnection) -> None:
+    moves = score_moves(board, "duel_all", default_board="broken", runs=["dm", "dt"])
+    chart = charts.kit_moves_chart(moves, "cap")
+    spec = chart.to_dict()
+    check_title(spec, "How did the kit win rates move against the track?", "cap")
+    encs = encodings(spec)
+    kits = [e["y"] for e in encs if "y" in e]  # all but the zero line
+    assert len(kits) == 6 and all(y["field"] == "side" and y["sort"] == ["k1", "k2"]
+                                  for y in kits)  # fmt: skip
+    assert any(e.get("x", {}).get("field") == "base_score" and e["x2"]["field"] == "score"
+               for e in encs)  # fmt: skip
+    assert any(e.get("x", {}).get("field") == "change_low" and e["x2"]["field"] == "change_high"
+               for e in encs)  # fmt: skip
+    values = [v for vs in inline_values(spec) for v in vs if "side" in v]
+    k1 = next(v for v in values if v["side"] == "k1")
+    assert k1["change"] == pytest.approx(2 / 3 - 0.375)
+    render_svg(chart, "How did the kit win rates move", "k1", "Change")
+    with pytest.raises(ValueError, match="2 rows for side k1"):
+        charts.kit_moves_chart(pl.concat([moves, moves]), "cap")

@@ -16,6 +16,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]  # fmt: skip
 ARTIFACTS = ROOT / "test-artifacts"
+BOARD_HEADINGS = (
+    "Where are battles won: zones, kills or Hull?", "Which map favours whom?",
+    "Who holds the zones, round by round?", "Where do mechs stand and fall?",
+    "How did the kit win rates move against the track?",
+)  # fmt: skip
 
 
 def _browser_or_skip():
@@ -66,6 +71,12 @@ def test_report_renders_every_chart_offline(report):
             for i in range(count):
                 chart = charts.nth(i)
                 assert chart.locator("svg.marks, canvas.marks").count() == 1, f"chart {i}"
+            # the board's sections (issue 15) each draw their chart: the hex heat map
+            # among them, one panel per map and state
+            for heading in BOARD_HEADINGS:
+                section = page.locator("section", has=page.locator("h2", has_text=heading))
+                assert section.locator("div.chart svg.marks, div.chart canvas.marks").count(
+                    ) == 1, heading  # fmt: skip
             # the first screen answers "what is out of balance"
             first = page.locator("h2").first.inner_text()
             assert "out of balance" in first.lower()
@@ -121,7 +132,9 @@ def test_charts_save_as_svg_and_png_from_the_page_offline(report):
     assert errors == [] and requests == []
     # every section with simulated tables links them as CSV beside the page
     html = (report / "skirmish.html").read_text()
-    for stem in ("flags", "win_rates", "crit_share", "time_to_kill", "team_cap_builds"):
+    for stem in ("flags", "win_rates", "crit_share", "time_to_kill", "team_cap_builds",
+                 "decided_by_map", "team_scores_by_map", "win_rates_by_map", "zone_control",
+                 "positions", "kit_moves"):  # fmt: skip
         assert f"href='skirmish/{stem}.csv' download" in html
         assert (report / "skirmish" / f"{stem}.csv").is_file()
 

@@ -5,6 +5,7 @@ with every chart as PNG and SVG; and the Heavy answer words its intervals."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shlex
@@ -15,10 +16,16 @@ import polars as pl
 import pytest
 
 from analysis.cli import main
+from analysis.html import slug
 from analysis.skirmish.ratings import by_heavies, heavy_sentence
 from tests.conftest import CATALOGS
 
 TEAMS = "courier+foreman+reaver,bastion+courier+foreman,bastion+courier+reaver"
+BOARD_HEADINGS = (
+    "Where are battles won: zones, kills or Hull?", "Which map favours whom?",
+    "Who holds the zones, round by round?", "Where do mechs stand and fall?",
+    "How did the kit win rates move against the track?",
+)  # fmt: skip
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -36,6 +43,12 @@ def run_ids(store: Path) -> dict[str, str]:
             for p in store.glob("skirmish/*/run=*/manifest.json")}  # fmt: skip
 
 
+def run_sets(store: Path, run_id: str) -> dict:
+    """A run's --set values, from its manifest."""
+    (path,) = store.glob(f"skirmish/*/run={run_id}/manifest.json")
+    return json.loads(path.read_text())["set"]
+
+
 def stale_notices(page: str) -> list[str]:
     return re.findall(r"<div class='stale'>.*?</div>", page, flags=re.S)
 
@@ -49,13 +62,28 @@ def test_report_after_a_catalog_edit_shows_nothing_of_the_old_catalog(tmp_path: 
          "--out", store, "--label", "before-edit"], capsys)  # fmt: skip
     run(["report", "skirmish", *common], capsys)
     before = run_ids(store)
-    assert sorted(before.values()) == ["crit-margin", "duel", "ratings", "team-cap"]
+    # the duel grid on the standard map and on the track, the team fights on three maps
+    assert sorted(before.values()) == ["crit-margin", "duel", "duel", "ratings", "team-cap",
+                                       "teamfight"]  # fmt: skip
     (rating_run,) = (r for r, e in before.items() if e == "ratings")
     page = (reports / "skirmish.html").read_text()
     assert stale_notices(page) == []
     for run_id in before:  # every section built from simulation names its run
         assert f"run {run_id}" in page
     assert f"run {rating_run} (before-edit)" in page and "Bradley-Terry ratings" in page
+    # the board's sections (issue 15), each sentence naming its run
+    (fight,) = (r for r, e in before.items() if e == "teamfight")
+    (track,) = (r for r, e in before.items()
+                if e == "duel" and run_sets(store, r).get("board") == "track")
+    (duel,) = (r for r, e in before.items() if e == "duel" and r != track)
+    for heading in BOARD_HEADINGS:
+        assert f"<h2>{html.escape(heading)}</h2>" in page
+    for where in ("open", "broken", "urban"):
+        assert f"Team fights on {where} (run {fight}, " in page
+    assert f"Duels on broken (run {duel}, " in page and f"Duels on track (run {track}, " in page
+    assert f"against the track (runs {duel} and {track}), the kits that gain most" in page
+    assert set(pl.read_csv(reports / "skirmish" / "decided_by_map.csv")["run"]) == {
+        fight, duel, track}
     assert pl.read_csv(reports / "skirmish" / "ratings.csv")["run"].unique().to_list() == [
         rating_run
     ]  # fmt: skip
@@ -82,7 +110,10 @@ def test_report_after_a_catalog_edit_shows_nothing_of_the_old_catalog(tmp_path: 
         body = (reports / "skirmish" / name).read_text()
         assert not any(run_id in body for run_id in before), name
     fresh = {r for r, e in run_ids(store).items() if r not in before}
-    assert len(fresh) == 3  # duel, crit-margin and team-cap of the edited catalog
+    # the duels on the map and the track, crit-margin, team-cap and the team fights of the
+    # edited catalog
+    assert sorted(run_ids(store)[r] for r in fresh) == ["crit-margin", "duel", "duel",
+                                                        "team-cap", "teamfight"]  # fmt: skip
     for run_id in fresh:
         assert f"run {run_id}" in page
 
@@ -101,7 +132,9 @@ def test_report_after_a_catalog_edit_shows_nothing_of_the_old_catalog(tmp_path: 
     assert pl.read_csv(out / "win_rates.csv").height == 64  # 8 kits x 8 kits
     assert pl.read_csv(out / "flags.csv").columns[:2] == ["subject", "limit"]
     charts = page.count('<div class="chart"')
-    assert len(list(out.glob("*.png"))) == len(list(out.glob("*.svg"))) == charts >= 7
+    assert len(list(out.glob("*.png"))) == len(list(out.glob("*.svg"))) == charts >= 12
+    for heading in BOARD_HEADINGS:  # the board's charts export too
+        assert (out / f"{slug(heading)}.png").read_bytes().startswith(PNG), heading
     assert (out / "which-kit-wins-each-duel.png").read_bytes().startswith(PNG)
     assert (out / "which-kit-wins-each-duel.svg").read_text().lstrip().startswith("<svg")
 

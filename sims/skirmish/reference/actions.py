@@ -202,7 +202,7 @@ class Actions(Reading):
         (board.walk); ``wants_more`` keeps whether a better hex lay beyond the budget."""
         end, steps, more = boards.walk(self.board, np.array([self.mechs[m].pos]),
                                        np.array([budget]), self.others(m),
-                                       self.stance(m, t, goal))  # fmt: skip
+                                       self.stance(m, t, goal), self.side(m) == 1)  # fmt: skip
         self.wants_more = bool(more[0])  # read by short_of for the Boost
         if steps[0]:
             self.arrive(m, int(end[0]))
@@ -256,7 +256,8 @@ class Actions(Reading):
     def path_move(self, m: int, dest: int, budget: int) -> int:
         """Move along a cheapest path toward ``dest`` (board.path_walk); hexes moved."""
         end, steps = boards.path_walk(self.board, np.array([self.mechs[m].pos]),
-                                      np.array([dest]), np.array([budget]), self.others(m))
+                                      np.array([dest]), np.array([budget]), self.others(m),
+                                      self.side(m) == 1)  # fmt: skip
         if steps[0]:
             self.arrive(m, int(end[0]))
         return int(steps[0])
@@ -264,7 +265,8 @@ class Actions(Reading):
     def charge_reach(self, m: int, t: int) -> tuple[int, int]:
         """F11.3 on a map: (the hex the Charge ends on or -1, its movement cost)."""
         dest, cost = boards.charge_hex(self.board, np.array([self.mechs[m].pos]),
-                                       np.array([self.mechs[t].pos]), self.others(m))
+                                       np.array([self.mechs[t].pos]), self.others(m),
+                                       self.side(m) == 1)  # fmt: skip
         return int(dest[0]), int(cost[0])
 
     def react_to_move(self, e: int, m: int, before: int, jumped: bool = False) -> None:

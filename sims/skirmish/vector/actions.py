@@ -311,7 +311,8 @@ class Actions(Reading):
         """003 H on a map: walk toward where the policy wants to stand (board.walk).
         Returns wants more (bool[n]): a better hex lay beyond the budget."""
         end, steps, more = boards.walk(self.board, self.s.pos[ix, m], budget,
-                                       self.others(ix, m), self.stance(ix, m, t, goal))
+                                       self.others(ix, m), self.stance(ix, m, t, goal),
+                                       self.side[m] == 1)  # fmt: skip
         go = steps > 0
         if go.any():
             self.arrive(ix[go], m[go], end[go])
@@ -320,7 +321,7 @@ class Actions(Reading):
     def path_move(self, ix, m, dest, budget):
         """Move along cheapest paths toward ``dest`` (board.path_walk); hexes moved."""
         end, steps = boards.path_walk(self.board, self.s.pos[ix, m], dest, budget,
-                                      self.others(ix, m))  # fmt: skip
+                                      self.others(ix, m), self.side[m] == 1)  # fmt: skip
         go = steps > 0
         if go.any():
             self.arrive(ix[go], m[go], end[go])
@@ -329,7 +330,7 @@ class Actions(Reading):
     def charge_reach(self, ix, m, t):
         """F11.3 on a map: (the hex each Charge ends on or -1, its movement cost)."""
         return boards.charge_hex(self.board, self.s.pos[ix, m], self.s.pos[ix, t],
-                                 self.others(ix, m))  # fmt: skip
+                                 self.others(ix, m), self.side[m] == 1)  # fmt: skip
 
     def react_to_move(self, ix, e: int, m, before, jumped=None) -> None:
         """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
