@@ -195,6 +195,7 @@ class Battle:
     back_reactor: np.ndarray  # int8[M]
     back_smoke: np.ndarray  # bool[M]  the Back is a smoke launcher (tag smoke, 003 B, H5)
     back_jump: np.ndarray  # bool[M]  the Back is a jump booster (tag jump, 003 B, G)
+    legs_jump: np.ndarray  # bool[M]  the Legs are jump legs (tag jump, 003 G)
     head_acc: np.ndarray  # int8[M]
     shield: np.ndarray  # bool[M, 6]  part is a Shield arm (F11.1, F11.6)
     # weapons per mount (right arm, left arm, back); NO_WEAPON where none
@@ -336,7 +337,7 @@ def compile_battle(
     stats = [rules.mech_stats(m, params) for m in mechs]
     M = len(mechs)
     board = None if params.board == TRACK else board_of(catalog.maps[params.board],
-                                                        catalog.terrain)  # fmt: skip
+                                                        catalog.terrain, params.jump_climb)
 
     def arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
         return np.array(values, dtype=dtype)
@@ -412,6 +413,7 @@ def compile_battle(
         back_reactor=arr([m.back.reactor for m in mechs]),
         back_smoke=arr(["smoke" in m.back.tags for m in mechs], bool),
         back_jump=arr(["jump" in m.back.tags for m in mechs], bool),
+        legs_jump=arr(["jump" in m.legs.tags for m in mechs], bool),
         head_acc=arr([m.head.acc for m in mechs]),
         shield=arr([[p.kind == "shield" for p in rules.silhouette(m)] for m in mechs], bool),
         has_weapon=arr([[w is not None for w in row] for row in W], bool),

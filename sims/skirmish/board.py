@@ -39,6 +39,9 @@ class Board:
     deploy: tuple[np.ndarray, np.ndarray]  # int64[k] deployment hexes of side A, side B
     front: tuple[int, int]  # each side's front deployment column
     centers: tuple[int, ...]  # each zone's center column
+    jump_step_cost: np.ndarray  # int16[H, 6] a step's cost for a jumper (climbs up to jump_climb)
+    climb: np.ndarray  # int8[H, 6] levels a step climbs (0 on a drop or level ground)
+    foot_climb: int  # the most levels a step climbs on foot (terrain.toml)
 
     @property
     def hexes(self) -> int:
@@ -48,10 +51,11 @@ class Board:
 _BOARDS: dict[tuple, Board] = {}
 
 
-def board_of(map: Map, terrain: Terrain | None) -> Board:
-    """The Board of ``map`` (built once per process and map content)."""
+def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
+    """The Board of ``map`` (built once per process and map content); a jumper's steps may
+    climb ``jump_climb`` levels (rules parameter, 003 G)."""
     key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
-           map.obstacle.tobytes(), map.zones, map.deploy, repr(terrain))  # fmt: skip
+           map.obstacle.tobytes(), map.zones, map.deploy, repr(terrain), jump_climb)  # fmt: skip
     if key in _BOARDS:
         return _BOARDS[key]
     costs = terrain if terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
@@ -65,8 +69,14 @@ def board_of(map: Map, terrain: Terrain | None) -> Board:
     ok = geo.passable
     deploy = (np.flatnonzero(ok & (cols < map.deploy)),
               np.flatnonzero(ok & (cols >= map.length - map.deploy)))  # fmt: skip
+    jumping = geometry.build(map, costs, max_climb=jump_climb, falls=False)
+    nb = geo.neighbour.astype(np.int64)
+    rise = geo.elevation[np.maximum(nb, 0)].astype(np.int64) - geo.elevation[:, None]
+    climb = np.where((nb >= 0) & (rise > 0), rise, 0).astype(np.int8)
+    foot = terrain.climb_max if terrain is not None else geometry.MAX_CLIMB
     board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy),
-                  tuple(int(flower[0][0]) for flower in map.zones))  # fmt: skip
+                  tuple(int(flower[0][0]) for flower in map.zones), jumping.step_cost, climb,
+                  foot)  # fmt: skip
     _BOARDS[key] = board
     return board
 
@@ -225,8 +235,8 @@ def _first(ok: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
-         st: Stance, mirrored: np.ndarray | bool = False
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+         st: Stance, mirrored: np.ndarray | bool = False, jumper: np.ndarray | bool = False
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Move hex by hex toward a better place to stand (:func:`stand_score`), paying each
     step's movement cost from ``budget`` (003 E Move, H movement).
 
@@ -234,12 +244,17 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
     mechs (-1 none), ``mirrored`` the rows of side B (:func:`_directions`). Each step goes
     to the neighbour with the best score if that is better than staying (ties in
     direction order), never into another mech's hex (a hex holds one mech, a reading) nor
-    down a drop of two or more levels. Returns (end hex, hexes moved, wants more): wants
-    more where a better neighbour was out of the budget left (the Boost's condition on
-    the board)."""
+    down a drop of two or more levels. A ``jumper`` (003 G: jump legs or a jump booster)
+    steps up to ``jump_climb`` levels at a time, where on foot a climb of more than the
+    terrain's max_levels is impassable. Returns (end hex, hexes moved, wants more,
+    jumped): wants more where a better neighbour was out of the budget left (the Boost's
+    condition on the board); jumped where a step climbed more than a mech can on foot
+    (the Jump's Heat, G)."""
     g = board.geo
     pos = np.asarray(pos, np.int64).copy()
     left = np.asarray(budget, np.int64).copy()
+    jumps = np.broadcast_to(np.asarray(jumper, bool), (len(pos),))
+    jumped = np.zeros(len(pos), bool)
     order = _directions(mirrored, len(pos))
     steps = np.zeros(len(pos), np.int64)
     more = np.zeros(len(pos), bool)
@@ -248,7 +263,8 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
     while len(go):
         p = pos[go]
         nb = g.neighbour[p].astype(np.int64)  # [k, 6]
-        cost = g.step_cost[p].astype(np.int64)
+        cost = np.where(jumps[go][:, None], board.jump_step_cost[p], g.step_cost[p]).astype(
+            np.int64)  # fmt: skip
         free = (nb >= 0) & (cost >= 0) & ~(nb[:, :, None] == others[go][:, None, :]).any(2)
         sub = Stance(*(np.asarray(getattr(st, f))[go] for f in Stance.__dataclass_fields__))
         there = np.where(free, stand_score(board, sub, np.maximum(nb, 0)), -BIG)
@@ -261,9 +277,10 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
         pos[r] = nb[rows, k]
         left[r] -= cost[rows, k]
         here[r] = there[rows, k]  # the others stand still: the score moves with the mech
+        jumped[r] |= board.climb[p[rows], k] > board.foot_climb
         steps[r] += 1
         go = r
-    return pos, steps, more
+    return pos, steps, more, jumped
 
 
 def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarray,

@@ -101,6 +101,8 @@ class Parameters:
     barrage_heat: int = param("extra Heat of a Barrage", "E", low=0, high=5)
     charge_heat: int = param("Heat of a Charge", "F11.3", low=0, high=5)
     jump_heat: int = param("Heat of an activation that jumps", "G", low=0, high=5)
+    jump_climb: int = param("levels a jumping mech may climb in one step on a map (on foot: "
+                            "terrain.toml's climb max_levels)", "G", low=1, high=4)  # fmt: skip
     overcharge_heat: tuple[str, ...] = param(
         "Heat of the 1st, 2nd, 3rd and later Overcharge", "G3", dice_list=True
     )

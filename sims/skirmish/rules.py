@@ -367,9 +367,9 @@ def smoke_covers(attacker_pos: Any, target_pos: Any, smoke_pos: Any) -> Any:
 
 
 def jumps(jumper: Any, before: Any, after: Any) -> Any:
-    """003 F11.8 / G on the range track: a mech jumping (an intact jump booster, the
-    policy jumps) out of a hostile's adjacency leaves no Disengage strike to it; the
-    jump costs Heat (``jump_heat``) once per activation that jumps."""
+    """003 F11.8 / G: a mech jumping (its policy jumps, with an intact jump booster or
+    intact jump legs) out of a hostile's adjacency leaves no Disengage strike to it; the
+    jump costs Heat (``jump_heat``) once per activation that jumps (or climbs, on a map)."""
     return _plain(np.asarray(jumper) & (np.asarray(before) <= 1) & (np.asarray(after) > 1))
 
 

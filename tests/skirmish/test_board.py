@@ -374,7 +374,7 @@ def _walk(b, pos, budget, others=None, **kw):
     n = len(pos)
     others = np.full((n, 1), -1, np.int64) if others is None else np.asarray(others, np.int64)
     st = stance(n, zone=1, w_zone=1, **kw)
-    end, steps, more = B.walk(b, np.array(pos), np.array(budget), others, st)
+    end, steps, more, _ = B.walk(b, np.array(pos), np.array(budget), others, st)
     return end.tolist(), steps.tolist(), more.tolist()
 
 
@@ -509,7 +509,7 @@ def test_walk_matches_brute_force_greedy_on_zone_cost():
     cases = [(h, z, budget) for h in starts for z in range(3) for budget in (1, 2, 3, 5, 100)]
     pos, zone, budget = (np.array(v) for v in zip(*cases, strict=True))
     st = stance(len(cases), zone=zone, w_zone=1)
-    end, steps, more = B.walk(b, pos, budget, np.full((len(cases), 1), -1), st)
+    end, steps, more, _ = B.walk(b, pos, budget, np.full((len(cases), 1), -1), st)
     for k, (h, z, left) in enumerate(cases):
         want_end, want_steps, want_more, rest = _greedy(m, zc[z], h, left)
         assert (end[k], steps[k]) == (want_end, want_steps), (h, z, left)
@@ -698,3 +698,25 @@ def test_control_by_hand():
         [[False, False, False], [False, False, False]],
         [[False, True, False], [False, False, False]],
     ]
+
+
+CLIFF = ("0. 0. 2. 2. 0.",)  # a two-level step up at col 2
+CLIFF_ZONES = ([(0, 0)], [(3, 0)], [(4, 0)])
+
+
+def test_a_jumper_climbs_what_a_mech_on_foot_cannot():
+    """003 G: on foot a step climbs at most 1 level (terrain.toml), so the cliff at col 2
+    is impassable; a jumper steps up 2 levels (jump_climb 3) and pays the Jump's Heat.
+    Making for zone 1 at (3,0) from (1,0): on foot (3,0) cannot be reached at all (the
+    only way in is up the cliff), so zone cost from (1,0) is unreachable and the mech
+    stays; the jumper climbs to (2,0) (open 1 + climb 2 x 1 = 3) and then (3,0) (1):
+    4 movement, 2 hexes, jumped on the first step."""
+    b = board_for(drawn(*CLIFF, zones=CLIFF_ZONES, deploy=1))
+    st = stance(2, zone=1, w_zone=1)
+    pos, budget, others = np.array([1, 1]), np.array([9, 9]), np.full((2, 1), -1)
+    end, steps, more, jumped = B.walk(b, pos, budget, others, st, jumper=np.array([False, True]))
+    assert end.tolist() == [1, 3]
+    assert steps.tolist() == [0, 2]
+    assert jumped.tolist() == [False, True]
+    assert int(b.jump_step_cost[1, 0]) == 3  # east from (1,0): enter 1 + 2 levels x 1
+    assert int(b.geo.step_cost[1, 0]) == -1  # on foot: not allowed

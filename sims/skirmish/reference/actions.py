@@ -200,12 +200,16 @@ class Actions(Reading):
     def walk(self, m: int, t: int, goal: int, budget: int) -> None:
         """003 H on a map: walk hex by hex toward where the policy wants to stand
         (board.walk); ``wants_more`` keeps whether a better hex lay beyond the budget."""
-        end, steps, more = boards.walk(self.board, np.array([self.mechs[m].pos]),
-                                       np.array([budget]), self.others(m),
-                                       self.stance(m, t, goal), self.side(m) == 1)  # fmt: skip
+        a = self.mechs[m]
+        end, steps, more, jumped = boards.walk(
+            self.board, np.array([a.pos]), np.array([budget]), self.others(m),
+            self.stance(m, t, goal), self.side(m) == 1, self.jumper(m))  # fmt: skip
         self.wants_more = bool(more[0])  # read by short_of for the Boost
         if steps[0]:
             self.arrive(m, int(end[0]))
+        if jumped[0] and a.alive and self.winner is None and not a.jumped:
+            a.jumped = True  # G: Jump legs +1 Heat per activation with a climb
+            self.gain_heat(m, self.p.jump_heat)
 
     def charge_on_board(self, m: int, t: int, budget: int) -> int:
         """F11.3 on a map: the Move first along a cheapest path to the Charge's hex (as far

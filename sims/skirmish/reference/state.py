@@ -155,8 +155,11 @@ class Reading:
             self.mechs[m].pos, self.mechs[t].pos, s.pos) for s in self.mechs)  # fmt: skip
 
     def jumper(self, m: int) -> bool:
-        """F11.8 / G: the policy jumps and ``m``'s jump booster Back is intact."""
-        return bool(self.b.p_jump[m] and self.b.back_jump[m] and self.mechs[m].part_alive(BACK))
+        """F11.8 / G: the policy jumps and ``m`` has an intact jump booster Back or intact
+        jump Legs."""
+        b, s = self.b, self.mechs[m]
+        return bool(b.p_jump[m] and (b.back_jump[m] and s.part_alive(BACK)
+                                     or b.legs_jump[m] and s.part_alive(LEGS)))  # fmt: skip
 
     def engaged(self, m: int) -> bool:
         """E Engaged: a living hostile is adjacent to ``m`` (whichever it attacks)."""

@@ -310,12 +310,18 @@ class Actions(Reading):
     def walk(self, ix, m, t, goal, budget):
         """003 H on a map: walk toward where the policy wants to stand (board.walk).
         Returns wants more (bool[n]): a better hex lay beyond the budget."""
-        end, steps, more = boards.walk(self.board, self.s.pos[ix, m], budget,
-                                       self.others(ix, m), self.stance(ix, m, t, goal),
-                                       self.side[m] == 1)  # fmt: skip
+        s = self.s
+        jumper = self.jumper(ix, m) if self.any_jump else False
+        end, steps, more, jumped = boards.walk(self.board, s.pos[ix, m], budget,
+                                               self.others(ix, m), self.stance(ix, m, t, goal),
+                                               self.side[m] == 1, jumper)  # fmt: skip
         go = steps > 0
         if go.any():
             self.arrive(ix[go], m[go], end[go])
+        pay = jumped & ~s.jumped[ix, m] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+        if pay.any():  # G: Jump legs +1 Heat per activation with a climb
+            s.jumped[ix[pay], m[pay]] = True
+            self.gain_heat(ix[pay], m[pay], self.p.jump_heat)
         return more
 
     def path_move(self, ix, m, dest, budget):

@@ -102,7 +102,7 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.any_grapple = bool(battle.p_grapple.any() or battle.p_break.any())  # F11.5
         self.any_guard = bool(battle.p_guard.any() and battle.shield.any())  # E5
         self.any_smoke = bool((battle.p_smoke & battle.back_smoke).any())  # H5
-        self.any_jump = bool((battle.p_jump & battle.back_jump).any())  # F11.8, G
+        self.any_jump = bool((battle.p_jump & (battle.back_jump | battle.legs_jump)).any())
         self.effects = modifiers.EffectDice(crit=battle.fx_attack, stress=battle.flicker_dice)
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 

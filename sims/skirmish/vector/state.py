@@ -249,9 +249,11 @@ class Reading:
         return out
 
     def jumper(self, ix, m):
-        """F11.8 / G: the policy jumps and ``m``'s jump booster Back is intact."""
+        """F11.8 / G: the policy jumps and ``m`` has an intact jump booster Back or intact
+        jump Legs (the reference's ``jumper``)."""
         km = self.key(ix, m)
-        return self.b.p_jump[km] & self.b.back_jump[km] & self.part_alive(ix, m, BACK)
+        return self.b.p_jump[km] & ((self.b.back_jump[km] & self.part_alive(ix, m, BACK))
+                                    | (self.b.legs_jump[km] & self.part_alive(ix, m, LEGS)))
 
     def guard_ally(self, ix, m):
         """E5: the living ally adjacent to ``m`` it would Guard (lowest index), -1 none."""
