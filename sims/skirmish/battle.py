@@ -1,4 +1,5 @@
-"""The Skirmish battle model shared by both engines (003 D to G on a range track).
+"""The Skirmish battle model shared by both engines (003 D to I, on a map or the range
+track).
 
 ``reference/`` plays one battle rule by rule; ``vector/`` plays N at once. Both read
 the same compiled :class:`Battle` (static per-mech numbers, built once from the catalog
@@ -10,9 +11,18 @@ i plays ``battles[scenario[i]]``); matchups of one call share a :func:`batch_key
 
 The battle model (the engines' docstrings refer here):
 
-Setup. Two sides of 1 (duel) or 3 (team) mechs; side 0 stands at hex 0, side 1 at the
-front distance (26, 003 H). The track ends ``deploy_rows - 1`` hexes behind each front.
-Mechs index 0..M-1: side 0's first, in the order given. Pilot abilities are on when
+Board. The rules parameter ``board`` names a map of ``catalogs/skirmish/maps/`` (the
+standard map, ``broken``, by default) or ``track``. On a map (``board.py``, its readings
+in ASSUMPTIONS.md) positions are hexes; distances, line of sight, cover, high ground and
+paths are the map's geometry tables; the mechs deploy in alternation at their short ends
+(side B first); a Move walks hex by hex to where the policy's weights (zone, approach,
+shot, cover, flank, screen) want it to stand; a hex holds one mech; zones are scored at
+the end of each round. On the track, side 0 stands at hex 0, side 1 at the front
+distance (26, 003 H); the track ends ``deploy_rows - 1`` hexes behind each front, has no
+terrain and no zones, and cover is drawn per Fire action.
+
+Setup. Two sides of 1 (duel) or 3 (team) mechs. Mechs index 0..M-1: side 0's first, in
+the order given. Pilot abilities are on when
 another pilot of the same side shares Faction or Specialty (003 D), fixed for the battle.
 
 Round (003 I). Initiative: each side rolls ``initiative_dice`` (2d6) + the highest
@@ -34,15 +44,19 @@ Activation (003 E), the same decision list for every mech, switched by its polic
    Then Break (Full, F11.5) when the policy breaks grapples and the mech is in one. A
    mech still Grappled may not Move, Boost or Charge this activation.
 4. Target: the nearest living enemy (ties: lowest index); a Grappled mech's is the mech
-   it grapples.
+   it grapples. On a map it moves by this target and shoots the nearest living enemy a
+   weapon reaches in range and line of sight (F Declare).
 5. Charge (Full, F11.3) when the policy charges, the target is 2+ hexes away and in
    reach of the Move left + Speed + 1, and a melee option exists: the Move first, only
    as far as leaves the Charge a run of its whole Speed (E: the Move splits around
    actions; the Charge's own move is not the Move, like a Boost's), then the Charge,
-   whose [+] count its own hexes; else Move toward the preferred distance, then Guard
+   whose [+] count its own hexes (on a map: to the free side hex of the target cheapest
+   to reach, along a cheapest path); else Move toward the preferred distance (on a map:
+   toward where its policy wants to stand), then Guard
    (Full, E5) an adjacent living ally (the lowest index) when the policy guards and the
    mech has an intact Shield arm (instead of a Boost and an attack), else Boost (Quick)
-   when the policy boosts and nothing reaches.
+   when the policy boosts and nothing reaches (on a map: and the Move stopped short of a
+   better hex). A jumping policy with jump legs or a jump booster climbs on a map.
 6. Throw (Quick, F11.5) first when the policy grapples and the mech is in a grapple.
    Attack: Grapple (Full, F11.5) when the policy grapples, the target is adjacent and
    neither mech is in a grapple; else Overwatch (Full) when the policy holds it and
@@ -59,8 +73,9 @@ the held weapon, Marrow's riposte when a hostile ends a move adjacent (arriving 
 moving within adjacency). After each Fire, Barrage or Aimed Shot, each bonded partner
 with a Reaction fires Backup Fire: one shot at 1[-] from its best weapon in reach (D4).
 
-Fire (003 F): modifier dice once per Fire action (long range, cover drawn per action
-from the cover parameters, Engaged by any adjacent living hostile, Heavy after moving,
+Fire (003 F): modifier dice once per Fire action (long range, cover: on a map the
+terrain's and smoke's, on the track drawn per action from the cover parameters; high
+ground on a map, Engaged by any adjacent living hostile, Heavy after moving,
 bond within 2 hexes, Locked target, crit and stress penalties, reaction, Aimed, Shield
 against melee, Charge); per shot d20 to hit; location d20 over the bands (Aimed: core;
 melee rerolls a non-core location once, twice against Prone; destroyed part: core; hard
@@ -84,10 +99,12 @@ on the track, and ends it; a Break won ends it. It also ends when either mech is
 destroyed or falls Prone by anything else (knockdown, a missed kick, the stress scram).
 A Charge's push of a Grappled mech is blocked (1d6 to the struck part).
 
-End. A side with no living mech loses at once. After the round cap: more points (3 per
-destroyed enemy; no zones on a track) wins, then the higher Hull percentage (current
-over maximum Durability over the fielded team, a destroyed mech counting 0); equal is
-a draw (half a win).
+End. A side with no living mech loses at once. At the end of each round on a map a side
+alone in a zone controls it (1 point a zone a round). After the round cap: more points
+(3 per destroyed enemy, plus the zone points) wins, then the higher Hull percentage
+(current over maximum Durability over the fielded team, a destroyed mech counting 0);
+still level, one sudden-death round (no zone points) and Hull again; equal is a draw
+(half a win).
 """
 
 from __future__ import annotations
