@@ -42,6 +42,7 @@ class Board:
     jump_step_cost: np.ndarray  # int16[H, 6] a step's cost for a jumper (climbs up to jump_climb)
     climb: np.ndarray  # int8[H, 6] levels a step climbs (0 on a drop or level ground)
     foot_climb: int  # the most levels a step climbs on foot (terrain.toml)
+    cover_table: np.ndarray  # int8[H, H] H5 cover of t against a at [a, t]: 2 hard, 1 soft, 0
 
     @property
     def hexes(self) -> int:
@@ -76,7 +77,7 @@ def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
     foot = terrain.climb_max if terrain is not None else geometry.MAX_CLIMB
     board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy),
                   tuple(int(flower[0][0]) for flower in map.zones), jumping.step_cost, climb,
-                  foot)  # fmt: skip
+                  foot, np.where(geo.hard_cover, 2, geo.soft_cover).astype(np.int8))  # fmt: skip
     _BOARDS[key] = board
     return board
 
@@ -149,6 +150,20 @@ def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarr
     player left over when every zone is claimed makes for its nearest zone."""
     pos = np.asarray(pos, np.int64)
     n, M = pos.shape
+    plays = np.broadcast_to(np.asarray(plays, bool), (n, M))
+    key = np.empty((n, 2 * M), np.int64)
+    key[:, :M], key[:, M:] = pos, plays
+    rep = _distinct(key)
+    if rep is None:
+        return _claim_zones(board, pos, plays, side)
+    first, inverse = rep
+    return _claim_zones(board, pos[first], plays[first], side)[inverse]
+
+
+def _claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
+                 ) -> np.ndarray:  # fmt: skip
+    """:func:`claim_zones` on every row."""
+    n, M = pos.shape
     out = np.full((n, M), -1, np.int64)
     cost = board.zone_cost[:, pos].transpose(1, 2, 0)  # [n, M, Z]
     rows = np.arange(n)
@@ -163,6 +178,36 @@ def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarr
         if free.any():
             out = np.where(free, cost.argmin(axis=2), out)
     return out
+
+
+# ---- the same question asked by many battles --------------------------------------------------
+
+_DISTINCT_MIN = 64  # below this many rows (the reference engine asks one) ask every row
+# the row hash's multipliers: fixed odd 64-bit numbers, one per key column
+_MIX = np.random.default_rng(15).integers(0, 1 << 63, 256, np.uint64) * np.uint64(2) + np.uint64(1)
+
+
+def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a batch asks the same question many times: ``key`` int64[n, F] holds every
+    input of a row's answer (a walk, a zone claim or a Charge hex draws no dice, so equal
+    rows get equal answers). Returns (first, inverse): the first row of each distinct key
+    and each row's distinct key (``key[first][inverse]`` equals ``key``), so the answer is
+    worked out once per distinct key and scattered back; None where there are few rows or
+    few repeats. Rows are grouped by a hash, then checked equal in full: a collision falls
+    back to sorting the rows themselves, so the grouping is always exact."""
+    n = len(key)
+    if n < _DISTINCT_MIN or key.shape[1] > len(_MIX):
+        return None
+    key = np.ascontiguousarray(key)
+    h = key.view(np.uint64) @ _MIX[:key.shape[1]]  # wraps modulo 2**64
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    if 4 * len(first) > 3 * n:
+        return None
+    inverse = inverse.ravel()
+    if not np.array_equal(key.take(first.take(inverse), axis=0), key):
+        _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+    return first, inverse
 
 
 @dataclass(frozen=True)
@@ -185,6 +230,19 @@ class Stance:
     w_screen: np.ndarray
 
 
+# a Stance stacked as the columns of one int64[n, 11] array, in field order
+_FIELDS = tuple(Stance.__dataclass_fields__)
+(_TARGET, _GOAL, _REACH, _ZONE, _ALLY, _W_ZONE, _W_APPROACH, _W_SHOT, _W_COVER, _W_FLANK,
+ _W_SCREEN) = range(len(_FIELDS))  # fmt: skip
+
+
+def _stacked(st: Stance, out: np.ndarray) -> np.ndarray:
+    """Fill ``out`` int64[n, 11] with ``st``'s fields as columns (each broadcast to n)."""
+    for j, f in enumerate(_FIELDS):
+        out[:, j] = getattr(st, f)
+    return out
+
+
 def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
     """How much a mech wants to stand on hex ``h`` (int[n, k], each row its battle's
     candidates): higher is better, int64[n, k].
@@ -198,24 +256,43 @@ def stand_score(board: Board, st: Stance, h: np.ndarray) -> np.ndarray:
             + flank x (a shot that leaves the target no hard cover)
             + screen x (adjacent to its ally and nearer the target than the ally)
     """
+    h = np.asarray(h, np.int64)
+    return _score(board, _stacked(st, np.empty((len(h), len(_FIELDS)), np.int64)), h)
+
+
+def _score(board: Board, S: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """:func:`stand_score` of the stacked Stance ``S`` int64[n, 11]. The [H, H] tables are
+    read flat at h * H + t; a term whose weight is 0 on every row adds nothing and is
+    skipped (the sum is of integers, so the score is the same)."""
     g = board.geo
-    col = lambda a: np.asarray(a, np.int64)[:, None]  # noqa: E731
-    t = col(st.target)
+    H = g.hexes
+    col = lambda j: S[:, j, None]  # noqa: E731
+    t = col(_TARGET)
+    at = h * H + t  # [h, t] in a flat [H, H] table
+    d = g.dist.ravel().take(at)
+    within = d <= col(_REACH)
     score = np.zeros(h.shape, np.int64)
-    zone = col(st.zone)
-    zc = board.zone_cost[np.maximum(zone, 0), h]
-    score -= col(st.w_zone) * np.where(zone >= 0, zc, 0)
-    approach = np.maximum(g.move_cost[h, t].astype(np.int64) - col(st.goal), 0)
-    score -= col(st.w_approach) * approach
-    shot = g.los[h, t] & (g.dist[h, t] <= col(st.reach))
-    score += col(st.w_shot) * shot
-    cover = np.where(g.hard_cover[t, h], 2, g.soft_cover[t, h].astype(np.int64))
-    score += col(st.w_cover) * cover * (g.dist[h, t] <= col(st.reach))
-    score += col(st.w_flank) * (shot & ~g.hard_cover[h, t])
-    ally = col(st.ally)
-    a = np.maximum(ally, 0)
-    screen = (ally >= 0) & (g.dist[h, a] <= 1) & (g.dist[h, t] < g.dist[a, t])
-    score += col(st.w_screen) * screen
+    zone, w = col(_ZONE), col(_W_ZONE)
+    if ((w != 0) & (zone >= 0)).any():
+        zc = board.zone_cost.ravel().take(np.maximum(zone, 0) * H + h)
+        score -= w * np.where(zone >= 0, zc, 0)
+    w = col(_W_APPROACH)
+    if (w != 0).any():
+        score -= w * np.maximum(g.move_cost.ravel().take(at).astype(np.int64) - col(_GOAL), 0)
+    shoot, flank = col(_W_SHOT), col(_W_FLANK)
+    if (shoot != 0).any() or (flank != 0).any():
+        shot = g.los.ravel().take(at) & within
+        score += shoot * shot
+        score += flank * (shot & ~g.hard_cover.ravel().take(at))
+    w = col(_W_COVER)
+    if (w != 0).any():
+        score += w * board.cover_table.ravel().take(t * H + h) * within
+    ally, w = col(_ALLY), col(_W_SCREEN)
+    if ((w != 0) & (ally >= 0)).any():
+        a = np.maximum(ally, 0)
+        dist = g.dist.ravel()
+        screen = (ally >= 0) & (dist.take(h * H + a) <= 1) & (d < dist.take(a * H + t))
+        score += w * screen
     return score
 
 
@@ -234,6 +311,14 @@ def _first(ok: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ranked.any(axis=1), order[np.arange(len(ok)), ranked.argmax(axis=1)]
 
 
+def _free(nb: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """bool[k, 6]: neighbours ``nb`` that hold none of ``others`` int[k, K] (-1 none)."""
+    free = nb >= 0
+    for o in others.T:
+        free &= nb != o[:, None]
+    return free
+
+
 def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
          st: Stance, mirrored: np.ndarray | bool = False, jumper: np.ndarray | bool = False
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
@@ -250,24 +335,45 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
     jumped): wants more where a better neighbour was out of the budget left (the Boost's
     condition on the board); jumped where a step climbed more than a mech can on foot
     (the Jump's Heat, G)."""
+    n = len(pos)
+    others = np.asarray(others)
+    F = len(_FIELDS)
+    key = np.empty((n, 4 + F + others.shape[1]), np.int64)  # every input of a row's walk
+    key[:, 0], key[:, 1], key[:, 2], key[:, 3] = pos, budget, mirrored, jumper
+    _stacked(st, key[:, 4:4 + F])
+    key[:, 4 + F:] = others
+    rep = _distinct(key)
+    if rep is None:
+        return _walk(board, key)
+    first, inverse = rep
+    return tuple(out[inverse] for out in _walk(board, key[first]))  # type: ignore[return-value]
+
+
+def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                  np.ndarray]:  # fmt: skip
+    """:func:`walk` on every row of its ``key`` (pos, budget, mirrored, jumper, the
+    stacked Stance, others)."""
     g = board.geo
-    pos = np.asarray(pos, np.int64).copy()
-    left = np.asarray(budget, np.int64).copy()
-    jumps = np.broadcast_to(np.asarray(jumper, bool), (len(pos),))
-    jumped = np.zeros(len(pos), bool)
-    order = _directions(mirrored, len(pos))
-    steps = np.zeros(len(pos), np.int64)
-    more = np.zeros(len(pos), bool)
-    go = np.arange(len(pos))  # a row with no budget left still says whether it wants more
-    here = stand_score(board, st, pos[:, None])[:, 0]
+    n, F = len(key), len(_FIELDS)
+    pos, left = key[:, 0].copy(), key[:, 1].copy()
+    jumps = key[:, 3] != 0
+    any_jump = bool(jumps.any())
+    S, others = key[:, 4:4 + F], key[:, 4 + F:]
+    jumped = np.zeros(n, bool)
+    order = _directions(key[:, 2] != 0, n)
+    steps = np.zeros(n, np.int64)
+    more = np.zeros(n, bool)
+    go = np.arange(n)  # a row with no budget left still says whether it wants more
+    here = _score(board, S, pos[:, None])[:, 0]
     while len(go):
         p = pos[go]
         nb = g.neighbour[p].astype(np.int64)  # [k, 6]
-        cost = np.where(jumps[go][:, None], board.jump_step_cost[p], g.step_cost[p]).astype(
-            np.int64)  # fmt: skip
-        free = (nb >= 0) & (cost >= 0) & ~(nb[:, :, None] == others[go][:, None, :]).any(2)
-        sub = Stance(*(np.asarray(getattr(st, f))[go] for f in Stance.__dataclass_fields__))
-        there = np.where(free, stand_score(board, sub, np.maximum(nb, 0)), -BIG)
+        cost = g.step_cost[p]
+        if any_jump:
+            cost = np.where(jumps[go][:, None], board.jump_step_cost[p], cost)
+        cost = cost.astype(np.int64)
+        free = _free(nb, others[go]) & (cost >= 0)
+        there = np.where(free, _score(board, S[go], np.maximum(nb, 0)), -BIG)
         better = there > here[go][:, None]
         affordable = better & (cost <= left[go][:, None])
         best = np.where(affordable, there, -BIG)
@@ -291,21 +397,36 @@ def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarra
     ``move_cost`` to ``dest`` equals the ``move_cost`` from here) that holds no other
     mech (``others`` as in :func:`walk`), the first in direction order
     (:func:`_directions`). Returns (end hex, hexes moved)."""
+    n = len(pos)
+    others = np.asarray(others)
+    key = np.empty((n, 4 + others.shape[1]), np.int64)  # every input of a row's path
+    key[:, 0], key[:, 1], key[:, 2], key[:, 3] = pos, dest, budget, mirrored
+    key[:, 4:] = others
+    rep = _distinct(key)
+    if rep is None:
+        return _path_walk(board, key)
+    first, inverse = rep
+    return tuple(out[inverse] for out in _path_walk(board, key[first]))  # type: ignore[return-value]
+
+
+def _path_walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`path_walk` on every row of its ``key`` (pos, dest, budget, mirrored, others)."""
     g = board.geo
-    pos = np.asarray(pos, np.int64).copy()
-    dest = np.asarray(dest, np.int64)
-    left = np.asarray(budget, np.int64).copy()
-    order = _directions(mirrored, len(pos))
-    steps = np.zeros(len(pos), np.int64)
+    H = g.hexes
+    move_cost = g.move_cost.ravel()
+    pos, dest, left = key[:, 0].copy(), key[:, 1], key[:, 2].copy()
+    others = key[:, 4:]
+    order = _directions(key[:, 3] != 0, len(key))
+    steps = np.zeros(len(key), np.int64)
     go = np.flatnonzero((left > 0) & (pos != dest))
     while len(go):
         p, d = pos[go], dest[go]
         nb = g.neighbour[p].astype(np.int64)
         cost = g.step_cost[p].astype(np.int64)
-        rest = g.move_cost[np.maximum(nb, 0), d[:, None]].astype(np.int64)
-        on = ((nb >= 0) & (cost >= 0) & (cost + rest == g.move_cost[p, d][:, None])
-              & (cost <= left[go][:, None])
-              & ~(nb[:, :, None] == others[go][:, None, :]).any(2))  # fmt: skip
+        rest = move_cost.take(np.maximum(nb, 0) * H + d[:, None]).astype(np.int64)
+        on = (_free(nb, others[go]) & (cost >= 0)
+              & (cost + rest == move_cost.take(p * H + d)[:, None])
+              & (cost <= left[go][:, None]))  # fmt: skip
         ok, k = _first(on, order[go])
         r, k, rows = go[ok], k[ok], np.flatnonzero(ok)
         pos[r] = nb[rows, k]
@@ -320,14 +441,27 @@ def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.nda
     """F11.3 where a Charge ends: the target's neighbour cheapest to reach from ``pos`` that
     holds no other mech (ties in direction order, :func:`_directions`). Returns (hex or
     -1, its cost)."""
+    n = len(target)
+    others = np.asarray(others)
+    key = np.empty((n, 3 + others.shape[1]), np.int64)  # every input of a row's answer
+    key[:, 0], key[:, 1], key[:, 2] = pos, target, mirrored
+    key[:, 3:] = others
+    rep = _distinct(key)
+    if rep is None:
+        return _charge_hex(board, key)
+    first, inverse = rep
+    return tuple(out[inverse] for out in _charge_hex(board, key[first]))  # type: ignore[return-value]
+
+
+def _charge_hex(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`charge_hex` on every row of its ``key`` (pos, target, mirrored, others)."""
     g = board.geo
-    t = np.asarray(target, np.int64)
+    p, t = key[:, 0, None], key[:, 1]
     nb = g.neighbour[t].astype(np.int64)  # [n, 6]
-    p = np.asarray(pos, np.int64)[:, None]
-    cost = np.where(nb >= 0, g.move_cost[p, np.maximum(nb, 0)].astype(np.int64), UNREACHABLE)
-    taken = (nb[:, :, None] == others[:, None, :]).any(2) & (nb != p)
-    cost = np.where(taken | (nb < 0), UNREACHABLE, cost)
-    _, k = _first(cost == cost.min(axis=1, keepdims=True), _directions(mirrored, len(t)))
+    near = g.move_cost.ravel().take(p * g.hexes + np.maximum(nb, 0)).astype(np.int64)
+    taken = ~_free(nb, key[:, 3:]) & (nb != p)
+    cost = np.where(taken | (nb < 0), UNREACHABLE, near)
+    _, k = _first(cost == cost.min(axis=1, keepdims=True), _directions(key[:, 2] != 0, len(t)))
     rows = np.arange(len(t))
     best = cost[rows, k]
     return np.where(best < UNREACHABLE, nb[rows, k], -1), best
@@ -338,8 +472,7 @@ def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.nda
 
 def cover(board: Board, a: np.ndarray, t: np.ndarray) -> np.ndarray:
     """H5 the terrain's cover of ``t`` against ``a``: 2 hard, 1 soft, 0 none."""
-    g = board.geo
-    return np.where(g.hard_cover[a, t], 2, g.soft_cover[a, t].astype(np.int64))
+    return np.asarray(board.cover_table[a, t], np.int64)
 
 
 def smoke_on_line(board: Board, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -391,7 +524,7 @@ def control(board: Board, pos: np.ndarray, alive: np.ndarray, side: np.ndarray) 
     """003 H Zones: bool[n, 2, Z], side s controls zone z at the end of a round when at
     least one of its living mechs stands in it and no living enemy does."""
     zone = board.geo.zone[np.asarray(pos, np.int64)].astype(np.int64)  # [n, M]
-    Z = board.zones
-    inside = [((zone[:, :, None] == np.arange(Z)) & (alive & (side == s))[:, :, None]).any(1)
-              for s in (0, 1)]  # fmt: skip
-    return np.stack([inside[0] & ~inside[1], inside[1] & ~inside[0]], axis=1)
+    bit = np.where(zone >= 0, np.left_shift(1, np.maximum(zone, 0)), 0)  # its zone as a bit
+    a, b = (np.bitwise_or.reduce(np.where(alive & (side == s), bit, 0), axis=1) for s in (0, 1))
+    held = np.stack([a & ~b, b & ~a], axis=1)  # [n, 2] the zones each side holds, bitwise
+    return ((held[:, :, None] >> np.arange(board.zones)) & 1).astype(bool)

@@ -275,12 +275,16 @@ class Actions(Reading):
         foe_alive = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
         s.pos[ix, m] = hexes
         s.moved[ix, m] = True
+        after = self.dists(ix, m)
         jumped = np.zeros(len(ix), bool)
         if self.any_jump:  # F11.8 / G: a jump out of a hostile's adjacency
-            after = self.dists(ix, m)
             jumped = (foe_alive & rules.jumps(self.jumper(ix, m)[:, None], before, after)).any(1)
-        for e in range(self.M):
-            go = foe_alive[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
+        # E6: a hostile can react only where the move starts or ends adjacent to it
+        # (Disengage, riposte) or it holds Overwatch: react_to_move's conditions, read once
+        # for every e (a reaction moves no mech and clears only the reactor's Overwatch)
+        can = foe_alive & ((before <= 1) | (after <= 1) | (s.overwatch[ix] >= 0))
+        for e in range(self.M) if can.any() else ():
+            go = can[:, e] & self.running(ix) & (s.dur[ix, m, CORE] > 0)
             if go.any():
                 gi, gm, gb, gj = keep(go, ix, m, before[:, e], jumped)
                 self.react_to_move(gi, e, gm, gb, gj)
