@@ -53,7 +53,7 @@ def board_builds(catalog) -> None:
         start = time.perf_counter()
         b = board.board_of(m, catalog.terrain)
         total = time.perf_counter() - start
-        board._BOARDS.clear()  # the walking Geometry stays cached: left are the jumpers' tables and zone costs
+        board._BOARDS.clear()  # the walking Geometry stays cached
         start = time.perf_counter()
         board.board_of(m, catalog.terrain)
         zones = time.perf_counter() - start
