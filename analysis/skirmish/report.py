@@ -334,7 +334,10 @@ def _maps_section(con: Any, board: str, fight_id: str, caption_text: str) -> Sec
     text = _items(sentences) + (
         "<p class='small'>A team's score: wins + draws / 2 over its team fights against the "
         "other teams, both seats (mirrors left out), 95% Wilson interval; side A's score "
-        "pools every matchup of the map. Per matchup: win_rates_by_map.csv.</p>")
+        "pools every matchup of the map. Per matchup: win_rates_by_map.csv. The engines "
+        "favour neither side (a test plays each mirror match on a map and on the map turned "
+        "half round); a side's edge is the map's: on a board 32 hexes long no hex is the "
+        "middle, so the middle zone sits half a hex nearer one end.</p>")
     chart = charts.win_rate_by_map_chart(scores, caption_text)
     return Section("Which map favours whom?", [text, chart],
                    {"team_scores_by_map": scores, "win_rates_by_map": win})
