@@ -99,7 +99,7 @@ def test_mixed_board_batch_agrees_with_reference(skirmish):
     ids = rng.permutation(np.repeat(np.arange(len(battles)), 5_000))
     vec = vector.play(battles, ids, np.random.default_rng(16))
     for i, s in enumerate(chosen):
-        ref = metrics(reference.play([battles[i]], np.zeros(150, np.int64),
+        ref = metrics(reference.play([battles[i]], np.zeros(100, np.int64),
                                      np.random.default_rng(17 + i)))  # fmt: skip
         mine = {k: v[ids == i] for k, v in vec.items()}
         assert_same_distribution(ref, metrics(mine), s[0], BOARD_METRICS)
