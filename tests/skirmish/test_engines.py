@@ -152,7 +152,7 @@ def assert_same_distribution(ref: dict, vec: dict, label: str = "",
 def test_vector_agrees_with_reference(skirmish, name, side_a, side_b, changes):
     battle = battle_of(skirmish, side_a, side_b, changes)
     team = len(side_a.kits) > 1
-    n_ref, n_vec = (400, 20_000) if team else (1500, 40_000)
+    n_ref, n_vec = (300, 15_000) if team else (1000, 30_000)
     seed = sum(map(ord, name))
     ref = metrics(reference.play([battle], one_matchup(n_ref), np.random.default_rng(seed)))
     vec = metrics(vector.play([battle], one_matchup(n_vec), np.random.default_rng(seed + 1)))
