@@ -153,11 +153,7 @@ def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarr
     plays = np.broadcast_to(np.asarray(plays, bool), (n, M))
     key = np.empty((n, 2 * M), np.int64)
     key[:, :M], key[:, M:] = pos, plays
-    rep = _distinct(key)
-    if rep is None:
-        return _claim_zones(board, pos, plays, side)
-    first, inverse = rep
-    return _claim_zones(board, pos[first], plays[first], side)[inverse]
+    return _once_each(key, lambda rows: (_claim_zones(board, pos[rows], plays[rows], side),))[0]
 
 
 def _claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
@@ -208,6 +204,17 @@ def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.ravel()
     return first, inverse
+
+
+def _once_each(key: np.ndarray, answer):
+    """``answer(rows)`` (a tuple of per-row arrays for the rows ``rows`` of ``key``) worked
+    out once per distinct row of ``key`` (:func:`_distinct`) and scattered back to every
+    row; for every row at once where grouping does not pay."""
+    rep = _distinct(key)
+    if rep is None:
+        return answer(slice(None))
+    first, inverse = rep
+    return tuple(out[inverse] for out in answer(first))
 
 
 @dataclass(frozen=True)
@@ -342,11 +349,7 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
     key[:, 0], key[:, 1], key[:, 2], key[:, 3] = pos, budget, mirrored, jumper
     _stacked(st, key[:, 4:4 + F])
     key[:, 4 + F:] = others
-    rep = _distinct(key)
-    if rep is None:
-        return _walk(board, key)
-    first, inverse = rep
-    return tuple(out[inverse] for out in _walk(board, key[first]))  # type: ignore[return-value]
+    return _once_each(key, lambda rows: _walk(board, key[rows]))
 
 
 def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -402,11 +405,7 @@ def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarra
     key = np.empty((n, 4 + others.shape[1]), np.int64)  # every input of a row's path
     key[:, 0], key[:, 1], key[:, 2], key[:, 3] = pos, dest, budget, mirrored
     key[:, 4:] = others
-    rep = _distinct(key)
-    if rep is None:
-        return _path_walk(board, key)
-    first, inverse = rep
-    return tuple(out[inverse] for out in _path_walk(board, key[first]))  # type: ignore[return-value]
+    return _once_each(key, lambda rows: _path_walk(board, key[rows]))
 
 
 def _path_walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -446,11 +445,7 @@ def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.nda
     key = np.empty((n, 3 + others.shape[1]), np.int64)  # every input of a row's answer
     key[:, 0], key[:, 1], key[:, 2] = pos, target, mirrored
     key[:, 3:] = others
-    rep = _distinct(key)
-    if rep is None:
-        return _charge_hex(board, key)
-    first, inverse = rep
-    return tuple(out[inverse] for out in _charge_hex(board, key[first]))  # type: ignore[return-value]
+    return _once_each(key, lambda rows: _charge_hex(board, key[rows]))
 
 
 def _charge_hex(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

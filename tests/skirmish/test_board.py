@@ -23,6 +23,7 @@ import pytest
 from sims.skirmish import board as B
 from sims.skirmish.geometry import UNREACHABLE
 from sims.skirmish.maps import Map, Terrain, flower
+from tests.skirmish.test_geometry import board
 
 # ---------------------------------------------------------------- helpers
 
@@ -33,21 +34,7 @@ def drawn(*rows: str, zones, deploy: int = 2, name: str | None = None) -> Map:
     """A Map of the drawn rows, with its own id unless ``name`` is given (the caches key by
     id, ground and zones, so ids need not differ; distinct ids keep failures readable)."""
     name = f"board_test_{next(_IDS)}" if name is None else name
-    grid = [r.split() for r in rows]
-    depth, length = len(grid), len(grid[0])
-    elevation = np.zeros((depth, length), dtype=np.int8)
-    terrain = np.zeros((depth, length), dtype=np.int8)
-    obstacle = np.zeros((depth, length), dtype=np.int8)
-    for r, row in enumerate(grid):
-        assert len(row) == length
-        for c, tok in enumerate(row):
-            elevation[r, c] = int(tok[0])
-            if tok[1] == "f":
-                terrain[r, c] = 1
-            elif tok[1] == "#":
-                terrain[r, c], obstacle[r, c] = 2, int(tok[2:])
-    return Map(name, name, "assumed", length, depth, elevation, terrain, obstacle,
-               tuple(tuple(z) for z in zones), deploy, 4)  # fmt: skip
+    return board(*rows, zones=tuple(tuple(z) for z in zones), deploy=deploy, name=name)
 
 
 def flat(n_cols: int, n_rows: int, zones, deploy: int = 2, **hexes: str) -> Map:

@@ -17,7 +17,9 @@ from sims.skirmish import geometry as g
 from sims.skirmish.maps import Map
 
 
-def board(*rows: str, zones=()) -> Map:
+def board(*rows: str, zones=(), deploy: int = 2, name: str = "test") -> Map:
+    """A Map of the drawn rows: a token per hex, its elevation digit then ``.`` open, ``f``
+    foliage or ``#N`` an obstacle N levels above its ground."""
     grid = [r.split() for r in rows]
     depth, length = len(grid), len(grid[0])
     elevation = np.zeros((depth, length), dtype=np.int8)
@@ -31,8 +33,8 @@ def board(*rows: str, zones=()) -> Map:
                 terrain[r, c] = 1
             elif tok[1] == "#":
                 terrain[r, c], obstacle[r, c] = 2, int(tok[2:])
-    return Map("test", "test", "assumed", length, depth, elevation, terrain, obstacle,
-               zones, 2, 4)  # fmt: skip
+    return Map(name, name, "assumed", length, depth, elevation, terrain, obstacle,
+               zones, deploy, 4)  # fmt: skip
 
 
 def flat(n_rows: int = 5, n_cols: int = 7, **hexes: str) -> Map:
