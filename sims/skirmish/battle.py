@@ -229,6 +229,7 @@ class Battle:
     w_melee: np.ndarray  # bool[M, 3]
     w_heavy: np.ndarray  # bool[M, 3]
     w_pulse: np.ndarray  # bool[M, 3]
+    w_indirect: np.ndarray  # bool[M, 3]  may fire at a Locked target without LOS (003 E)
     w_order: np.ndarray  # int8[M, 3]  mounts best first (by exact expected damage)
     w_rank: np.ndarray  # int8[M, 3]  each mount's place in w_order (0 best)
     # policy switches and thresholds per mech (policies.toml)
@@ -446,6 +447,7 @@ def compile_battle(
         w_melee=wfield(lambda w: w.is_melee, bool),
         w_heavy=wfield(lambda w: "heavy" in w.tags, bool),
         w_pulse=wfield(lambda w: "pulse" in w.tags, bool),
+        w_indirect=wfield(lambda w: "indirect" in w.tags, bool),
         w_order=arr(order),
         w_rank=arr([np.argsort(row) for row in order]),
         p_adjacent=arr([p.preferred == "adjacent" for p in policy], bool),

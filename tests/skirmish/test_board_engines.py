@@ -218,3 +218,26 @@ def test_the_engine_favours_neither_side(skirmish, policy):
                    "kills_a": scores[1]["kills_b"], "hull_a": scores[1]["hull_b"]}  # fmt: skip
     assert_same_distribution(scores[0], seen_from_b, f"{policy} on broken",
                              ["score_a", "zones_a", "kills_a", "hull_a"])  # fmt: skip
+
+
+def test_an_indirect_weapon_fires_without_sight_only_at_a_locked_target(skirmish):
+    """003 E Lock On: "Indirect weapons may fire at it without LOS". The Harrier's missile
+    rack (Back, mount 2) is Indirect, range 12. On the broken map (10,4) does not see
+    (16,10) (`explain skirmish shot --map broken --from 10,4 --to 16,10`: the rock at
+    (14,8), top 2, stands above the sight height 4/3), 9 hexes apart: nothing reaches
+    the unlocked Foreman; the Locked one is reached by the rack alone, in both engines."""
+    battle = battle_on(skirmish, "broken", side("harrier", "gunline"), side("foreman", "gunline"))
+    geo = battle.board.geo
+    a, t = geo.index(10, 4), geo.index(16, 10)
+    assert not geo.los[a, t] and geo.dist[a, t] == 9
+    assert battle.w_indirect[0].tolist() == [False, False, True]
+    game = reference.Game(battle, reference.ScriptedDice([]))
+    game.mechs[0].pos, game.mechs[1].pos = a, t
+    engine = vector.Engine([battle], np.zeros(2, np.int64), None)
+    engine.s.pos[:, 0], engine.s.pos[:, 1] = a, t
+    engine.s.locked[1, 1] = True  # battle 1: the Foreman is Locked
+    ix, m, f = np.arange(2), np.zeros(2, np.int64), np.ones(2, np.int64)
+    assert engine.reach(ix, m, f)[0].tolist() == [-1, 2]
+    assert game.reach(0, 1) == []
+    game.mechs[1].locked = True
+    assert game.reach(0, 1) == [2]

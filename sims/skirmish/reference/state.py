@@ -192,13 +192,15 @@ class Reading:
 
     def reach(self, m: int, t: int) -> list[int]:
         """Working weapon mounts that reach ``t`` now, best first (F Declare: in range and
-        in line of sight, H4)."""
+        in line of sight, H4; an Indirect weapon needs no sight of a Locked target, E)."""
         d, s, b = self.distance(m, t), self.mechs[m], self.b
         out: list[int] = []
-        if not self.sees(m, t):
-            return out
+        # H4: out of sight, out of reach, but for an Indirect weapon at a Locked target (E)
+        blind, locked = not self.sees(m, t), self.mechs[t].locked
         for w in b.w_order[m]:
             w = int(w)
+            if blind and not (locked and b.w_indirect[m, w]):
+                continue
             if b.has_weapon[m, w] and s.part_alive(MOUNTS[w]):
                 if reach_band(d, b.w_range[m, w], b.w_long[m, w], b.w_melee[m, w]) < 2:
                     out.append(w)

@@ -96,6 +96,7 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.order_flat = battle.w_order.reshape(-1).astype(IX)
         self.reach_flat = np.where(battle.has_weapon, battle.w_long, -1).reshape(-1)
         self.melee_flat = (battle.has_weapon & battle.w_melee).reshape(-1)
+        self.indirect_flat = (battle.has_weapon & battle.w_indirect).reshape(-1)
         self.ranged_flat = np.where(battle.has_weapon & ~battle.w_melee, battle.w_range,
                                     0).reshape(-1).astype(I16)  # fmt: skip
         self.any_shields = bool(battle.shield.any())

@@ -127,6 +127,7 @@ class Reading:
     reach_flat: np.ndarray
     melee_flat: np.ndarray
     ranged_flat: np.ndarray
+    indirect_flat: np.ndarray
 
     def key(self, ix, m):
         """Row of ``self.b`` holding mech ``m``'s static numbers in battles ``ix``:
@@ -219,8 +220,10 @@ class Reading:
         range and sight (the kit's priority order; -1 where none). A loop over the three
         priority places, each a few flat gathers, beats arg-reductions over [n, 3]."""
         d = self.distance(ix, m, t)
-        if self.board is not None:  # H4: out of sight, out of reach
-            d = np.where(self.sees(ix, m, t), d, np.iinfo(np.int16).max)
+        blind = None
+        if self.board is not None:  # H4: out of sight, out of reach, but for an Indirect
+            blind = ~self.sees(ix, m, t)  # weapon at a Locked target (E Lock On)
+            locked = self.s.locked[ix, t]
         first = np.full(len(ix), -1, IX)
         second = first.copy()
         base = self.key(ix, m) * 3
@@ -228,6 +231,8 @@ class Reading:
             mount = self.order_flat.take(base + k)
             ok = (d <= self.reach_flat.take(base + mount)) & self.part_alive(
                 ix, m, MOUNT_PART.take(mount))  # fmt: skip
+            if blind is not None:
+                ok &= ~blind | (locked & self.indirect_flat.take(base + mount))
             second = np.where(ok & (first >= 0) & (second < 0), mount, second)
             first = np.where(ok & (first < 0), mount, first)
         return first, second
