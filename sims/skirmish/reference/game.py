@@ -17,7 +17,7 @@ from sims.skirmish.reference.scoring import Scoring
 from sims.skirmish.reference.state import BattleResult, MechState
 from sims.skirmish.reference.turns import Turns
 
-ENGINE_VERSION = "skirmish-reference-4"
+ENGINE_VERSION = "skirmish-reference-5"
 
 
 class Game(Turns, Actions, Attacks, Effects, Scoring):

@@ -19,7 +19,7 @@ from sims.skirmish.vector.scoring import Scoring
 from sims.skirmish.vector.state import I16, IX, State
 from sims.skirmish.vector.turns import Turns
 
-ENGINE_VERSION = "skirmish-vector-4"
+ENGINE_VERSION = "skirmish-vector-5"
 
 
 def stack(battles: Sequence[Battle]) -> Battle:
