@@ -154,8 +154,9 @@ def compile_battle(catalog: Catalog, a: Sequence[Loadout | str], b: Sequence[Loa
     pol = [catalog.policies[x.policy] if x is not None else None for x in slots]
 
     def per_slot(fn, dtype):
-        return np.array([fn(x, q) if x is not None else 0 for x, q in zip(slots, pol,
-                                                                         strict=True)], dtype)
+        return np.array(
+            [fn(x, q) if x is not None else 0 for x, q in zip(slots, pol, strict=True)], dtype
+        )
 
     oh = [catalog.cover[c].oh if c != "none" else 0 for c in cover]
     reach = catalog.reach

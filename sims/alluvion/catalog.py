@@ -210,7 +210,8 @@ def _load_systems(path: Path, doc: dict[str, Any]) -> dict[str, System]:
 def _load_reach(path: Path, doc: dict[str, Any]) -> tuple[Reach, ...]:
     specs = [FieldSpec("surveillance", "int", min=0, max=4),
              FieldSpec("range", "int", min=0, max=200), FieldSpec("cover", "bool")]  # fmt: skip
-    out = tuple(Reach(**check_entry(raw, specs, path, "reach")) for raw in entries(doc, "reach", path))
+    out = tuple(Reach(**check_entry(raw, specs, path, "reach"))
+                for raw in entries(doc, "reach", path))  # fmt: skip
     if [r.surveillance for r in out] != list(range(len(out))):
         raise CatalogError(path, "one entry per surveillance count 0, 1, 2, ... in order")
     return out
@@ -277,8 +278,10 @@ def _load_loadouts(path: Path, doc: dict[str, Any], chassis, policies, systems,
 
 def _load_scenarios(path: Path, doc: dict[str, Any], loadouts, cover) -> dict[str, Scenario]:
     specs = [FieldSpec("a", "list[str]"), FieldSpec("b", "list[str]"),
-             FieldSpec("squads_a", "int", min=0, max=2), FieldSpec("squads_b", "int", min=0, max=2),
-             FieldSpec("morale_a", "int", min=0, max=10), FieldSpec("morale_b", "int", min=0, max=10),
+             FieldSpec("squads_a", "int", min=0, max=2),
+             FieldSpec("squads_b", "int", min=0, max=2),
+             FieldSpec("morale_a", "int", min=0, max=10),
+             FieldSpec("morale_b", "int", min=0, max=10),
              FieldSpec("ambush", "str", choices=AMBUSH),
              FieldSpec("cover_a", "str"), FieldSpec("cover_b", "str"),
              FieldSpec("depleted_a", "bool"), FieldSpec("depleted_b", "bool"),
@@ -298,7 +301,8 @@ def _load_scenarios(path: Path, doc: dict[str, Any], loadouts, cover) -> dict[st
                                 f"cover_{side}", "cover")  # fmt: skip
             if 0 < vals[f"morale_{side}"] < 3:
                 raise CatalogError(path, "a Morale rating runs 3..10 (0: never checks)",
-                                   kind="scenario", entry=ident, field=f"morale_{side}")  # fmt: skip
+                                   kind="scenario", entry=ident,
+                                   field=f"morale_{side}")  # fmt: skip
         vals["a"], vals["b"] = tuple(vals["a"]), tuple(vals["b"])
         vals["rulebook_fields"] = tuple(vals["rulebook_fields"])
         out[ident] = Scenario(**vals)
@@ -316,18 +320,23 @@ def parse_loadout(text: str, catalog: Catalog) -> Loadout:
     codes, _, rockets = rest.partition("+")
     if not sep or chassis not in catalog.chassis:
         known = ", ".join(sorted(catalog.loadouts))
-        raise InputError(f"loadout {text!r}: neither a named loadout ({known}) nor a code "
-                         f"like knight:DDRS+1r (chassis: {', '.join(catalog.chassis)})")
+        raise InputError(
+            f"loadout {text!r}: neither a named loadout ({known}) nor a code "
+            f"like knight:DDRS+1r (chassis: {', '.join(catalog.chassis)})"
+        )
     bad = [c for c in codes if c not in letters]
     if bad:
-        raise InputError(f"loadout {text!r}: unknown system letter {bad[0]!r} "
-                         f"(known: {', '.join(f'{k}={v}' for k, v in letters.items())})")
+        raise InputError(
+            f"loadout {text!r}: unknown system letter {bad[0]!r} "
+            f"(known: {', '.join(f'{k}={v}' for k, v in letters.items())})"
+        )
     if rockets and not (rockets.endswith("r") and rockets[:-1].isdigit()):
         raise InputError(f"loadout {text!r}: rockets are written +Nr, e.g. +2r")
     policy = policy or "gunline"
     if policy not in catalog.policies:
-        raise InputError(f"loadout {text!r}: unknown policy {policy!r} "
-                         f"(known: {', '.join(catalog.policies)})")
+        raise InputError(
+            f"loadout {text!r}: unknown policy {policy!r} (known: {', '.join(catalog.policies)})"
+        )
     counts = tuple(sum(letters[c] == k for c in codes) for k in KINDS)
     n_rockets = int(rockets[:-1]) if rockets else 0
     problem = rules.loadout_problem(counts, n_rockets, catalog.chassis[chassis].slots,
@@ -365,8 +374,9 @@ def load_catalog(
         repairs=_load_repairs(folder / "repairs.toml", docs["repairs.toml"]),
         policies=policies,
         loadouts=loadouts,
-        scenarios=_load_scenarios(folder / "scenarios.toml", docs["scenarios.toml"], loadouts,
-                                  cover),  # fmt: skip
+        scenarios=_load_scenarios(
+            folder / "scenarios.toml", docs["scenarios.toml"], loadouts, cover
+        ),  # fmt: skip
         params=params,
         param_provenance=provenance,
         overrides=tuple(sorted((overrides or {}).items())),

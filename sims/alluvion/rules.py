@@ -84,7 +84,7 @@ def defense_dice(counts: tuple[int, ...], params: Any) -> tuple[tuple[int, ...],
     would have; the Resistive systems add the rest."""
     ecm = _defense_family(counts[ECM], params)
     both = _defense_family(counts[ECM] + counts[RESISTIVE], params)
-    return ecm, both[len(ecm):]
+    return ecm, both[len(ecm) :]
 
 
 def move_dice(counts: tuple[int, ...], params: Any) -> tuple[int, ...]:
@@ -147,8 +147,11 @@ def margin(attack: Any, spot: Any, defense: Any, params: Any) -> Any:
     with_spot = attack + spot - defense
     value = with_spot if params.spot_adds_to_margin == "on" else attack - defense
     hit = with_spot >= params.hit_at
-    return np.where(hit, np.maximum(value, 1), 0) if isinstance(hit, np.ndarray) else (
-        max(value, 1) if hit else 0)
+    return (
+        np.where(hit, np.maximum(value, 1), 0)
+        if isinstance(hit, np.ndarray)
+        else (max(value, 1) if hit else 0)
+    )
 
 
 def direct_from(case: Any, params: Any) -> Any:
@@ -172,9 +175,11 @@ def attack_case(attack: str, target_in_cover: Any, close: Any = False) -> Any:
         return CLOSE
     if attack == "smart":
         return SMART_CASE
-    return np.where(target_in_cover, COVER, EXPOSED) if isinstance(target_in_cover,
-                                                                    np.ndarray) else (
-        COVER if target_in_cover else EXPOSED)
+    return (
+        np.where(target_in_cover, COVER, EXPOSED)
+        if isinstance(target_in_cover, np.ndarray)
+        else (COVER if target_in_cover else EXPOSED)
+    )
 
 
 def beyond_range(distance: Any, params: Any) -> Any:
@@ -198,7 +203,9 @@ def loss_target(face: Any, live: Any, params: Any) -> Any:
     a number from 1 to 5": the numbers go round the live systems in KINDS order)."""
     pilot = face == params.pilot_face
     pick = (face - 1 - (face > params.pilot_face)) % np.maximum(live, 1)
-    return np.where(pilot, -1, pick) if isinstance(pilot, np.ndarray) else (-1 if pilot else int(pick))
+    if isinstance(pilot, np.ndarray):
+        return np.where(pilot, -1, pick)
+    return -1 if pilot else int(pick)
 
 
 def kind_of(live_counts: Any, index: Any) -> Any:
@@ -243,7 +250,7 @@ def grapples(grapple_die: Any, move_die: Any) -> Any:
 
 
 def breaks_free(grappled_die: Any, grappler_die: Any) -> Any:
-    """"The grappled only breaks free if they beat the grappler's roll."""
+    """Grappling: "The grappled only breaks free if they beat the grappler's roll"."""
     return grappled_die > grappler_die
 
 
