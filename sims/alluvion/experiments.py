@@ -1,0 +1,132 @@
+"""Alluvion Knights experiments for ``mechbal simulate alluvion EXPERIMENT``.
+
+``loadouts``: a round robin of loadouts in duels (one Armor a side, battle.py's round),
+every ordered pair of the chosen loadouts including each against itself (side A acts
+first on equal initiative only by its d2, so the two orders of a pair are two cells of
+the same matchup). ``--n`` is the total number of duels, each cell gets ceil(N / cells).
+A whole chunk is one engine call: every duel carries its own compiled battle.
+
+Row columns (one row per duel; run options such as --cover are in the run's manifest):
+  cell              int32   the grid cell (manifest.json lists each cell's values)
+  loadout_a/_b      str     the loadouts, as given (a loadouts.toml id or a code)
+  code_a/_b         str     their codes, ``chassis:LETTERS[+Nr]`` (R resistive, E ecm,
+                            M movement, S surveillance, H hand-to-hand, D direct fire,
+                            X smart; +Nr rockets)
+  game              int64   index of the duel within its cell
+  winner            int8    0 side a, 1 side b, 2 draw (undecided after round_cap
+                            rounds, or both out); the query views show a, b, draw
+  rounds            int8    rounds played
+  routed_a/_b       int8    1 when the side routed on a Morale check
+  systems_lost_a/_b int16   systems destroyed on that side's Armor
+  pilot_hits_a/_b   int16   Direct Hits that side's pilot took (a 6 on the loss die)
+  attacks_a/_b      int16   attacks the side made
+  hits_a/_b         int16   of those, hits
+  direct_hits_a/_b  int16   Direct Hits the side dealt
+  soldiers_lost_a/_b int16  foot soldiers the side lost (none in duels)
+  shutdowns_a/_b    int8    the side's Armors that shut down (depleted batteries)
+  grapples_a/_b     int16   grapples the side made
+  armors_left_a/_b  int8    the side's Armors operable at the end
+  seed              int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
+  chunk             int32   the chunk the row came from
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sims.alluvion import battle
+from sims.alluvion.catalog import Catalog
+from sims.core.catalog import CatalogError
+from sims.core.protocol import Batch, Experiment, InputError, Option, comma_list, whole_number
+
+DUEL_CHUNK = 20_000  # duels a chunk: one vector call
+RESULT_KEYS = ("winner", "rounds", "routed_a", "routed_b", "systems_lost_a", "systems_lost_b",
+               "pilot_hits_a", "pilot_hits_b", "attacks_a", "attacks_b", "hits_a", "hits_b",
+               "direct_hits_a", "direct_hits_b", "soldiers_lost_a", "soldiers_lost_b",
+               "shutdowns_a", "shutdowns_b", "grapples_a", "grapples_b", "armors_left_a",
+               "armors_left_b")  # fmt: skip
+LABELS = {"winner": battle.RESULTS}
+
+
+def _engine(name: str) -> Any:
+    # imported on use: a chunk needs one engine
+    return importlib.import_module(f"sims.alluvion.{name}")
+
+
+def loadout_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every ordered pair of the chosen loadouts (mirror matches included)."""
+    names = list(options.get("loadouts") or catalog.loadouts)
+    codes = {}
+    for name in names:
+        try:
+            codes[name] = catalog.loadout(name).code
+        except InputError as exc:
+            raise CatalogError("--loadouts", str(exc)) from None
+    cover = options.get("cover") or "none"
+    if cover != "none" and cover not in catalog.cover:
+        raise CatalogError("--cover", f"unknown cover {cover!r} (known: none, "
+                                      f"{', '.join(catalog.cover)})")  # fmt: skip
+    range_ = int(options.get("range") or 0)
+    if range_ > 60:
+        raise CatalogError("--range", f"{range_} hexes: at most 60")
+    return [{"loadout_a": a, "loadout_b": b, "code_a": codes[a], "code_b": codes[b],
+             "cover": cover, "range": range_} for a in names for b in names]  # fmt: skip
+
+
+def duel_of(catalog: Catalog, cell: Mapping[str, Any]) -> battle.Battle:
+    """The compiled duel of one cell (both sides behind the cell's cover)."""
+    cover = cell.get("cover", "none")
+    return battle.duel(catalog, cell["loadout_a"], cell["loadout_b"], cover=(cover, cover),
+                       range_=int(cell.get("range", 0)))  # fmt: skip
+
+
+def duel_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
+    """Play a chunk's duels in one engine call: one compiled battle per cell of the
+    chunk, each row indexing its cell's."""
+    battles = [duel_of(catalog, c) for c in batch.cells]
+    res = _engine(engine).play(battles, batch.cell.astype(np.int32), rng)
+    cell_numbers = np.array([c.get("cell", -1) for c in batch.cells], np.int32)
+    out: dict[str, Any] = {
+        "cell": cell_numbers[batch.cell],
+        "loadout_a": batch.column("loadout_a"),
+        "loadout_b": batch.column("loadout_b"),
+        "code_a": batch.column("code_a"),
+        "code_b": batch.column("code_b"),
+        "game": batch.index,
+    }
+    for key in RESULT_KEYS:
+        out[key] = np.asarray(res[key])
+    return pa.table(out)
+
+
+def _range(text: str) -> int:
+    return whole_number(text)
+
+
+LOADOUTS_OPTION = Option("loadouts", "loadouts, comma-separated: ids of loadouts.toml or "
+                         "codes like knight:DDRS+1r (default: every named loadout)",
+                         comma_list, metavar="L1,L2,...")  # fmt: skip
+COVER_OPTION = Option("cover", "cover both sides start behind: none or a cover.toml id "
+                      "(default none)", str, default="none", metavar="COVER")  # fmt: skip
+RANGE_OPTION = Option("range", "hexes between the sides at the start (default: the rules' "
+                      "start_range)", _range, default=0, metavar="HEXES")  # fmt: skip
+
+EXPERIMENTS = {
+    "loadouts": Experiment(
+        name="loadouts",
+        summary="a round robin of loadouts in duels (every ordered pair, mirrors included)",
+        schema=__doc__ or "",
+        chunk_size=DUEL_CHUNK,
+        cells=loadout_cells,
+        run_chunk=duel_rows,
+        labels=LABELS,
+        options=(LOADOUTS_OPTION, COVER_OPTION, RANGE_OPTION),
+        # the scenarios are the engines' samples; the repairs a table only
+        identity_files=(),
+    ),
+}
