@@ -29,8 +29,9 @@ exactly this order, so a scripted battle reads the same faces in each engine:
    a. grappled, first action: try to break free (highest unspent Skill die against the
       grappler's, neither spent; breaks free only when higher).
    b. policy ``clear_infantry``, last action, an enemy squad with soldiers within direct
-      fire range: dedicate the highest unspent Attack die (else Skill die) to the first
-      such squad; that many soldiers fall (``rules.soldiers_fall``).
+      fire range: dedicate the highest unspent Attack die (else Skill die; with none
+      left, none fall) to the first such squad; that many soldiers fall
+      (``rules.soldiers_fall``). Clearing is not counted as an attack.
    c. policy ``spotter``, last action, a Spot or Skill die unspent, an operable ally yet
       to take its turn this round, and the target within reach (``reach.toml``, by
       usable surveillance systems): Spot the target with the highest unspent Spot die
@@ -38,8 +39,10 @@ exactly this order, so a scripted battle reads the same faces in each engine:
    d. policy ``grapple``, ``d <= 1``, neither grappling nor grappled, the target not
       grappled, a Skill die unspent: the highest Skill die (spent) against the target's
       highest unspent Move die (else Skill die, else 0; spent); ``rules.grapples``. The
-      grappled loses the use of one system from the next round's pools: the first kind
-      it has of movement, surveillance, resistive, ecm, hand_to_hand, direct_fire, smart.
+      grappled loses the use of one system from the next round's pools: at each round's
+      pools step, the first kind it still has of movement, surveillance, resistive, ecm,
+      hand_to_hand, direct_fire, smart, for that whole round. A grapple ends when either
+      Armor is out.
    e. move, when not ``hold``, not grappled, ``d > goal`` and either the policy
       ``approach``es with a usable Hand-to-Hand system (goal 1), or no attack reaches the
       target (goal 1), or ``d`` is beyond direct fire range (goal ``direct_fire_range``):
@@ -60,10 +63,11 @@ exactly this order, so a scripted battle reads the same faces in each engine:
       highest Skill die; none: 0. A hit rolls ``rules.margin`` damage dice; faces from
       ``rules.direct_from(case)`` are Direct Hits. Against a target in cover (a ranged
       non-smart attack) each other die costs the cover 1 OH; against a grappler, from the
-      grappled's side, the grappled Armor is the cover and takes each other die as a
-      Direct Hit. Direct Hits accumulate on an Armor; each ``hits_per_system`` destroy a
-      system: with ``system_loss = roll`` a loss die each (``rules.loss_target``: the
-      pilot on a 6, who is out of the fight at 0 HP), with ``choice`` the attacker's
+      grappled's allies (not the grappled itself), the grappled Armor is the cover and
+      takes each other die as a Direct Hit (before the grappler's own cover). Direct
+      Hits accumulate on an Armor; each ``hits_per_system`` destroy a system: with
+      ``system_loss = roll`` a loss die each (``rules.loss_target``: the pilot on a 6,
+      who is out of the fight at 0 HP), with ``choice`` the attacker's
       ``rules.chosen_kind``. An Armor with no system left is inoperable.
    g. otherwise the action is lost.
    After its turn a depleted Armor rolls the battery die; ``rules.shuts_down`` takes it
@@ -74,8 +78,8 @@ exactly this order, so a scripted battle reads the same faces in each engine:
    Armor within direct fire range with one ``squad_die`` (Spot from its side's Armors
    added and consumed), ranged non-smart, defended and damaged as in 3f.
 5. **Morale.** Each side (A then B) with a rating, not yet checked, that has lost half
-   its Armors or its lead (slot 0) rolls ``morale_dice`` d6 once; ``rules.routs`` ends
-   the battle for it.
+   its Armors or its lead (slot 0) rolls ``morale_dice`` d6 once (even when all its
+   Armors are out); ``rules.routs`` ends the battle for it.
 6. **End.** A side is beaten when all its Armors are out (inoperable, pilot down, shut
    down) or it routed. One side beaten: the other wins; both: a draw; neither after
    ``round_cap`` rounds: a draw.
