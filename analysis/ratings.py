@@ -1,6 +1,6 @@
 """Ratings: a Bradley-Terry model fitted to round-robin results of any two-sided game.
 
-Each team (or kit, or loadout) i has a strength exp(theta_i); P(i beats j) = 1 / (1 +
+Each team (or kit, or build) i has a strength exp(theta_i); P(i beats j) = 1 / (1 +
 exp(theta_j - theta_i)). Draws count as half a win for each side. The fit
 maximises the likelihood by Newton's method with the ratings centred (sum theta = 0);
 95% intervals come from the observed information (the Hessian's pseudo-inverse).

@@ -52,7 +52,7 @@ class System:
     id: str
     name: str
     family: str
-    code: str  # the letter of a loadout code
+    code: str  # the letter of a loadout code (lower-case)
     attack: str  # close | ranged | smart for weapons, "" otherwise
     ecm: bool
     provenance: str
@@ -166,7 +166,7 @@ class Catalog:
     overrides: tuple[tuple[str, Any], ...] = ()
 
     def loadout(self, text: str) -> Loadout:
-        """A named loadout, or one written as a code (``knight:DDRS+1r``); anything
+        """A named loadout, or one written as a code (``knight:rsdd+1r``); anything
         else is an InputError naming it."""
         if text in self.loadouts:
             return self.loadouts[text]
@@ -196,8 +196,8 @@ def _load_systems(path: Path, doc: dict[str, Any]) -> dict[str, System]:
         if (s.family == "weapon") != bool(s.attack):
             raise CatalogError(path, "weapons (and only weapons) name their attack",
                                kind="system", entry=s.id, field="attack")  # fmt: skip
-        if len(s.code) != 1 or not s.code.isupper():
-            raise CatalogError(path, f"{s.code!r} is not one capital letter", kind="system",
+        if len(s.code) != 1 or not s.code.islower():
+            raise CatalogError(path, f"{s.code!r} is not one lower-case letter", kind="system",
                                entry=s.id, field="code")  # fmt: skip
     codes = [s.code for s in out.values()]
     if len(set(codes)) != len(codes):
@@ -310,8 +310,9 @@ def _load_scenarios(path: Path, doc: dict[str, Any], loadouts, cover) -> dict[st
 
 
 def parse_loadout(text: str, catalog: Catalog) -> Loadout:
-    """A loadout written ``chassis:CODES[+Nr][@policy]`` (``knight:DDRS+1r``; the letters
-    are systems.toml's codes): an InputError naming the text and the problem."""
+    """A loadout written ``chassis:LETTERS[+Nr][@policy]`` (``knight:rsdd+1r``; the letters
+    are systems.toml's codes, in either case): an InputError naming the text and the
+    problem."""
     from sims.core.protocol import InputError
 
     letters = {s.code: s.id for s in catalog.systems.values()}
@@ -322,8 +323,9 @@ def parse_loadout(text: str, catalog: Catalog) -> Loadout:
         known = ", ".join(sorted(catalog.loadouts))
         raise InputError(
             f"loadout {text!r}: neither a named loadout ({known}) nor a code "
-            f"like knight:DDRS+1r (chassis: {', '.join(catalog.chassis)})"
+            f"like knight:rsdd+1r (chassis: {', '.join(catalog.chassis)})"
         )
+    codes = codes.lower()
     bad = [c for c in codes if c not in letters]
     if bad:
         raise InputError(

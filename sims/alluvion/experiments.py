@@ -9,9 +9,9 @@ A whole chunk is one engine call: every duel carries its own compiled battle.
 Row columns (one row per duel; run options such as --cover are in the run's manifest):
   cell              int32   the grid cell (manifest.json lists each cell's values)
   loadout_a/_b      str     the loadouts, as given (a loadouts.toml id or a code)
-  code_a/_b         str     their codes, ``chassis:LETTERS[+Nr]`` (R resistive, E ecm,
-                            M movement, S surveillance, H hand-to-hand, D direct fire,
-                            X smart; +Nr rockets)
+  code_a/_b         str     their codes, ``chassis:letters[+Nr]`` (r resistive, e ecm,
+                            m movement, s surveillance, h hand-to-hand, d direct fire,
+                            x smart; +Nr rockets)
   game              int64   index of the duel within its cell
   winner            int8    0 side a, 1 side b, 2 draw (undecided after round_cap
                             rounds, or both out); the query views show a, b, draw
@@ -109,7 +109,7 @@ def _range(text: str) -> int:
 
 
 LOADOUTS_OPTION = Option("loadouts", "loadouts, comma-separated: ids of loadouts.toml or "
-                         "codes like knight:DDRS+1r (default: every named loadout)",
+                         "codes like knight:rsdd+1r (default: every named loadout)",
                          comma_list, metavar="L1,L2,...")  # fmt: skip
 COVER_OPTION = Option("cover", "cover both sides start behind: none or a cover.toml id "
                       "(default none)", str, default="none", metavar="COVER")  # fmt: skip

@@ -26,7 +26,7 @@ FAMILY = {"resistive": "defense", "ecm": "defense", "movement": "movement",
 RESISTIVE, ECM, MOVEMENT, SURVEILLANCE, HAND_TO_HAND, DIRECT_FIRE, SMART = range(7)
 WEAPONS = (HAND_TO_HAND, DIRECT_FIRE, SMART)
 DEFENSES = (RESISTIVE, ECM)
-CODES = "REMSHDX"  # the catalog's code letters in KINDS order (systems.toml)
+CODES = "remshdx"  # the catalog's code letters in KINDS order (systems.toml)
 MAX_ARMORS = 2  # Armors a side fields in the engines (duels and small squad fights)
 
 # Damage: the four cases of a hit, their codes in engine arrays and tables.
@@ -56,7 +56,7 @@ def loadout_problem(counts: tuple[int, ...], rockets: int, slots: int, params: A
 
 
 def loadout_code(chassis: str, counts: tuple[int, ...], rockets: int) -> str:
-    """``knight:DDRS+1r``: the chassis, a letter per system (KINDS order), rockets."""
+    """``knight:rsdd+1r``: the chassis, a letter per system (KINDS order), rockets."""
     letters = "".join(CODES[k] * n for k, n in enumerate(counts))
     return f"{chassis}:{letters}" + (f"+{rockets}r" if rockets else "")
 

@@ -42,15 +42,15 @@ def test_every_row_is_legal_and_none_is_missing(frame) -> None:
 
 @pytest.mark.parametrize(("code", "attack", "rocket", "defense", "ecm", "move", "spot"), [
     # two Direct Fire: first weapon 1d6, second 1d8; two Resistive: 2d6 then 1d6
-    ("knight:RRDD", "1d6+1d8", "0", "3d6", "0", "0", "0"),
+    ("knight:rrdd", "1d6+1d8", "0", "3d6", "0", "0", "0"),
     # one of each defense: ECM counted first (2d6), the Resistive adds 1d6
-    ("knight:REXX", "1d6+1d8", "0", "3d6", "2d6", "0", "0"),
+    ("knight:rexx", "1d6+1d8", "0", "3d6", "2d6", "0", "0"),
     # weapons of three kinds: 1d6 + 1d8 + 1d8; Direct Fire present, no mobile d8
-    ("bulwark:MHDX+2r", "1d6+2d8", "2d8", "0", "0", "1d6", "0"),
+    ("bulwark:mhdx+2r", "1d6+2d8", "2d8", "0", "0", "1d6", "0"),
     # no Direct Fire nor Smart: the mobile frame's 1d8 Move beside the system's 1d6
-    ("knight:MHH", "1d6+1d8", "0", "0", "0", "1d6+1d8", "0"),
+    ("knight:mhh", "1d6+1d8", "0", "0", "0", "1d6+1d8", "0"),
     # no weapons at all: mobile too, and an empty Attack pool
-    ("skimmer:ESS", "0", "0", "2d6", "2d6", "1d8", "2d6"),
+    ("skimmer:ess", "0", "0", "2d6", "2d6", "1d8", "2d6"),
 ])  # fmt: skip
 def test_pools_of_a_loadout(catalog, frame, code, attack, rocket, defense, ecm, move, spot):
     row = frame.filter(pl.col("code") == code).row(0, named=True)

@@ -62,7 +62,7 @@ CASES = [
                  'id = "brawler"\napproach = "yes"',
                  "policy 'brawler', field 'approach': expected true or false, got 'yes'",
                  id="policy-not-a-bool"),
-    pytest.param("systems.toml", 'code = "X"', 'code = "D"',
+    pytest.param("systems.toml", 'code = "x"', 'code = "d"',
                  "system 'direct_fire', field 'code': two systems share a code letter",
                  id="code-letter-twice"),
 ]  # fmt: skip
@@ -94,20 +94,20 @@ def test_a_chassis_shrunk_under_a_loadout_names_the_loadout(tmp_path: Path) -> N
 
 def test_untouched_copy_loads(tmp_path: Path) -> None:
     catalog = load_catalog(copy_catalogs(tmp_path))
-    assert len(catalog.loadouts) == 8 and catalog.loadouts["gunner"].code == "knight:RRDD"
+    assert len(catalog.loadouts) == 8 and catalog.loadouts["gunner"].code == "knight:rrdd"
 
 
 @pytest.mark.parametrize(("code", "message"), [
-    ("knight:DDDR", "loadout 'knight:DDDR': 3 direct_fire systems: at most 2 of a kind "
+    ("knight:dddr", "loadout 'knight:dddr': 3 direct_fire systems: at most 2 of a kind "
                     "(The Systems)"),
-    ("skimmer:RRDD", "loadout 'skimmer:RRDD': 4 systems on a chassis of 3 slots"),
-    ("knight:DD+3r", "loadout 'knight:DD+3r': 3 rockets: at most 2 single-shot rockets"),
-    ("knight:DQ", "loadout 'knight:DQ': unknown system letter 'Q' (known: R=resistive, "
-                  "E=ecm, M=movement, S=surveillance, H=hand_to_hand, D=direct_fire, X=smart)"),
+    ("skimmer:rrdd", "loadout 'skimmer:rrdd': 4 systems on a chassis of 3 slots"),
+    ("knight:dd+3r", "loadout 'knight:dd+3r': 3 rockets: at most 2 single-shot rockets"),
+    ("knight:dq", "loadout 'knight:dq': unknown system letter 'q' (known: r=resistive, "
+                  "e=ecm, m=movement, s=surveillance, h=hand_to_hand, d=direct_fire, x=smart)"),
     ("titan:DD", "loadout 'titan:DD': neither a named loadout (brawler, gunner, lancer, "
                  "missileer, phantom, scout, sentinel, skirmisher) nor a code like "
-                 "knight:DDRS+1r (chassis: skimmer, knight, bulwark)"),
-    ("knight:DD@sniper", "loadout 'knight:DD@sniper': unknown policy 'sniper' (known: "
+                 "knight:rsdd+1r (chassis: skimmer, knight, bulwark)"),
+    ("knight:dd@sniper", "loadout 'knight:dd@sniper': unknown policy 'sniper' (known: "
                          "gunline, brawler, striker, overwatch)"),
 ])  # fmt: skip
 def test_impossible_loadout_code_is_one_line(code: str, message: str) -> None:
