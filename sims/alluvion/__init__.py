@@ -1,0 +1,78 @@
+"""Alluvion Knights (seed 001): dice pools from the systems a Knight carries, exact
+attack, damage, morale and battery odds, every legal loadout, and duels and small squad
+fights on two engines.
+
+The game as the generic tools see it (``sims.core.protocol``); installed as the
+``mechbal.games`` entry point ``alluvion`` (pyproject.toml).
+"""
+
+from sims.alluvion import (
+    battle,
+    builds,
+    claims,
+    exact,
+    experiments,
+    explain,
+    reference,
+    rules,
+    vector,
+)
+from sims.alluvion.catalog import load_catalog
+from sims.core.protocol import Engines, Game
+
+
+def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:
+    """Every battle of scenarios.toml: duels, an ambush, a fight in cover, squads with
+    morale, depleted batteries (the conformance test plays each on both engines)."""
+    return [(sid, battle.scenario_battle(catalog, sid)) for sid in catalog.scenarios]
+
+
+def tables(catalog) -> dict:
+    """The exact tables and the enumeration of every legal loadout."""
+    return {**exact.tables(catalog), builds.TABLE.stem: builds.frame(catalog)}
+
+
+ENGINES = Engines(
+    scenarios=sample_scenarios,
+    reference=reference.play,
+    vector=vector.play,
+    metrics=reference.metrics,
+    batch_key=battle.batch_key,
+    reference_version=reference.ENGINE_VERSION,
+    vector_version=vector.ENGINE_VERSION,
+)
+
+GAME = Game(
+    name="alluvion",
+    title="Alluvion Knights",
+    rulebook="001_8ad3594640b7f9f3.txt",
+    load_catalog=load_catalog,
+    tables=(*exact.TABLES, builds.TABLE),
+    exact=tables,
+    checks=claims.CHECKS,
+    rules_version=rules.RULES_VERSION,
+    engines=ENGINES,
+    experiments=experiments.EXPERIMENTS,
+    explain=explain.EXPLAIN,
+    # the engines' sample battles and the repairs table never decide a duel's rows
+    identity_exclude=("scenarios.toml", "repairs.toml"),
+    vocabulary=(
+        "alluvion",
+        "loadout",
+        "loadouts",
+        "resistive",
+        "ecm",
+        "surveillance",
+        "grapple",
+        "grappled",
+        "squad",
+        "squads",
+        "morale",
+        "battery",
+        "batteries",
+        "knight",
+        "knights",
+    ),
+)
+
+__all__ = ["GAME", "load_catalog"]
