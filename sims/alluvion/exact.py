@@ -41,7 +41,6 @@ SPOTS = range(0, 9)  # DESIGN contract: "spot a fixed value 0..8"
 MARGINS = range(1, 13)  # DESIGN contract: "margin 1..12 d6 rolled"
 DIRECT_HITS = range(0, 13)  # the systems table: an Armor hit by 0..12 Direct Hits
 MORALE_RATINGS = range(3, 11)  # Morale: "a Morale rating from 3 to 10"
-MORALE_DIE = 6  # Morale: "roll a 2d6 Morale check" (the count is morale_dice)
 TURNS = range(1, 13)  # the battery table: 1..12 turns depleted
 REPAIR_DIE = 6  # Repairs: "roll 1d6" (catalog.py checks the entries cover its faces)
 ROUND_CASE = rules.EXPOSED  # the round table's damage case
@@ -353,7 +352,7 @@ def round_outcome(attack: Pool, defense: Pool, params: Parameters, case: int = R
 
 def p_rout(rating: int, params: Parameters) -> Fraction:
     """P(a Morale check routs a side of that rating) (``rules.routs``)."""
-    roll = Dist.die(MORALE_DIE).repeat(params.morale_dice)
+    roll = Dist.die(params.morale_die).repeat(params.morale_dice)
     return roll.p(lambda total: bool(rules.routs(total, rating)))
 
 

@@ -94,8 +94,9 @@ class Parameters:
                            low=2, high=12)  # fmt: skip
     squad_initiative_die: int = param("die a side rolls (+ Morale) for infantry initiative",
                                       "Foot Soldiers", low=2, high=12)  # fmt: skip
-    morale_dice: int = param("d6 rolled for a Morale check (rout when the sum is greater "
+    morale_dice: int = param("dice rolled for a Morale check (rout when the sum is greater "
                              "than the rating)", "Morale", low=1, high=4)  # fmt: skip
+    morale_die: int = param("sides of a Morale die", "Morale", low=2, high=12)
     # -- Batteries
     battery_die: int = param("die a depleted Armor rolls after every turn", "Batteries",
                              low=2, high=20)  # fmt: skip

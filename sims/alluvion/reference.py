@@ -43,8 +43,8 @@ R9  Moving leaves cover (without a usable movement system) whenever the move act
 R10 Ambush: only step 3 is limited to the ambusher; foot soldiers (4) act as in any
     round, and the ambusher is "the side that went first" for their ties.
 R11 A side whose Armors are all out still takes its morale check when due (the dice are
-    rolled). Morale dice are d6 (MORALE_DIE: the docstring's "d6"), the initiative
-    tie-breaker a d2 (D2).
+    rolled). Morale dice have ``morale_die`` sides, the initiative tie-breaker is a d2
+    (D2).
 R12 The Opportunity die is rolled only when ``opportunity_die`` > 0.
 """
 
@@ -64,7 +64,6 @@ ENGINE_VERSION = "alluvion-reference-1"
 A, B, DRAW = 0, 1, 2  # battle.RESULTS codes
 ONGOING = -1
 BLOCK = DEFENSE["block"]
-MORALE_DIE = 6  # "roll a 2d6 Morale check": morale_dice dice of 6 sides
 D2 = 2  # the initiative tie-breaker
 ROCKET = True  # an Attack die's flag: this round's rocket die
 
@@ -506,7 +505,7 @@ def morale(battle: Battle, s: State, dice: Dice) -> None:
         lost = sum(a.out for a in fielded)
         if rules.morale_check_due(lost, len(fielded), fielded[0].out):
             s.checked[side] = True
-            total = sum(roll(dice, MORALE_DIE) for _ in range(p.morale_dice))
+            total = sum(roll(dice, p.morale_die) for _ in range(p.morale_dice))
             s.routed[side] = bool(rules.routs(total, rating))
 
 

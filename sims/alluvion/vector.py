@@ -54,7 +54,7 @@ engines agree die for die):
 10. Ambush: only step 3 is limited to the ambusher; foot soldiers act as in any round,
     the ambusher counting as the side that went first for their ties.
 11. A side whose Armors are all out still takes its morale check when due. Morale dice
-    are d6 (MORALE_DIE), rolled one by one, side A's before side B's; the initiative
+    have ``morale_die`` sides, rolled one by one, side A's before side B's; the initiative
     tie-breaker is a d2.
 12. The Opportunity die is rolled only when ``opportunity_die`` > 0, before the
     defender's choice (``block`` counts it). The battery die is rolled after a turn
@@ -76,7 +76,6 @@ from sims.core.batch import Dice
 
 ENGINE_VERSION = "alluvion-vector-1"
 
-MORALE_DIE = 6  # "roll a 2d6 Morale check": morale_dice dice of 6 sides
 D2 = 2  # the initiative tie-breaker
 SLOT_FIELDS = ("present", "counts", "rockets", "base_move", "approach", "spotter", "grapple",
                "clear_infantry", "rockets_from", "defense", "hold", "cover_oh",
@@ -608,7 +607,7 @@ class _Battles:
                 continue
             total = np.zeros(len(rows), I32)
             for _ in range(self.p.morale_dice):
-                total += self.roll(MORALE_DIE, rows)
+                total += self.roll(self.p.morale_die, rows)
             self.checked[side, rows] = True
             self.routed[side, rows] = rules.routs(total, self.morale[side, rows])
 

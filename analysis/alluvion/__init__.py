@@ -1,0 +1,14 @@
+"""Alluvion Knights' analysis plugin (``analysis.plugin``): its report page (the
+``loadouts`` round robin: the matchup matrix, the ranking, dominance, the dice pools and
+the exact single-attack odds), charts, queries and balance flags. Installed as the
+``mechbal.analysis`` entry point ``alluvion`` (pyproject.toml)."""
+
+from analysis.alluvion import flags, report
+from analysis.plugin import Analysis
+
+ANALYSIS = Analysis(
+    game="alluvion",
+    default_runs=report.run_default_experiments,
+    page=report.build_page,
+    limits=flags.LIMITS,  # catalogs/alluvion/limits.toml (the round robin's scores)
+)
