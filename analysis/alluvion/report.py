@@ -333,7 +333,7 @@ def pools_sentence(pools: pl.DataFrame) -> str:
     return (
         " ".join(out) + f" {pools.height} loadouts differ in chassis, policy and Move and "
         "Spot pools at once, so these are associations, not controlled changes: to vary "
-        "one system, play codes such as knight:ddrs against knight:drrs with --loadouts."
+        "one system, play codes such as knight:rsdd against knight:rrsd with --loadouts."
     )
 
 
