@@ -525,14 +525,9 @@ def test_mixed_call_matches_separate_calls(cat):
         assert not within(part, alone), b.label
 
 
-def test_agrees_with_reference_on_every_scenario(cat):
-    battles = [scenario_battle(cat, s) for s in cat.scenarios]
-    for i, b in enumerate(battles):
-        ref = reference.metrics(reference.play(battles, np.full(300, i),
-                                               np.random.default_rng(40 + i)))  # fmt: skip
-        vec = reference.metrics(vector.play(battles, np.full(6000, i),
-                                            np.random.default_rng(80 + i)))  # fmt: skip
-        assert not within(ref, vec), b.label
+# The agreement with the reference on every scenarios.toml battle (300 reference against
+# 6,000 vector battles, within 4 standard errors, alone and mixed in one call) is
+# tests/conformance.py's, run over every registered game.
 
 
 ODDS = [("ecm", "knight:R", "knight:D"), ("ecm", "knight:ER", "knight:X"),
