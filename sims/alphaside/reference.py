@@ -61,9 +61,11 @@ R10 ``hits`` and ``crits`` count dice once per attack (not per area target): the
     that decide the hits, i.e. a Disarmed attack's re-rolls (crits among them are
     counted though they trigger nothing). Disarm is removed by the attacker's next
     attack even when it has no hit to re-roll (a Dash or Energize keeps it).
-R11 Area: the targets are the enemies on the board within ``area`` hexes of the target
-    (itself included), fixed when the attack is rolled; the crit effect is applied to
-    every target (slot order), then damage target by target (slot order).
+R11 Area: the targets of an area weapon are the enemies on the board within ``area``
+    hexes of the target (itself included; a weapon without area hits its target alone,
+    even when other enemies share its hex), fixed when the attack is rolled; the crit
+    effect is applied to every target (slot order), then damage target by target (slot
+    order).
 R12 Push X: the target moves backward (away from the attacker) min(X, hexes to its own
     Base) hexes; when that is fewer than X it ran off the track: ``rules.collision``
     damage against its active Shields, the Shields used flipping off
@@ -452,7 +454,8 @@ def attack(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, target: Me
     s.count("hits", m.side, hits)
     s.count("crits", m.side, crits)
     area = st.w_area[i][k]
-    targets = [v for v in s.enemies(m.side) if abs(v.pos - target.pos) <= area]  # R11
+    targets = ([v for v in s.enemies(m.side) if abs(v.pos - target.pos) <= area] if area
+               else [target])  # R11
     effect, value = st.w_effect[i][k], st.w_value[i][k]
     if triggered:
         if effect == rules.DAMAGE:

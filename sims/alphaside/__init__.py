@@ -1,0 +1,59 @@
+"""ALPHASIDE (seed 004): exact d10 attack odds (hits and crits, damage through Shields,
+defeat, area attacks, collisions), units on the Timeline, and engagements and squad games
+on two engines.
+
+The game as the generic tools see it (``sims.core.protocol``); installed as the
+``mechbal.games`` entry point ``alphaside`` (pyproject.toml).
+"""
+
+from sims.alphaside import (
+    battle,
+    claims,
+    exact,
+    experiments,
+    explain,
+    reference,
+    rules,
+    vector,
+)
+from sims.alphaside.catalog import load_catalog
+from sims.core.protocol import Engines, Game
+
+ENGINES = Engines(
+    scenarios=battle.sample_battles,
+    reference=reference.play,
+    vector=vector.play,
+    metrics=reference.metrics,
+    batch_key=battle.batch_key,
+    reference_version=reference.ENGINE_VERSION,
+    vector_version=vector.ENGINE_VERSION,
+)
+
+GAME = Game(
+    name="alphaside",
+    title="ALPHASIDE",
+    rulebook="004_1f484c5fe6094f24.txt",
+    load_catalog=load_catalog,
+    tables=exact.TABLES,
+    exact=exact.tables,
+    checks=claims.CHECKS,
+    rules_version=rules.RULES_VERSION,
+    engines=ENGINES,
+    experiments=experiments.EXPERIMENTS,
+    explain=explain.EXPLAIN,
+    vocabulary=(
+        "alphaside",
+        "timeline",
+        "shields",
+        "fracture",
+        "disarm",
+        "tactics",
+        "squads",
+        "garrison",
+        "garrisons",
+        "energize",
+        "dash",
+    ),
+)
+
+__all__ = ["GAME", "load_catalog"]
