@@ -384,12 +384,23 @@ def _as_type(value: Any, sql_type: str) -> Any:
     return value
 
 
+def _plain(exp: _Experiment) -> str:
+    return column_name(exp.name).replace("-", "_")
+
+
+def _qualified(exp: _Experiment) -> str:
+    """``<game>_<experiment>``: a view name that holds whatever else the store holds."""
+    return f"{exp.game}_{_plain(exp)}"
+
+
 def _view_names(experiments: list[_Experiment]) -> dict[tuple[str, str], str]:
-    plain = [column_name(e.name).replace("-", "_") for e in experiments]
+    """Each experiment's view: its own name, or ``<game>_<name>`` when two games' names
+    clash (the game-qualified name is also created beside a plain one)."""
+    plain = [_plain(e) for e in experiments]
     names = {}
     for exp, name in zip(experiments, plain, strict=True):
         clash = plain.count(name) > 1 or name in RESERVED_NAMES
-        names[(exp.game, exp.name)] = f"{exp.game}_{name}" if clash else name
+        names[(exp.game, exp.name)] = _qualified(exp) if clash else name
     return names
 
 
@@ -524,6 +535,11 @@ def connect(
             if not exp.layouts:  # runs begun, no chunk finished: nothing to describe
                 continue
             params = _create_views(con, view, exp, used.get(key, set()), param_types, shown)
+            qualified = _qualified(exp)
+            if view != qualified:  # the game-qualified name works whatever else is stored
+                for suffix in ("", "_all"):
+                    con.execute(f"CREATE VIEW {ident(qualified + suffix)} AS "
+                                f"SELECT * FROM {ident(view + suffix)}")  # fmt: skip
             if params:
                 con.executemany(
                     "INSERT INTO params VALUES (?, ?, ?, ?)", [(view, *p) for p in params]
@@ -548,10 +564,9 @@ def views(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Names of the experiment views (one run each; ``<view>_all`` left out), sorted."""
     rows = con.execute(
         "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
-        "ORDER BY view_name"
+        "AND view_name IN (SELECT view FROM shown) ORDER BY view_name"
     ).fetchall()
-    names = [r[0] for r in rows]
-    return [n for n in names if not (n.endswith("_all") and n.removesuffix("_all") in names)]
+    return [r[0] for r in rows]
 
 
 def shown(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:

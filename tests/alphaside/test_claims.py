@@ -222,4 +222,3 @@ def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch,
         exact.clear_caches()
     after = evaluate(claim, CHECKS, changed)
     assert not after.passed, after.row()
-

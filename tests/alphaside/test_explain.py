@@ -19,7 +19,7 @@ def table(text: str, after: str) -> list[list[str]]:
     lines = text.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(after))
     out = []
-    for ln in lines[start + 1:]:
+    for ln in lines[start + 1 :]:
         if not ln.startswith("    "):
             break
         out.append(ln.split()[:2])

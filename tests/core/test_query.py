@@ -175,6 +175,11 @@ def fake_store(tmp_path: Path) -> Path:
 def test_runs_table_and_views(store: Path) -> None:
     con = connect(store, catalog=None)  # no catalog: each view shows its latest run
     assert views(con) == ["crit_margin", "duel"]
+    # the game-qualified names exist beside the plain ones (a query that names its game
+    # holds when another game's experiment of the same name joins the store)
+    for plain in ("duel", "duel_all", "crit_margin"):
+        assert query(f"SELECT count(*) AS n FROM skirmish_{plain}", con).equals(
+            query(f"SELECT count(*) AS n FROM {plain}", con))  # fmt: skip
     runs = query("SELECT * FROM runs ORDER BY run_id", con)
     assert runs["run_id"].to_list() == ["r1", "r2", "r3"]
     assert runs.columns[: len(BASE_COLUMNS)] == list(BASE_COLUMNS)

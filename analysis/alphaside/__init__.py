@@ -1,0 +1,15 @@
+"""ALPHASIDE's analysis plugin (``analysis.plugin``): its report page (the ``duel`` round
+robin: the matchup matrix, damage per Timeline space, time to defeat, the weapons per TL
+beside the exact expectation; the ``squads`` round robin's VP; the exact dice odds),
+charts, queries and balance flags. Installed as the ``mechbal.analysis`` entry point
+``alphaside`` (pyproject.toml)."""
+
+from analysis.alphaside import flags, report
+from analysis.plugin import Analysis
+
+ANALYSIS = Analysis(
+    game="alphaside",
+    default_runs=report.run_default_experiments,
+    page=report.build_page,
+    limits=flags.LIMITS,  # catalogs/alphaside/limits.toml (the duel round robin's scores)
+)

@@ -1,0 +1,65 @@
+"""The ALPHASIDE notebook: stored clean, opening with its question, and running top to
+bottom with a small N into a temporary store, in a kernel of this venv's Python
+(tests/notebooks.py)."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tests.notebooks import (  # noqa: F401  (venv_kernel is a fixture)
+    NOTEBOOKS,
+    assert_stored_clean,
+    chart_outputs,
+    printed,
+    run_small,
+    venv_kernel,
+)
+
+PATHS = sorted(NOTEBOOKS.glob("alphaside_*.ipynb"))
+SMALL_N = 640  # engagements: 10 a cell over the 64 ordered pairs of the 8 units (squads: 160)
+
+
+def test_the_notebooks_are_there() -> None:
+    assert "alphaside_dice.ipynb" in {p.name for p in PATHS}
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_stored_clean_and_open_with_a_question(path: Path) -> None:
+    nb = assert_stored_clean(path)
+    # the parameters come first, read from the environment
+    assert "MECHBAL_N" in nb.cells[1].source
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_runs_with_a_small_n(
+    path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    venv_kernel: Path,  # noqa: F811
+) -> None:
+    # the kernel is another process: it finds the game through the installed entry points
+    if "alphaside" not in {ep.name for ep in metadata.entry_points(group="mechbal.games")}:
+        pytest.skip("alphaside is not installed as a mechbal.games entry point yet")
+    store = tmp_path / "data"
+    nb = run_small(path, store, SMALL_N, monkeypatch, venv_kernel)
+    assert chart_outputs(nb) >= 8, "a chart per question"
+    assert list(store.glob("alphaside/duel/run=*/manifest.json")), "nothing simulated"
+    assert list(store.glob("alphaside/squads/run=*/manifest.json")), "no squad games"
+    text = printed(nb)
+    for line in CONCLUSIONS.get(path.stem, ()):
+        assert line in text, line
+
+
+# What a run with SMALL_N must print: the engagements it played, the extremes, the first
+# side's edge and the most damage per TL with their intervals, the flag count, the squads.
+CONCLUSIONS = {
+    "alphaside_dice": (
+        f"Simulated (vector engine): {SMALL_N:,} battles", "Engagements, one unit a side",
+        "scores highest, ", "scores lowest, ", "(95% ", "Side a (each ordered pair is played "
+        "both ways) scores ", "per Timeline space spent attacking", "per Timeline space spent "
+        "on it", " flag(s)", "Whole games, squad against squad.",
+    ),
+}  # fmt: skip
