@@ -30,13 +30,13 @@ def matchup_keys(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
     return queries.matchup_keys(con, view, MATCHUP)
 
 
-def win_rates(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl.DataFrame:
+def win_rates(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel") -> pl.DataFrame:
     """:func:`analysis.queries.win_rates` per run, kit (or team) pair, policy pair and
     parameter values."""
     return queries.win_rates(con, view, MATCHUP)
 
 
-def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl.DataFrame:
+def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel") -> pl.DataFrame:
     """Per run, matchup and round 1..(the run's last round played): the share of battles in
     which side A (side B) had been wiped out by that round.
 
@@ -79,7 +79,7 @@ def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "duel") -> pl
     return fetch(con, sql)
 
 
-def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
+def crit_share(con: duckdb.DuckDBPyConnection, view: str = "skirmish_crit_margin") -> pl.DataFrame:
     """Per run, weapon and crit margin: hits, crits, crit share (crits / hits) with a 95%
     Wilson interval, pooling every mount of both sides (filter on ``run`` for one run).
 
@@ -117,7 +117,8 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.
     return fetch(con, sql)
 
 
-def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "crit_margin") -> pl.DataFrame:
+def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "skirmish_crit_margin"
+                 ) -> pl.DataFrame:  # fmt: skip
     """Per kit (side A) and crit margin: battles, wipes (battles side A won by destroying
     side B: ``decided = 'wipe'`` and ``winner = 'a'``), their share, and the mean rounds
     those wipes took (NULL where there was none), per run, pooling every opponent and policy.
@@ -170,7 +171,7 @@ def _runs_filter(runs: Sequence[str] | None) -> str:
     return f"run IN ({', '.join(_text(r) for r in runs)})" if runs else "false"
 
 
-def win_rates_by_map(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
+def win_rates_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
                      default_board: str = "broken", runs: Sequence[str] | None = None
                      ) -> pl.DataFrame:  # fmt: skip
     """Per run, board and matchup (sides and policies): battles, side A's wins, draws and
@@ -217,7 +218,7 @@ def _seats(view: str, board: str, runs: Sequence[str] | None) -> str:
     return "\n        UNION ALL".join(rows)
 
 
-def scores_by_map(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
+def scores_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
                   default_board: str = "broken", runs: Sequence[str] | None = None
                   ) -> pl.DataFrame:  # fmt: skip
     """Per run, board, side (a kit, or a team: its kits joined by "+") and its policy: its
@@ -242,7 +243,7 @@ def scores_by_map(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
     return fetch(con, sql)
 
 
-def score_moves(con: duckdb.DuckDBPyConnection, view: str = "duel_all", *,
+def score_moves(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel_all", *,
                 base: str = TRACK, default_board: str = "broken",
                 runs: Sequence[str] | None = None) -> pl.DataFrame:  # fmt: skip
     """How each side's score (as :func:`scores_by_map`, pooled over the chosen runs) moves
@@ -286,7 +287,7 @@ def score_moves(con: duckdb.DuckDBPyConnection, view: str = "duel_all", *,
     return fetch(con, sql)
 
 
-def decided_by_map(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
+def decided_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
                    default_board: str = "broken", runs: Sequence[str] | None = None
                    ) -> pl.DataFrame:  # fmt: skip
     """Per run and board, how the battles were decided (003 I4), one row per way ``how``
@@ -356,7 +357,7 @@ def _numbered(columns: Sequence[str], pattern: str) -> list[int]:
     return sorted(int(m[1]) for c in columns if (m := re.fullmatch(pattern, c)))
 
 
-def zone_control(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
+def zone_control(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
                  default_board: str = "broken", runs: Sequence[str] | None = None
                  ) -> pl.DataFrame:  # fmt: skip
     """Per run, board, round r and side (``a``, ``b``): the mean zones that side held at
@@ -405,7 +406,7 @@ def zone_control(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
     return fetch(con, sql)
 
 
-def positions(con: duckdb.DuckDBPyConnection, view: str = "teamfight", *,
+def positions(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
               lengths: Mapping[str, int], default_board: str = "broken",
               runs: Sequence[str] | None = None) -> pl.DataFrame:  # fmt: skip
     """Per run, board, side (``a``, ``b``), state and hex: how many mechs ended there

@@ -137,10 +137,10 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
 def _page(ctx: ReportContext, con: Any, runs: Mapping[str, RunOutcome]) -> Page:
     catalog, frames = ctx.catalog, ctx.frames
     duel, crit_run = runs["duel"], runs["crit_margin"]
-    win = _of_run(queries.win_rates(con, "duel"), duel)
-    curves = _of_run(queries.destroyed_by_round(con, "duel"), duel)
-    crit = _of_run(queries.crit_share(con, "crit_margin"), crit_run)
-    ttk = _of_run(queries.time_to_kill(con, "crit_margin"), crit_run)
+    win = _of_run(queries.win_rates(con, "skirmish_duel"), duel)
+    curves = _of_run(queries.destroyed_by_round(con, "skirmish_duel"), duel)
+    crit = _of_run(queries.crit_share(con, "skirmish_crit_margin"), crit_run)
+    ttk = _of_run(queries.time_to_kill(con, "skirmish_crit_margin"), crit_run)
     duel_caption = run_caption(con, duel.plan.run_id)
     crit_caption = run_caption(con, crit_run.plan.run_id)
     limits = ctx.limits
@@ -266,8 +266,9 @@ def _decided_section(con: Any, board: str, fight_id: str, duel_ids: list[str],
                      fight_caption: str, duel_caption: str) -> Section:  # fmt: skip
     """How the team fights on each map, and the duels on the map and the track, were
     decided: wipe, zones, kills, Hull, draw (queries.decided_by_map)."""
-    fights = queries.decided_by_map(con, "teamfight", default_board=board, runs=[fight_id])
-    duels = queries.decided_by_map(con, "duel_all", default_board=board, runs=duel_ids).sort(
+    fights = queries.decided_by_map(con, "skirmish_teamfight", default_board=board, runs=[fight_id])
+    duels = queries.decided_by_map(con, "skirmish_duel_all", default_board=board,
+                                   runs=duel_ids).sort(
         pl.col("run").replace_strict({r: i for i, r in enumerate(duel_ids)},
                                      return_dtype=pl.Int64), maintain_order=True)  # map first
     frame = pl.concat([fights.with_columns(fight=pl.lit("team fights")),
@@ -302,8 +303,8 @@ def _decided_section(con: Any, board: str, fight_id: str, duel_ids: list[str],
 def _maps_section(con: Any, board: str, fight_id: str, caption_text: str) -> Section:
     """Each team's score on each map (both seats), side A's score on each map, and the
     team the map matters most to (queries.scores_by_map, win_rates_by_map)."""
-    scores = queries.scores_by_map(con, "teamfight", default_board=board, runs=[fight_id])
-    win = queries.win_rates_by_map(con, "teamfight", default_board=board, runs=[fight_id])
+    scores = queries.scores_by_map(con, "skirmish_teamfight", default_board=board, runs=[fight_id])
+    win = queries.win_rates_by_map(con, "skirmish_teamfight", default_board=board, runs=[fight_id])
     sentences = []
     for (b,), rows in scores.group_by("board", maintain_order=True):
         ranked = rows.sort("score", descending=True)
@@ -345,7 +346,7 @@ def _maps_section(con: Any, board: str, fight_id: str, caption_text: str) -> Sec
 
 def _zones_section(con: Any, board: str, fight_id: str, caption_text: str) -> Section:
     """Mean zones each side holds at the end of each round, per map (queries.zone_control)."""
-    zones = queries.zone_control(con, "teamfight", default_board=board, runs=[fight_id])
+    zones = queries.zone_control(con, "skirmish_teamfight", default_board=board, runs=[fight_id])
     named = zones.with_columns(name=pl.format("side {}", pl.col("side").str.to_uppercase()),
                                value=pl.col("mean_zones"))  # fmt: skip
     sentences = []
@@ -376,7 +377,8 @@ def _positions_section(ctx: ReportContext, con: Any, board: str, fight_id: str,
     """Where mechs end the team fights standing and where they are destroyed, per map
     (queries.positions), on the map's terrain with its zones outlined."""
     maps = ctx.catalog.maps
-    pos = queries.positions(con, "teamfight", lengths={m: v.length for m, v in maps.items()},
+    pos = queries.positions(con, "skirmish_teamfight",
+                            lengths={m: v.length for m, v in maps.items()},
                             default_board=board, runs=[fight_id])  # fmt: skip
     grid = charts.map_grid([maps[b] for b in pos["board"].unique(maintain_order=True)])
     in_zone = pos.join(grid.select("board", "col", "row", "zone"), on=["board", "col", "row"],
@@ -406,7 +408,7 @@ def _positions_section(ctx: ReportContext, con: Any, board: str, fight_id: str,
 def _moves_section(con: Any, board: str, duel_ids: list[str], caption_text: str) -> Section:
     """Each kit's duel score on the map against the track, and the change
     (queries.score_moves)."""
-    moves = queries.score_moves(con, "duel_all", base=TRACK, default_board=board,
+    moves = queries.score_moves(con, "skirmish_duel_all", base=TRACK, default_board=board,
                                 runs=duel_ids)  # fmt: skip
     sentences = []
     for (b,), rows in moves.group_by("board", maintain_order=True):
@@ -448,7 +450,8 @@ def _team_cap_run(con: Any, run: RunOutcome | None) -> str | None:
 def _team_cap_rows(con: Any, run_id: str, of: str) -> pl.DataFrame:
     """One run's rows of one kind (kits, builds, kit_rosters), without the bookkeeping."""
     rel = con.sql(
-        "SELECT * EXCLUDE (run, cell, seed, chunk) FROM team_cap WHERE run = $run AND of = $of "
+        "SELECT * EXCLUDE (run, cell, seed, chunk) FROM skirmish_team_cap "
+        "WHERE run = $run AND of = $of "
         "ORDER BY team_cap, light DESC, medium DESC, legal_trios DESC",
         params={"run": run_id, "of": of},
     )

@@ -12,18 +12,22 @@ parameters say), other claim arguments. Adding a claim without a case here fails
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 import pytest
 
 from sims.alluvion import rules
 from sims.alluvion.catalog import Catalog, load_catalog
 from sims.alluvion.claims import CHECKS
-from sims.core.claims import evaluate, load_claims, run_claims
+from sims.core.claims import load_claims, run_claims
+from tests.claim_flips import (
+    Flip,
+    assert_flip_fails,
+    bug_in,
+    cases,
+    check_flips_cover_claims,
+    check_shipped_passes,
+    set_,
+)
 from tests.conftest import CATALOGS
 
 CLAIMS_PATH = CATALOGS / "alluvion" / "claims.toml"
@@ -35,23 +39,7 @@ def catalog() -> Catalog:
     return load_catalog(CATALOGS)
 
 
-@dataclass(frozen=True)
-class Flip:
-    """One change expected to fail a claim; exactly one kind is given."""
-
-    label: str
-    sets: dict[str, Any] = field(default_factory=dict)  # catalog overrides (--set)
-    patch: tuple[Any, str, Callable[..., Any]] | None = None  # module.<name> replaced
-    args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
-
-
-def set_(label: str, fields: dict[str, Any] | None = None, **params: Any) -> Flip:
-    """Catalog overrides: rules parameters as keywords, ``KIND.ID.FIELD`` in ``fields``."""
-    return Flip(label, sets={**(fields or {}), **params})
-
-
-def bug(label: str, name: str, fn: Callable[..., Any]) -> Flip:
-    return Flip(label, patch=(rules, name, fn))
+bug = bug_in(rules)
 
 
 # ---- planted rule bugs ---------------------------------------------------------------------
@@ -197,45 +185,22 @@ FLIPS: dict[str, list[Flip]] = {
     "repairs": [set_("full-1d3", {"repair.full.replaces": "1d3"})],
 }
 
-CASES = [
-    pytest.param(claim_id, flip, id=f"{claim_id}-{flip.label}")
-    for claim_id, flips in FLIPS.items()
-    for flip in flips
-]
+CASES = cases(FLIPS)
 
 
 def test_shipped_catalog_passes_every_claim(catalog) -> None:
-    results = run_claims(CLAIMS_PATH, CHECKS, catalog)
-    assert [r.row() for r in results if not r.passed] == []
-    assert len(results) == len(CLAIMS) >= 45
+    check_shipped_passes(CLAIMS_PATH, CHECKS, catalog, CLAIMS, at_least=45)
 
 
 def test_every_claim_has_a_flip() -> None:
-    assert set(FLIPS) == set(CLAIMS)
-    for claim_id, flips in FLIPS.items():
-        assert flips, claim_id
-        for flip in flips:
-            kinds = [bool(flip.sets), flip.patch is not None, bool(flip.args)]
-            assert sum(kinds) == 1, (claim_id, flip.label)
+    check_flips_cover_claims(FLIPS, CLAIMS)
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch) -> None:
-    claim = CLAIMS[claim_id]
-    before = evaluate(claim, CHECKS, catalog)
-    assert before.passed, before.row()  # the shipped catalog passes: the flip is the change
-    changed = catalog
-    if flip.sets:
-        changed = load_catalog(CATALOGS, overrides=flip.sets)
-    if flip.args:
-        assert set(flip.args) <= set(claim.args), "a flip changes existing args only"
-        claim = dataclasses.replace(claim, args={**claim.args, **flip.args})
-    if flip.patch is not None:
-        module, name, planted = flip.patch
-        assert callable(getattr(module, name))
-        monkeypatch.setattr(module, name, planted)
-    after = evaluate(claim, CHECKS, changed)
-    assert not after.passed, after.row()
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path
+                              ) -> None:  # fmt: skip
+    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "alluvion",
+                      monkeypatch, tmp_path)  # fmt: skip
 
 
 def test_unknown_system_is_named(catalog, tmp_path) -> None:

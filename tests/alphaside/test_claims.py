@@ -11,18 +11,22 @@ a case here fails ``test_every_claim_has_a_flip``.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 import pytest
 
 from sims.alphaside import exact, rules
 from sims.alphaside.catalog import Catalog, load_catalog
 from sims.alphaside.claims import CHECKS
-from sims.core.claims import evaluate, load_claims, run_claims
+from sims.core.claims import load_claims
+from tests.claim_flips import (
+    Flip,
+    assert_flip_fails,
+    bug_in,
+    cases,
+    check_flips_cover_claims,
+    check_shipped_passes,
+    set_,
+)
 from tests.conftest import CATALOGS
 
 CLAIMS_PATH = CATALOGS / "alphaside" / "claims.toml"
@@ -34,22 +38,7 @@ def catalog() -> Catalog:
     return load_catalog(CATALOGS)
 
 
-@dataclass(frozen=True)
-class Flip:
-    """One change expected to fail a claim; exactly one kind is given."""
-
-    label: str
-    sets: dict[str, Any] = field(default_factory=dict)  # catalog overrides (--set)
-    patch: tuple[Any, str, Callable[..., Any]] | None = None  # module.<name> replaced
-    args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
-
-
-def set_(label: str, **params: Any) -> Flip:
-    return Flip(label, sets=params)
-
-
-def bug(label: str, name: str, fn: Callable[..., Any]) -> Flip:
-    return Flip(label, patch=(rules, name, fn))
+bug = bug_in(rules)
 
 
 # ---- planted rule bugs ---------------------------------------------------------------------
@@ -172,11 +161,7 @@ FLIPS: dict[str, list[Flip]] = {
     "draw_three": [set_("draw-4", tactics_draw=4)],
 }
 
-CASES = [
-    pytest.param(claim_id, flip, id=f"{claim_id}-{flip.label}")
-    for claim_id, flips in FLIPS.items()
-    for flip in flips
-]
+CASES = cases(FLIPS)
 
 
 @pytest.fixture
@@ -189,36 +174,16 @@ def fresh_memos():
 
 
 def test_shipped_catalog_passes_every_claim(catalog) -> None:
-    results = run_claims(CLAIMS_PATH, CHECKS, catalog)
-    assert [r.row() for r in results if not r.passed] == []
-    assert len(results) == len(CLAIMS) >= 25
+    check_shipped_passes(CLAIMS_PATH, CHECKS, catalog, CLAIMS, at_least=25)
 
 
 def test_every_claim_has_a_flip() -> None:
-    assert set(FLIPS) == set(CLAIMS)
-    for claim_id, flips in FLIPS.items():
-        assert flips, claim_id
-        for flip in flips:
-            kinds = [bool(flip.sets), flip.patch is not None, bool(flip.args)]
-            assert sum(kinds) == 1, (claim_id, flip.label)
+    check_flips_cover_claims(FLIPS, CLAIMS)
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch,
-                              fresh_memos) -> None:  # fmt: skip
-    claim = CLAIMS[claim_id]
-    before = evaluate(claim, CHECKS, catalog)
-    assert before.passed, before.row()  # the shipped catalog passes: the flip is the change
-    changed = catalog
-    if flip.sets:
-        changed = load_catalog(CATALOGS, overrides=flip.sets)
-    if flip.args:
-        assert set(flip.args) <= set(claim.args), "a flip changes existing args only"
-        claim = dataclasses.replace(claim, args={**claim.args, **flip.args})
-    if flip.patch is not None:
-        module, name, planted = flip.patch
-        assert callable(getattr(module, name))
-        monkeypatch.setattr(module, name, planted)
-        exact.clear_caches()
-    after = evaluate(claim, CHECKS, changed)
-    assert not after.passed, after.row()
+def test_flip_fails_the_claim(
+    claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path, fresh_memos
+) -> None:
+    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "alphaside",
+                      monkeypatch, tmp_path, forget=exact.clear_caches)  # fmt: skip

@@ -17,18 +17,23 @@ claim arguments. Adding a claim without a case here fails
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sims.core.claims import evaluate, load_claims, run_claims
+from sims.core.claims import load_claims
 from sims.labpartners import reference, rules
 from sims.labpartners.catalog import Card, Catalog, Deck, load_catalog
 from sims.labpartners.claims import CHECKS
+from tests.claim_flips import (
+    Flip,
+    assert_flip_fails,
+    cases,
+    check_flips_cover_claims,
+    check_shipped_passes,
+    set_,
+)
 from tests.conftest import CATALOGS
 
 CLAIMS_PATH = CATALOGS / "labpartners" / "claims.toml"
@@ -38,23 +43,6 @@ CLAIMS = {c.id: c for c in load_claims(CLAIMS_PATH, CHECKS)}
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return load_catalog(CATALOGS)
-
-
-@dataclass(frozen=True)
-class Flip:
-    """One change expected to fail a claim; exactly one kind is given."""
-
-    label: str
-    sets: dict[str, Any] = field(default_factory=dict)  # catalog overrides (--set)
-    files: dict[str, str] = field(default_factory=dict)  # text appended to a catalog file
-    edit: Callable[[Catalog], Catalog] | None = None  # a catalog the loader would refuse
-    patch: tuple[Any, str, Callable[..., Any]] | None = None  # module.<name> replaced
-    args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
-
-
-def set_(label: str, fields: dict[str, Any] | None = None, **params: Any) -> Flip:
-    """Catalog overrides: rules parameters as keywords, ``KIND.ID.FIELD`` in ``fields``."""
-    return Flip(label, sets={**(fields or {}), **params})
 
 
 # ---- the alpha deck's card list, edited ------------------------------------------------
@@ -316,59 +304,22 @@ FLIPS: dict[str, list[Flip]] = {
     ],
 }
 
-CASES = [
-    pytest.param(claim_id, flip, id=f"{claim_id}-{flip.label}")
-    for claim_id, flips in FLIPS.items()
-    for flip in flips
-]
+CASES = cases(FLIPS)
 
 
 def test_shipped_catalog_passes_every_claim(catalog) -> None:
-    results = run_claims(CLAIMS_PATH, CHECKS, catalog)
-    assert [r.row() for r in results if not r.passed] == []
-    assert len(results) == len(CLAIMS) >= 50
+    check_shipped_passes(CLAIMS_PATH, CHECKS, catalog, CLAIMS, at_least=50)
 
 
 def test_every_claim_has_a_flip() -> None:
-    assert set(FLIPS) == set(CLAIMS)
-    for claim_id, flips in FLIPS.items():
-        assert flips, claim_id
-        for flip in flips:
-            kinds = [bool(flip.sets), bool(flip.files), flip.edit is not None,
-                     flip.patch is not None, bool(flip.args)]  # fmt: skip
-            assert sum(kinds) == 1, (claim_id, flip.label)
-
-
-def _edited_copy(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "catalogs"
-    shutil.copytree(CATALOGS / "labpartners", root / "labpartners")
-    for name, text in files.items():
-        with (root / "labpartners" / name).open("a", encoding="utf-8") as fh:
-            fh.write(text)
-    return root
+    check_flips_cover_claims(FLIPS, CLAIMS)
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, tmp_path, monkeypatch) -> None:
-    claim = CLAIMS[claim_id]
-    before = evaluate(claim, CHECKS, catalog)
-    assert before.passed, before.row()  # the shipped catalog passes: the flip is the change
-    changed = catalog
-    if flip.sets:
-        changed = load_catalog(CATALOGS, overrides=flip.sets)
-    if flip.files:
-        changed = load_catalog(_edited_copy(tmp_path, flip.files))
-    if flip.edit is not None:
-        changed = flip.edit(catalog)
-    if flip.args:
-        assert set(flip.args) <= set(claim.args), "a flip changes existing args only"
-        claim = dataclasses.replace(claim, args={**claim.args, **flip.args})
-    if flip.patch is not None:
-        module, name, bug = flip.patch
-        assert callable(getattr(module, name))
-        monkeypatch.setattr(module, name, bug)
-    after = evaluate(claim, CHECKS, changed)
-    assert not after.passed, after.row()
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path
+                              ) -> None:  # fmt: skip
+    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "labpartners",
+                      monkeypatch, tmp_path)  # fmt: skip
 
 
 def test_loader_refuses_what_the_edit_flips_build(tmp_path) -> None:
