@@ -344,6 +344,12 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     add_query_parser(sub)
     add_runs_parser(sub)
 
+    from analysis import diff, dominance, tune
+
+    diff.add_parser(sub)  # mechbal diff GAME --base A --change B
+    tune.add_parser(sub)  # mechbal tune GAME --param ... --target ...
+    dominance.add_parser(sub)  # mechbal dominated GAME
+
     p = sub.add_parser("report", help="run the default experiments and write the report "
                                       "(reports/index.html and a page per game)")  # fmt: skip
     p.add_argument("game", nargs="?")

@@ -409,6 +409,22 @@ def writable_folder(path: Path, flag: str) -> Path:
     return path
 
 
+# The designer tools' pages of a game (mechbal dominated, diff, tune write them into the
+# same folder): linked from the index when they are there.
+TOOL_PAGES = (("dominated-{}.html", "dominated choices (mechbal dominated)"),
+              ("diff-{}.html", "what changed (the latest mechbal diff)"),
+              ("tune-{}.html", "tuning (the latest mechbal tune)"))  # fmt: skip
+
+
+def _tool_links(reports_dir: Path, game: str) -> str:
+    found = [(name.format(game), what) for name, what in TOOL_PAGES
+             if (reports_dir / name.format(game)).is_file()]  # fmt: skip
+    if not found:
+        return ""
+    items = " · ".join(f"<a href='{html.escape(f)}'>{html.escape(w)}</a>" for f, w in found)
+    return f"<p>Designer tools: {items}.</p>"
+
+
 def build_report(
     games: list[str],
     catalog_root: Path,
@@ -463,6 +479,7 @@ def build_report(
             link = (f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
                     f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
                     f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>")  # fmt: skip
+        link += _tool_links(Path(reports_dir), res.game.name)
         sections.append(game_section(res, link))
     with_sets = f" with <strong>{html.escape(sets_text(sets))}</strong>" if sets else ""
     doc = (

@@ -3,7 +3,7 @@
 the exact single-attack odds), charts, queries and balance flags. Installed as the
 ``mechbal.analysis`` entry point ``alluvion`` (pyproject.toml)."""
 
-from analysis.alluvion import flags, report
+from analysis.alluvion import choices, flags, report
 from analysis.plugin import Analysis
 
 ANALYSIS = Analysis(
@@ -11,4 +11,5 @@ ANALYSIS = Analysis(
     default_runs=report.run_default_experiments,
     page=report.build_page,
     limits=flags.LIMITS,  # catalogs/alluvion/limits.toml (the round robin's scores)
+    choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
 )

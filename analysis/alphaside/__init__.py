@@ -4,7 +4,7 @@ beside the exact expectation; the ``squads`` round robin's VP; the exact dice od
 charts, queries and balance flags. Installed as the ``mechbal.analysis`` entry point
 ``alphaside`` (pyproject.toml)."""
 
-from analysis.alphaside import flags, report
+from analysis.alphaside import choices, flags, report
 from analysis.plugin import Analysis
 
 ANALYSIS = Analysis(
@@ -12,4 +12,5 @@ ANALYSIS = Analysis(
     default_runs=report.run_default_experiments,
     page=report.build_page,
     limits=flags.LIMITS,  # catalogs/alphaside/limits.toml (the duel round robin's scores)
+    choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
 )

@@ -3,7 +3,7 @@ study ``full-spread-vs-alpha`` first, then part 1's Battle-only ``battles``), ch
 queries and balance flags. Installed as the ``mechbal.analysis`` entry point
 ``labpartners`` (pyproject.toml)."""
 
-from analysis.labpartners import flags, report
+from analysis.labpartners import choices, flags, report
 from analysis.plugin import Analysis
 
 ANALYSIS = Analysis(
@@ -11,4 +11,5 @@ ANALYSIS = Analysis(
     default_runs=report.run_default_experiments,
     page=report.build_page,
     limits=flags.LIMITS,  # catalogs/labpartners/limits.toml (whole games)
+    choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
 )

@@ -3,11 +3,12 @@ queries, flags and rating readings. Installed as the ``mechbal.analysis`` entry 
 ``skirmish`` (pyproject.toml)."""
 
 from analysis.plugin import Analysis
-from analysis.skirmish import flags, report
+from analysis.skirmish import choices, flags, report
 
 ANALYSIS = Analysis(
     game="skirmish",
     default_runs=report.run_default_experiments,
     page=report.build_page,
     limits=flags.LIMITS,
+    choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
 )

@@ -15,6 +15,7 @@ from sims.alluvion import (
     explain,
     reference,
     rules,
+    targets,
     vector,
 )
 from sims.alluvion.catalog import load_catalog
@@ -54,6 +55,7 @@ GAME = Game(
     engines=ENGINES,
     experiments=experiments.EXPERIMENTS,
     explain=explain.EXPLAIN,
+    targets=targets.TARGETS,
     # the engines' sample battles and the repairs table never decide a duel's rows
     identity_exclude=("scenarios.toml", "repairs.toml"),
     vocabulary=(

@@ -14,6 +14,7 @@ from sims.alphaside import (
     explain,
     reference,
     rules,
+    targets,
     vector,
 )
 from sims.alphaside.catalog import load_catalog
@@ -41,6 +42,7 @@ GAME = Game(
     engines=ENGINES,
     experiments=experiments.EXPERIMENTS,
     explain=explain.EXPLAIN,
+    targets=targets.TARGETS,
     vocabulary=(
         "alphaside",
         "timeline",

@@ -15,6 +15,8 @@ by :func:`register` (a game defined in tests or a notebook). What a game declare
 - ``experiments``: what ``mechbal simulate GAME EXPERIMENT`` runs (:class:`Experiment`,
   options declared as :class:`Option`), so the command line builds each game's flags;
 - ``explain``: the resolutions ``mechbal explain GAME WHAT`` shows (:class:`Explain`);
+- ``targets``: the metrics ``mechbal tune GAME --target ...`` can aim at, by name
+  (:class:`sims.core.targets.Target`: doc, filters, exact or simulated, estimates);
 - ``identity_exclude``: catalog files that do not decide a run's rows;
 - ``engines``: its two engines (:class:`Engines`).
 
@@ -44,11 +46,14 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
+
+if TYPE_CHECKING:  # sims.core.targets imports this module
+    from sims.core.targets import Target
 
 ENTRY_POINTS = "mechbal.games"  # group of the installed games: name = "package:GAME"
 
@@ -267,6 +272,7 @@ class Game:
     engines: Engines | None = None
     experiments: Mapping[str, Experiment] = field(default_factory=dict)
     explain: Mapping[str, Explain] = field(default_factory=dict)
+    targets: Mapping[str, Target] = field(default_factory=dict)  # mechbal tune's metrics
     identity_exclude: tuple[str, ...] = ()  # catalog files that never decide rows
     # words of this rulebook only: generic modules must not use them (tests/core)
     vocabulary: tuple[str, ...] = ()

@@ -14,6 +14,7 @@ from sims.labpartners import (
     explain,
     reference,
     rules,
+    targets,
     vector,
 )
 from sims.labpartners.catalog import load_catalog
@@ -61,6 +62,7 @@ GAME = Game(
     engines=ENGINES,
     experiments=experiments.EXPERIMENTS,
     explain=explain.EXPLAIN,
+    targets=targets.TARGETS,
     # read by the whole games (Assembly and scoring), not by the Battle-only study;
     # mechs.toml feeds the tables and explanations only
     identity_exclude=("studies.toml", "credits.toml", "players.toml", "mechs.toml"),

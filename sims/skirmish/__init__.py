@@ -5,7 +5,17 @@ The game as the generic tools see it (``sims.core.protocol``); installed as the
 """
 
 from sims.core.protocol import Engines, Game
-from sims.skirmish import battle, claims, exact, experiments, explain, reference, rules, vector
+from sims.skirmish import (
+    battle,
+    claims,
+    exact,
+    experiments,
+    explain,
+    reference,
+    rules,
+    targets,
+    vector,
+)
 from sims.skirmish.catalog import load_catalog
 
 
@@ -46,6 +56,7 @@ GAME = Game(
     engines=ENGINES,
     experiments=experiments.EXPERIMENTS,
     explain=explain.EXPLAIN,
+    targets=targets.TARGETS,
     # the projected full part list: only the builds and team-cap experiments read it
     identity_exclude=("parts_full.toml",),
     vocabulary=(

@@ -66,6 +66,13 @@ def test_simulate_query_and_report(tmp_path: Path, capsys) -> None:
     assert rc == 0 and "report written" in out
     index = (reports / "index.html").read_text()
     assert "Coin Duel" in index and "toy.html" in index and "All 2 rulebook claims hold." in index
+    assert "Designer tools" not in index  # no tool page written yet: no link
+    (reports / "diff-toy.html").write_text("<html></html>")  # as mechbal diff leaves it
+    rc, out, _ = run(["report", "toy", "--catalog", str(CATALOGS), "--store", str(store),
+                      "--out", str(reports), "--n", "2700"], capsys)  # fmt: skip
+    index = (reports / "index.html").read_text()
+    assert "Designer tools: <a href='diff-toy.html'>what changed" in index
+    assert "dominated-toy.html" not in index and "tune-toy.html" not in index
     page = (reports / "toy.html").read_text()
     for heading in ("What is out of balance", "Who wins?", "Rulebook claims"):
         assert f">{heading}</h2>" in page

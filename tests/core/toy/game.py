@@ -42,6 +42,15 @@ from sims.core.protocol import (
     columns,
     comma_list,
 )
+from sims.core.targets import (
+    Estimate,
+    Target,
+    both_seats,
+    exact_estimates,
+    mean_estimates,
+    run_rows,
+    winner_score,
+)
 
 ROUND_OF = {1: 0, -1: 1, 0: 2}  # sign of a - b -> winner code (0 A, 1 B, 2 draw)
 
@@ -207,6 +216,40 @@ def scenarios(catalog: Catalog) -> list[tuple[str, Duel]]:
             for a, b in (("pawn", "knave"), ("brute", "pawn"), ("knave", "knave"))]  # fmt: skip
 
 
+# ---- what mechbal tune can aim at ---------------------------------------------------------
+
+
+def _pairs(catalog: Catalog) -> dict[str, list[str]]:
+    return {"fighter": list(catalog.fighters), "opponent": list(catalog.fighters)}
+
+
+def round_target(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
+                 store: Path) -> list[Estimate]:  # fmt: skip
+    return exact_estimates(filters, _pairs(catalog), lambda fighter, opponent: p_round(
+        catalog, fighter, opponent))  # fmt: skip
+
+
+def win_rate_target(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
+                    store: Path) -> list[Estimate]:  # fmt: skip
+    named = [filters.get("fighter"), filters.get("opponent")]
+    fighters = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
+    rows = run_rows("toy", "bout", catalog, n=n, seed=seed, jobs=jobs, store=store,
+                    options={"fighters": fighters} if fighters else {},
+                    columns=("side_a", "side_b", "winner"))  # fmt: skip
+    rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
+    seats = both_seats(rows, "side_a", "side_b", "score")
+    return mean_estimates(seats, filters, {"fighter": "side", "opponent": "opponent"}, "score")
+
+
+TARGETS = {
+    "p_round": Target("P(the fighter's total beats the opponent's) in one round. Exact.",
+                      ("fighter", "opponent"), True, _pairs, round_target),
+    "win_rate": Target("The fighter's score (win 1, draw 1/2) against the opponent in the "
+                       "bout experiment, either seat. Simulated.", ("fighter", "opponent"),
+                       False, _pairs, win_rate_target),
+}  # fmt: skip
+
+
 # ---- the experiment ----------------------------------------------------------------------
 
 SCHEMA = """Rows of ``bout`` (one per game):
@@ -271,5 +314,6 @@ GAME = Game(
     explain={"round": Explain("round", "one round's odds", (
         Option("a", "first fighter", required=True), Option("b", "second fighter",
                                                             required=True)), explain_round)},
+    targets=TARGETS,
     vocabulary=("toy", "coin", "fighter", "fighters", "pawn", "knave", "brute"),
 )  # fmt: skip

@@ -1,0 +1,82 @@
+"""Alluvion Knights metrics for ``mechbal tune alluvion --target ...`` (``sims.core.targets``).
+
+Exact (from the catalog, no simulation):
+  p_hit(attack_pool=, defense_pool=, spot=)  attack.csv's P(highest Attack die + spot -
+                                             highest Defense die >= 1); spot 0 unless given
+Simulated (the ``loadouts`` experiment: duels between the named loadouts, no cover, the
+rules' start range; N duels per evaluation):
+  score(loadout=, opponent=)   the loadout's score (win 1, draw 1/2) against the opponent,
+                               every duel it played in either seat; opponent omitted:
+                               against every named loadout
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sims.alluvion import exact, rules
+from sims.alluvion.catalog import Catalog
+from sims.core.targets import (
+    Estimate,
+    Target,
+    both_seats,
+    exact_estimates,
+    mean_estimates,
+    run_rows,
+    winner_score,
+)
+
+
+def _pool_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
+    return {"attack_pool": [rules.pool_text(x) for x in exact.attack_pools(catalog)],
+            "defense_pool": [rules.pool_text(x) for x in exact.defense_pools(catalog)],
+            "spot": list(exact.SPOTS)}  # fmt: skip
+
+
+def p_hit(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
+          store: Path) -> list[Estimate]:  # fmt: skip
+    def value(attack_pool: str, defense_pool: str, spot: str) -> Any:
+        return exact.p_hit(rules.parse_pool(attack_pool), rules.parse_pool(defense_pool),
+                           int(spot), catalog.params)  # fmt: skip
+
+    return exact_estimates(filters, _pool_domains(catalog), value)
+
+
+def _loadout_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
+    return {"loadout": list(catalog.loadouts), "opponent": list(catalog.loadouts)}
+
+
+def score(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
+          store: Path) -> list[Estimate]:  # fmt: skip
+    named = [filters.get("loadout"), filters.get("opponent")]
+    # both named: only their duels are played (all N on them)
+    loadouts = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
+    rows = run_rows("alluvion", "loadouts", catalog, n=n, seed=seed, jobs=jobs, store=store,
+                    options={"loadouts": loadouts} if loadouts else {},
+                    columns=("loadout_a", "loadout_b", "winner"))  # fmt: skip
+    rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
+    seats = both_seats(rows, "loadout_a", "loadout_b", "score")
+    return mean_estimates(seats, filters, {"loadout": "side", "opponent": "opponent"}, "score")
+
+
+TARGETS = {
+    "p_hit": Target(
+        doc="attack.csv's P(an attack hits): highest Attack die + spot - highest Defense "
+            "die >= 1, pools written like 2d6+1d8 (the empty Defense pool 0), spot 0 unless "
+            "given. Exact; an omitted pool averages over every pool of attack.csv.",
+        filters=("attack_pool", "defense_pool", "spot"), exact=True, domains=_pool_domains,
+        estimate=p_hit, defaults={"spot": "0"},
+    ),
+    "score": Target(
+        doc="The loadout's score (win 1, draw 1/2) against the opponent in the loadouts "
+            "experiment (duels between loadouts.toml's loadouts, no cover), every duel it "
+            "played in either seat; opponent omitted: against every loadout. Simulated, N "
+            "duels per evaluation.",
+        filters=("loadout", "opponent"), exact=False, domains=_loadout_domains,
+        estimate=score,
+    ),
+}  # fmt: skip
