@@ -64,6 +64,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -238,6 +239,9 @@ class Diff:
     simulated: pl.DataFrame  # diff_stats.SIM_SCHEMA: every comparison, moved first
     runs: pl.DataFrame  # a row per default run: both run ids, rows, test, notes
     only: tuple[str, ...] = ()  # the experiments --only named (else the default runs)
+    # the game's exact tune metrics that moved (diff_stats.EXACT_SCHEMA, source "metrics")
+    metrics: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(
+        schema=diff_stats.EXACT_SCHEMA))  # fmt: skip
 
     @property
     def moved(self) -> pl.DataFrame:
@@ -245,7 +249,7 @@ class Diff:
 
     @property
     def nothing_moved(self) -> bool:
-        return self.exact.height == 0 and self.moved.height == 0
+        return self.exact.height == 0 and self.moved.height == 0 and self.metrics.height == 0
 
 
 def compare(game: Game, base: Side, change: Side, *, n: int, seed: int,
@@ -289,7 +293,37 @@ def compare(game: Game, base: Side, change: Side, *, n: int, seed: int,
                                            for k in ("run", "experiment", "base_run",
                                                      "change_run", "base_rows", "change_rows",
                                                      "test", "note")}),
-                tuple(only or ()))  # fmt: skip
+                tuple(only or ()), metric_changes(game, base, change))  # fmt: skip
+
+
+def metric_changes(game: Game, base: Side, change: Side) -> pl.DataFrame:
+    """The game's exact tune metrics (``Game.targets``, the exact ones) for both versions,
+    one value per value of each metric's first filter, its other filters pooled or at
+    their defaults: the headline numbers a designer tunes (the Cannon's crit share over
+    the kits the rulebook names). Only the values that moved, biggest first."""
+    from sims.core.targets import ALL
+
+    frames = []
+    for name, target in game.targets.items():
+        if not target.exact or not target.filters:
+            continue
+        first = target.filters[0]
+        filters = {**{k: v for k, v in target.defaults.items() if k != first}, first: ALL}
+        sides = []
+        for side in (base, change):
+            estimates = target.estimate(side.catalog, filters, 0, 0, 1, Path())
+            sides.append(pl.DataFrame(
+                [{**e.key, name: str(Fraction(e.value).limit_denominator(10**9))}
+                 for e in estimates]))  # fmt: skip
+        key = [c for c in sides[0].columns if c != name]
+        values = [float(v) for f in sides for v in f[name].map_elements(
+            lambda x: float(Fraction(x)), return_dtype=pl.Float64)]  # fmt: skip
+        kind = "probability" if all(0 <= v <= 1 for v in values) else "expectation"
+        frames.append(diff_stats.compare_frames("metrics", sides[0], sides[1], key,
+                                                {name: kind}))  # fmt: skip
+    if not frames:
+        return pl.DataFrame(schema=diff_stats.EXACT_SCHEMA)
+    return diff_stats.sort_exact(pl.concat(frames))
 
 
 # ---- sentences -----------------------------------------------------------------------------
@@ -362,6 +396,11 @@ def summary_sentences(d: Diff, limit: int = SUMMARY_LINES) -> list[str]:
         return [f"Nothing moved: every exact table is identical, and none of the {compared:,} "
                 f"simulated differences has a 95% interval excluding zero."]  # fmt: skip
     lines: list[str] = []
+    if d.metrics.height:
+        lines.append("Metrics (exact; the game's tune targets, mechbal tune --list):")
+        lines += ["  " + exact_sentence(r) for r in d.metrics.head(limit).iter_rows(named=True)]
+        if d.metrics.height > limit:
+            lines.append(f"  ... and {d.metrics.height - limit:,} more (the metrics table)")
     exact = d.exact
     if exact.height:
         tables = exact["source"].n_unique()
@@ -545,6 +584,10 @@ def build_page(d: Diff, folder: str) -> str:
                 "n_base", "n_change", "test"]
     sections: list[tuple[str, Any]] = [
         ("What moved", _list(summary_sentences(d))),
+        ("Metrics", _shown(d.metrics, exact_cols, "exact metrics that moved", "metrics", folder)
+         + "<p class='small'>The game's exact tune targets (mechbal tune GAME --list), each "
+           "value of its first filter with the others pooled: the numbers a designer states "
+           "targets in.</p>"),
         ("Exact changes", _shown(exact, exact_cols, "exact values that moved",
                                  "exact_changes", folder)
          + "<p class='small'>Biggest first: rows in one version only, then by the size of the "
@@ -586,7 +629,8 @@ def write(d: Diff, out: Path) -> Path:
     from analysis.report import csv_text
     stem = f"diff-{d.game.name}"
     doc = build_page(d, stem)
-    files = {"exact_changes": d.exact, "simulated_changes": d.simulated, "runs": d.runs}
+    files = {"metrics": d.metrics, "exact_changes": d.exact, "simulated_changes": d.simulated,
+             "runs": d.runs}
     for name, frame in files.items():
         store_mod.write_text(out / stem / f"{name}.csv", csv_text(frame))
     return write_page(out / f"{stem}.html", doc)

@@ -52,7 +52,11 @@ def test_the_cannon_crit_share_falls_as_the_rulebook_says(margin_diff) -> None:
         pl.col(c).cast(pl.Float64) for c in ("base_float", "change_float")).row(0, named=True))
     assert sentence.startswith("weapon_vs_kit crit_share (weapon cannon, kit ")
     assert "% -> " in sentence
-    assert printed.startswith("Exact: ") and "weapon_vs_kit crit_share" in printed
+    # the summary opens with the game's exact metrics: the Cannon's share over the four
+    # rulebook kits is the mean of the four rows above, 52% -> 37%
+    assert printed.startswith("Metrics (exact")
+    assert f"metrics crit_share (weapon cannon): {before:.0%} -> {after:.0%}" in printed
+    assert "Exact: " in printed and "weapon_vs_kit crit_share" in printed
 
 
 def test_time_to_kill_changes_are_listed_with_intervals(margin_diff) -> None:
