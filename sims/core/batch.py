@@ -12,7 +12,9 @@ an index array. This module holds what such an engine needs whatever the game:
   floor); :func:`highest_of` keeps the highest of each row's first dice;
 - their scripted twin for hand-traced tests: :class:`Script` reads faces from a list of
   (sides, face) pairs and refuses a wrong die, a face off the die or a read past the
-  end; :class:`ScriptedDice` is :class:`Dice` reading a script, for a batch of one row.
+  end; :class:`ScriptedDice` is :class:`Dice` reading a script, for a batch of one row;
+  :class:`RecordingDice` writes down every face a Generator gave as such a script (a
+  reference engine's game replayed into the vector engine die for die).
 
 Faces are int16 (dice of up to 32767 sides, sums to match).
 """
@@ -175,3 +177,26 @@ class ScriptedDice(Script, Dice):
         sides = np.broadcast_to(np.asarray(sides), (n,))
         return np.array([[self._face(int(sides[i])) for _ in range(k)]
                          for i in range(n)], FACE).reshape(n, k)  # fmt: skip
+
+
+class RecordingDice(Dice):
+    """:class:`Dice` from a Generator that write down every face drawn, in order, as a
+    :class:`Script`'s (sides, face) pairs (``script``): play a game with it, then replay
+    the script through :class:`ScriptedDice` into another engine."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.script: list[tuple[int, int]] = []
+
+    def roll(self, sides, n: int) -> np.ndarray:
+        faces = super().roll(sides, n)
+        self.script += zip(np.broadcast_to(np.asarray(sides), (n,)).tolist(), faces.tolist(),
+                           strict=True)  # fmt: skip
+        return faces
+
+    def faces(self, count, sides) -> np.ndarray:
+        faces = super().faces(count, sides)
+        rows = np.broadcast_to(np.asarray(sides), (faces.shape[0],)).tolist()
+        self.script += [(int(s), int(f)) for s, row in zip(rows, faces.tolist(), strict=True)
+                        for f in row]  # fmt: skip
+        return faces

@@ -347,38 +347,27 @@ def test_every_chart_renders_to_svg_offline(built):
 
 def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     from analysis.report import build_report
+    from tests.browser import opened
     from tests.conftest import CATALOGS, ROOT
-    from tests.skirmish.test_report_browser import CHROMIUM, FLAGS, _browser_or_skip
 
-    sync_playwright = _browser_or_skip()
     ctx, _, _ = built
     out = tmp_path / "reports"
     build_report(["alluvion"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
-    errors, requests = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
-            page.goto((out / "alluvion.html").as_uri())
-            charts = page.locator("div.chart")
-            count = charts.count()
-            assert count == len(HEADINGS)
-            page.wait_for_function(
-                "n => document.querySelectorAll("
-                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-                arg=count, timeout=60_000,
-            )  # fmt: skip
-            assert "out of balance" in page.locator("h2").first.inner_text().lower()
-            (ROOT / "test-artifacts").mkdir(exist_ok=True)
-            page.screenshot(path=str(ROOT / "test-artifacts" / "alluvion-report.png"),
-                            full_page=True)  # fmt: skip
-        finally:
-            browser.close()
-    assert errors == [] and requests == []
+    with opened(out / "alluvion.html") as seen:
+        page = seen.page
+        charts = page.locator("div.chart")
+        count = charts.count()
+        assert count == len(HEADINGS)
+        page.wait_for_function(
+            "n => document.querySelectorAll("
+            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
+            arg=count, timeout=60_000,
+        )  # fmt: skip
+        assert "out of balance" in page.locator("h2").first.inner_text().lower()
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "test-artifacts" / "alluvion-report.png"),
+                        full_page=True)  # fmt: skip
+    assert seen.errors == [] and seen.requests == []
     html = (out / "alluvion.html").read_text()
     for stem in ("standings", "matchups", "cells", "ratings", "dominance", "exact_odds"):
         assert f"href='alluvion/{stem}.csv' download" in html

@@ -26,7 +26,7 @@ import pytest
 from sims.alluvion import reference, vector
 from sims.alluvion.battle import compile_battle, duel, scenario_battle
 from sims.alluvion.catalog import load_catalog
-from sims.core.batch import Dice, ScriptedDice
+from sims.core.batch import RecordingDice, ScriptedDice
 from sims.core.dist import Dist
 from tests.conftest import CATALOGS
 
@@ -422,24 +422,6 @@ def test_hand_traced(name, make, script, want):
     assert {k: out[k] for k in want} == want
 
 
-class Recording(Dice):
-    """Dice from a Generator that write down every face, as a script."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng)
-        self.script: list[tuple[int, int]] = []
-
-    def roll(self, sides, n):
-        faces = super().roll(sides, n)
-        self.script += zip(np.broadcast_to(sides, (n,)).tolist(), faces.tolist(), strict=True)
-        return faces
-
-    def faces(self, count, sides):
-        faces = super().faces(count, sides)
-        self.script += [(int(sides), int(f)) for f in faces.reshape(-1)]
-        return faces
-
-
 def random_battles(c, n: int, seed: int):
     """Battles of every shape the engines know: 1-2 Armors a side of the named loadouts,
     squads, morale, ambushes, cover, batteries, near and far starts."""
@@ -467,7 +449,7 @@ def test_reference_dice_replayed(overrides):
     battles = [scenario_battle(c, s) for s in c.scenarios] + random_battles(c, 24, 11)
     for i, b in enumerate(battles):
         for seed in range(4):
-            rec = Recording(np.random.default_rng(100 * i + seed))
+            rec = RecordingDice(np.random.default_rng(100 * i + seed))
             want = reference.play_battle(b, rec)
             dice = ScriptedDice(rec.script)
             got = {k: v.item() for k, v in vector.play_dice([b], ONE, dice).items()}

@@ -34,7 +34,7 @@ import pytest
 from sims.alphaside import reference, rules, vector
 from sims.alphaside.battle import compile_battle, duel, sample_battles
 from sims.alphaside.catalog import load_catalog
-from sims.core.batch import Dice, ScriptedDice
+from sims.core.batch import Dice, RecordingDice, ScriptedDice
 from tests.conftest import CATALOGS
 
 ONE = np.zeros(1, np.int64)
@@ -219,24 +219,6 @@ def test_hand_traced(name, make, script, want):
     assert {k: out[k] for k in want} == want
 
 
-class Recording(Dice):
-    """Dice from a Generator that write down every face, as a script."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng)
-        self.script: list[tuple[int, int]] = []
-
-    def roll(self, sides, n):
-        faces = super().roll(sides, n)
-        self.script += zip(np.broadcast_to(sides, (n,)).tolist(), faces.tolist(), strict=True)
-        return faces
-
-    def faces(self, count, sides):
-        faces = super().faces(count, sides)
-        self.script += [(int(sides), int(f)) for f in faces.reshape(-1)]
-        return faces
-
-
 def random_battles(c, n: int, seed: int):
     """Games of every shape: 1 to 5 units a side drawn from every unit (copies allowed)."""
     rng = np.random.default_rng(seed)
@@ -265,7 +247,7 @@ def test_reference_dice_replayed(overrides):
     battles = [b for _, b in sample_battles(c)] + random_battles(c, 8, 11)
     for i, b in enumerate(battles):
         for seed in range(3):
-            rec = Recording(np.random.default_rng(100 * i + seed))
+            rec = RecordingDice(np.random.default_rng(100 * i + seed))
             want = reference.play_battle(b, rec)
             dice = ScriptedDice(rec.script)
             got = {k: v.item() for k, v in vector.play_dice([b], ONE, dice).items()}

@@ -111,3 +111,18 @@ def test_scripted_dice_read_one_row_from_the_script():
     assert dice.used == 7 and dice.drawn == 7
     with pytest.raises(AssertionError, match="one battle; 2 rows"):
         ScriptedDice([(6, 1), (6, 2)]).roll(6, 2)
+
+
+def test_recording_dice_replay_through_scripted_dice():
+    from sims.core.batch import RecordingDice, ScriptedDice
+
+    rec = RecordingDice(np.random.default_rng(4))
+    a = rec.roll(np.array([6]), 1)
+    b = rec.faces(np.array([3]), 8)
+    c = rec.roll(10, 1)
+    assert [s for s, _ in rec.script] == [6, 8, 8, 8, 10]
+    replay = ScriptedDice(rec.script)
+    np.testing.assert_array_equal(replay.roll(np.array([6]), 1), a)
+    np.testing.assert_array_equal(replay.faces(np.array([3]), 8), b)
+    np.testing.assert_array_equal(replay.roll(10, 1), c)
+    assert replay.used == len(rec.script)

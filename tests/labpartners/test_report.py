@@ -190,33 +190,22 @@ def test_context_paths_are_the_callers(built):
 
 def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     from analysis.report import build_report
-    from tests.skirmish.test_report_browser import CHROMIUM, FLAGS, _browser_or_skip
+    from tests.browser import opened
 
-    sync_playwright = _browser_or_skip()
     ctx, _, _ = built
     out = tmp_path / "reports"
     build_report(["labpartners"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
-    errors, requests = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
-            page.goto((out / "labpartners.html").as_uri())
-            charts = page.locator("div.chart")
-            count = charts.count()
-            assert count == len(HEADINGS)
-            page.wait_for_function(
-                "n => document.querySelectorAll("
-                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-                arg=count, timeout=60_000,
-            )  # fmt: skip
-        finally:
-            browser.close()
-    assert errors == [] and requests == []
+    with opened(out / "labpartners.html") as seen:
+        page = seen.page
+        charts = page.locator("div.chart")
+        count = charts.count()
+        assert count == len(HEADINGS)
+        page.wait_for_function(
+            "n => document.querySelectorAll("
+            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
+            arg=count, timeout=60_000,
+        )  # fmt: skip
+    assert seen.errors == [] and seen.requests == []
     html = (out / "labpartners.html").read_text()
     assert html.index("What the alpha deck changes") < html.index("Battle only: what should")
     for stem in ("win_rates", "win_by", "crits", "deck_totals", "deck_differences"):

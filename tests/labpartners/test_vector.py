@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sims.core.batch import Dice, ScriptedDice
+from sims.core.batch import RecordingDice, ScriptedDice
 from sims.labpartners import reference, vector
 from sims.labpartners.battle import catalog_battle, compile_battle, foe, with_params
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS, load_catalog
@@ -183,19 +183,6 @@ def test_hand_traced_battles(cat, mech, kaiju, policy, spares, script, want) -> 
     assert {k: got[k] for k in want} == want
 
 
-class Recording(Dice):
-    """Dice from a Generator that write down every face as a script."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng)
-        self.script: list[tuple[int, int]] = []
-
-    def roll(self, sides, n: int) -> np.ndarray:
-        faces = super().roll(sides, n)
-        self.script += [(int(sides), int(f)) for f in faces]
-        return faces
-
-
 def test_random_battles_replay_exactly(cat) -> None:
     """Random finished mechs (gaps included), Traits, spares and every policy (each
     specialty on each trigger): the reference's dice, replayed as a script, give the
@@ -215,7 +202,7 @@ def test_random_battles_replay_exactly(cat) -> None:
                   for p in PARTS]  # fmt: skip
         b = compile_battle(cat, cards, lesson, f, cat.policies[policies[i % len(policies)]],
                            spares)  # fmt: skip
-        dice = Recording(np.random.default_rng(i))
+        dice = RecordingDice(np.random.default_rng(i))
         ref = reference.play_dice([b], ONE, dice)
         got = scripted(b, dice.script)
         assert got == {k: v.item() for k, v in ref.items()}

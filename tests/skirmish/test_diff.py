@@ -17,8 +17,8 @@ import pytest
 
 from analysis.cli import main
 from analysis.diff import exact_sentence
+from tests.browser import opened
 from tests.conftest import CATALOGS
-from tests.skirmish.test_report_browser import CHROMIUM, FLAGS, _browser_or_skip
 
 N = 640  # 10 duels a matchup over the 64 ordered pairs of kits
 RULEBOOK_KITS = ("courier", "foreman", "reaver", "bastion")
@@ -81,26 +81,15 @@ def test_time_to_kill_changes_are_listed_with_intervals(margin_diff) -> None:
 
 
 def test_the_page_renders_offline_in_chromium(margin_diff) -> None:
-    sync_playwright = _browser_or_skip()
     out, _ = margin_diff
-    errors, requests = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
-            page.goto((out / "diff-skirmish.html").as_uri())
-            count = page.locator("div.chart").count()
-            assert count >= 2
-            page.wait_for_function(
-                "n => document.querySelectorAll("
-                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-                arg=count, timeout=60_000,
-            )  # fmt: skip
-            assert page.locator("h2").first.inner_text() == "What moved"
-        finally:
-            browser.close()
-    assert errors == [] and requests == []
+    with opened(out / "diff-skirmish.html") as seen:
+        page = seen.page
+        count = page.locator("div.chart").count()
+        assert count >= 2
+        page.wait_for_function(
+            "n => document.querySelectorAll("
+            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
+            arg=count, timeout=60_000,
+        )  # fmt: skip
+        assert page.locator("h2").first.inner_text() == "What moved"
+    assert seen.errors == [] and seen.requests == []

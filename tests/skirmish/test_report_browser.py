@@ -3,18 +3,15 @@ browser"): Debian's chromium driven by Playwright, never `playwright install`. E
 chart renders (an SVG or canvas with class `marks`), the console stays clean, nothing
 is fetched from the network, and a screenshot is kept in `test-artifacts/`."""
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from analysis.report import build_report
+from tests.browser import CHROMIUM, FLAGS, browser_or_skip
 from tests.conftest import CATALOGS, ROOT
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]  # fmt: skip
 ARTIFACTS = ROOT / "test-artifacts"
 BOARD_HEADINGS = (
     "Where are battles won: zones, kills or Hull?", "Which map favours whom?",
@@ -23,20 +20,7 @@ BOARD_HEADINGS = (
 )  # fmt: skip
 
 
-def _browser_or_skip():
-    missing = None
-    if not CHROMIUM.exists():
-        missing = "Debian's chromium is missing (.ci/run installs it: apt-get install chromium)"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = missing or "playwright (Python) is not installed"
-        sync_playwright = None
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser test cannot run under CI: {missing}")
-        pytest.skip(missing)
-    return sync_playwright
+_browser_or_skip = browser_or_skip  # the shared helper (tests/browser.py)
 
 
 @pytest.fixture(scope="module")

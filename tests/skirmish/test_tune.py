@@ -4,7 +4,6 @@ with its page (offline, every chart drawn in Chromium when it is installed)."""
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,12 +13,10 @@ from analysis.cli import main
 from analysis.tune import tune
 from sims.skirmish.catalog import load_catalog
 from sims.skirmish.exact import weapon_vs_kit_table
+from tests.browser import opened
 from tests.conftest import CATALOGS
 
 CLAIM_KITS = ("courier", "foreman", "reaver", "bastion")  # DESIGN.md's 53% definition
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]  # fmt: skip
 
 
 def cannon_share(margin: int) -> Fraction:
@@ -74,32 +71,6 @@ def test_a_simulated_and_an_exact_target_together(tmp_path):
 def _renders_offline(path: Path) -> None:
     """Every chart of the page draws in Debian's Chromium, offline, with a clean console
     (skipped, with the reason, where the browser is missing; a failure under CI)."""
-    missing = None if CHROMIUM.exists() else "Debian's chromium is missing"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = missing or "playwright (Python) is not installed"
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser check cannot run under CI: {missing}")
-        pytest.skip(missing)
-    errors, requests = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-        try:
-            page = browser.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
-            page.goto(path.as_uri())
-            count = page.locator("div.chart").count()
-            assert count == 2  # the objective by parameter value, the tornado
-            page.wait_for_function(
-                "n => document.querySelectorAll("
-                "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-                arg=count, timeout=60_000,
-            )  # fmt: skip
-        finally:
-            browser.close()
-    assert not errors and not requests, (errors, requests)
+    with opened(path) as seen:
+        seen.wait_for_charts(2)  # the objective by parameter value, the tornado
+    assert not seen.errors and not seen.requests, (seen.errors, seen.requests)
