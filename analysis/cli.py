@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.args import UserError, _assignments, _catalog_and_set_flags, _catalog_flag
 from analysis.query import QueryError
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Explain, Game, InputError, Option, game_names, get_game
@@ -24,10 +25,6 @@ from sims.core.protocol import Explain, Game, InputError, Option, game_names, ge
 EXIT_USER_ERROR = 2
 EXIT_CLAIM_FAILED = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process ended by Ctrl-C
-
-
-class UserError(Exception):
-    """A mistake in what the user asked for: reported in one line."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,22 +43,6 @@ def _games(name: str | None, catalog_root: str) -> list[str]:
         raise UserError(f"{catalog_root}: no game's catalog folder here "
                         f"(games: {', '.join(game_names())})")  # fmt: skip
     return games
-
-
-def _catalog_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--catalog", default="catalogs",
-                   help="folder holding one folder per game (default: catalogs)")  # fmt: skip
-
-
-def _set_flag(p: argparse.ArgumentParser) -> None:
-    """--set as simulate takes it: the catalog is loaded with these edits."""
-    p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
-
-
-def _catalog_and_set_flags(p: argparse.ArgumentParser) -> None:
-    _catalog_flag(p)
-    _set_flag(p)
 
 
 def _add_option(p: argparse.ArgumentParser, option: Option) -> None:
@@ -206,22 +187,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 # ---- simulate ---------------------------------------------------------------------------
-
-
-def _assignments(items: list[str] | None, flag: str) -> dict[str, Any]:
-    from sims.core.catalog import parse_assignment, parse_value
-
-    out: dict[str, Any] = {}
-    for item in items or []:
-        name, text = parse_assignment(item, flag)
-        if flag == "--sweep":
-            values = [parse_value(v) for v in text.split(",") if v.strip()]
-            if not values:
-                raise UserError(f"{flag} {item!r}: no values")
-            out[name] = values
-        else:
-            out[name] = parse_value(text)
-    return out
 
 
 def _run_flags(p: argparse.ArgumentParser) -> None:

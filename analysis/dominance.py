@@ -527,7 +527,7 @@ def choice_sets(game: str, catalog_root: Path, sets: Mapping[str, Any]
 def cmd_dominated(args: argparse.Namespace) -> int:
     """One game, or (no game given) every game whose analysis plugin declares choices:
     everything computed first (a mistake writes nothing), then a page each."""
-    from analysis.cli import UserError, _assignments
+    from analysis.args import UserError, _assignments
     from analysis.report import sets_text, writable_folder
     from sims.core.protocol import game_names
 
@@ -595,7 +595,7 @@ def cmd_dominated(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mechbal dominated [GAME] [--out DIR] [--catalog DIR] [--set ...]``."""
-    from analysis.cli import _catalog_and_set_flags
+    from analysis.args import _catalog_and_set_flags
 
     p = subparsers.add_parser(
         "dominated", help="the Pareto frontier of each choice set of a game and the "

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import altair as alt
 import polars as pl
@@ -25,9 +25,6 @@ from analysis.flags import Flag, Limit
 from sims.core.claims import ClaimResult
 from sims.core.protocol import Catalog, Game, load_target
 from sims.core.runner import RunOutcome
-
-if TYPE_CHECKING:
-    from analysis.dominance import ChoiceSet
 
 ENTRY_POINTS = "mechbal.analysis"
 
@@ -95,7 +92,7 @@ class Analysis:
     limits: Sequence[str] = ()  # the limit names limits.toml may hold
     # the choice sets of the loaded catalog whose dominated choices ``mechbal dominated``
     # finds (analysis.dominance.ChoiceSet); None: the game declares none
-    choices: Callable[[Any], Sequence[ChoiceSet]] | None = None
+    choices: Callable[[Any], Sequence[Any]] | None = None
 
 
 _REGISTERED: dict[str, str] = {}

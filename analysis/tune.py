@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from analysis.cli import UserError, _assignments, _catalog_and_set_flags
+from analysis.args import UserError, _assignments, _catalog_and_set_flags
 from analysis.readings import Z95
 from sims.core.catalog import CatalogError, load_toml
 from sims.core.params import specs

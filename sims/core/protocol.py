@@ -46,14 +46,11 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
-
-if TYPE_CHECKING:  # sims.core.targets imports this module
-    from sims.core.targets import Target
 
 ENTRY_POINTS = "mechbal.games"  # group of the installed games: name = "package:GAME"
 
@@ -272,7 +269,8 @@ class Game:
     engines: Engines | None = None
     experiments: Mapping[str, Experiment] = field(default_factory=dict)
     explain: Mapping[str, Explain] = field(default_factory=dict)
-    targets: Mapping[str, Target] = field(default_factory=dict)  # mechbal tune's metrics
+    # mechbal tune's metrics: name -> sims.core.targets.Target (which imports this module)
+    targets: Mapping[str, Any] = field(default_factory=dict)
     identity_exclude: tuple[str, ...] = ()  # catalog files that never decide rows
     # words of this rulebook only: generic modules must not use them (tests/core)
     vocabulary: tuple[str, ...] = ()
