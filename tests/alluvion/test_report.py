@@ -355,14 +355,7 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     build_report(["alluvion"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
     with opened(out / "alluvion.html") as seen:
         page = seen.page
-        charts = page.locator("div.chart")
-        count = charts.count()
-        assert count == len(HEADINGS)
-        page.wait_for_function(
-            "n => document.querySelectorAll("
-            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-            arg=count, timeout=60_000,
-        )  # fmt: skip
+        seen.wait_for_charts(len(HEADINGS))
         assert "out of balance" in page.locator("h2").first.inner_text().lower()
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "test-artifacts" / "alluvion-report.png"),

@@ -448,14 +448,7 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     build_report(["alphaside"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
     with opened(out / "alphaside.html") as seen:
         page = seen.page
-        charts = page.locator("div.chart")
-        count = charts.count()
-        assert count == len(HEADINGS)
-        page.wait_for_function(
-            "n => document.querySelectorAll("
-            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-            arg=count, timeout=60_000,
-        )  # fmt: skip
+        seen.wait_for_charts(len(HEADINGS))
         # the dice odds' pickers are inputs on the page, and moving one redraws
         slider = page.locator("input[name='accuracy']")
         assert slider.count() == 2

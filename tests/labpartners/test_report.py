@@ -196,15 +196,7 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
     out = tmp_path / "reports"
     build_report(["labpartners"], CATALOGS, out, store=ctx.store, n=N, seed=3, jobs=1)
     with opened(out / "labpartners.html") as seen:
-        page = seen.page
-        charts = page.locator("div.chart")
-        count = charts.count()
-        assert count == len(HEADINGS)
-        page.wait_for_function(
-            "n => document.querySelectorAll("
-            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-            arg=count, timeout=60_000,
-        )  # fmt: skip
+        seen.wait_for_charts(len(HEADINGS))
     assert seen.errors == [] and seen.requests == []
     html = (out / "labpartners.html").read_text()
     assert html.index("What the alpha deck changes") < html.index("Battle only: what should")

@@ -84,12 +84,7 @@ def test_the_page_renders_offline_in_chromium(margin_diff) -> None:
     out, _ = margin_diff
     with opened(out / "diff-skirmish.html") as seen:
         page = seen.page
-        count = page.locator("div.chart").count()
+        count = seen.wait_for_charts()
         assert count >= 2
-        page.wait_for_function(
-            "n => document.querySelectorAll("
-            "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-            arg=count, timeout=60_000,
-        )  # fmt: skip
         assert page.locator("h2").first.inner_text() == "What moved"
     assert seen.errors == [] and seen.requests == []
