@@ -156,6 +156,39 @@ def float_column(frame: pl.DataFrame, name: str) -> str:
 # --- side against side -------------------------------------------------------------------
 
 
+# Diverging around an even match (white at 50%), so a balanced matchup reads as neutral.
+SCORE_SCALE = alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5)
+
+
+def score_grid(frame: pl.DataFrame, *, row: str, column: str, score: str,
+               row_sort: Sequence[str], column_sort: Sequence[str], row_title: str,
+               column_title: str, legend: str, tooltip: Sequence[Any], question: str,
+               caption: str, text: Any = None, step: tuple[int, int] = (52, 40),
+               ) -> alt.LayerChart:  # fmt: skip
+    """A score in 0..1 per (``row``, ``column``) cell, e.g. one side's score in every
+    matchup: coloured on :data:`SCORE_SCALE`, written in the cell (``text``, default the
+    score in per cent), white on the strong ends; the columns' labels on top."""
+    base = alt.Chart(values(frame)).encode(
+        x=alt.X(f"{column}:N", title=column_title, sort=list(column_sort),
+                axis=alt.Axis(labelAngle=-30, orient="top")),
+        y=alt.Y(f"{row}:N", title=row_title, sort=list(row_sort)),
+    )  # fmt: skip
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(f"{score}:Q", scale=SCORE_SCALE,
+                        legend=alt.Legend(title=legend, format=".0%")),
+        tooltip=list(tooltip),
+    )  # fmt: skip
+    strong = (getattr(alt.datum, score) < 0.2) | (getattr(alt.datum, score) > 0.8)
+    labels = base.mark_text(fontSize=12).encode(
+        text=text if text is not None else alt.Text(f"{score}:Q", format=".0%"),
+        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
+        tooltip=list(tooltip),
+    )
+    return (cells + labels).properties(
+        title=title(question, caption), width=alt.Step(step[0]), height=alt.Step(step[1])
+    )
+
+
 def win_rate_heatmap(
     win_rates: pl.DataFrame, caption: str, *, side: str = "Side A",
     opponent: str = "Side B", question: str = "Which side wins each matchup?",
@@ -197,29 +230,8 @@ def win_rate_heatmap(
             else []
         ),
     ]
-    base = alt.Chart(values(frame)).encode(
-        x=alt.X("side_b:N", title=opponent, sort=sides_b,
-                axis=alt.Axis(labelAngle=-30, orient="top")),
-        y=alt.Y("side_a:N", title=side, sort=sides_a),
-    )
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(
-            "score_a:Q",
-            # Diverging around an even duel, so a balanced matchup reads as neutral.
-            scale=alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5),
-            legend=alt.Legend(title="Score of side A", format=".0%"),
-        ),
-        tooltip=tooltip,
-    )
-    strong = (alt.datum.score_a < 0.2) | (alt.datum.score_a > 0.8)
-    labels = base.mark_text(fontSize=12).encode(
-        text=alt.Text("score_a:Q", format=".0%"),
-        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
-        tooltip=tooltip,
-    )
-    return (cells + labels).properties(
-        title=title(question, caption),
-        width=alt.Step(52),
-        height=alt.Step(40),
-    )
+    return score_grid(frame, row="side_a", column="side_b", score="score_a",
+                      row_sort=sides_a, column_sort=sides_b, row_title=side,
+                      column_title=opponent, legend="Score of side A", tooltip=tooltip,
+                      question=question, caption=caption)  # fmt: skip
 

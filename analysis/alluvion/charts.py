@@ -10,10 +10,9 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from analysis.charts import need, one_row_per, title, values
+from analysis.charts import need, one_row_per, score_grid, title, values
 
 CHASSIS_COLORS = alt.Scale(scheme="dark2")
-SCORE_SCALE = alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5)
 RELATIONS = ("dominates", "dominated by", "neither")
 RELATION_COLORS = alt.Scale(domain=list(RELATIONS), range=["#2166ac", "#b2182b", "#f0f0f0"])
 
@@ -52,27 +51,11 @@ def matchup_heatmap(matchups: pl.DataFrame, caption: str,
         *([alt.Tooltip("mean_rounds:Q", title="Mean rounds", format=".2f")]
           if "mean_rounds" in frame.columns else []),
     ]  # fmt: skip
-    base = alt.Chart(values(frame)).encode(
-        x=alt.X("opponent:N", title="Against", sort=order,
-                axis=alt.Axis(labelAngle=-30, orient="top")),
-        y=alt.Y("loadout:N", title="Loadout", sort=order),
-    )  # fmt: skip
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color("score:Q", scale=SCORE_SCALE,
-                        legend=alt.Legend(title="Score of the row loadout", format=".0%")),
-        tooltip=tooltip,
-    )  # fmt: skip
-    strong = (alt.datum.score < 0.2) | (alt.datum.score > 0.8)
-    labels = base.mark_text(fontSize=12).encode(
-        text=alt.Text("score:Q", format=".0%"),
-        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
-        tooltip=tooltip,
-    )
-    return (cells + labels).properties(
-        title=title("How does each loadout fare against each other loadout?", caption),
-        width=alt.Step(56),
-        height=alt.Step(36),
-    )
+    return score_grid(frame, row="loadout", column="opponent", score="score", row_sort=order,
+                      column_sort=order, row_title="Loadout", column_title="Against",
+                      legend="Score of the row loadout", tooltip=tooltip,
+                      question="How does each loadout fare against each other loadout?",
+                      caption=caption, step=(56, 36))  # fmt: skip
 
 
 def standings_chart(standings: pl.DataFrame, caption: str, order: Sequence[str] | None = None,

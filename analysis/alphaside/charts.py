@@ -12,9 +12,8 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from analysis.charts import need, one_row_per, title, values
+from analysis.charts import need, one_row_per, score_grid, title, values
 
-SCORE_SCALE = alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5)
 ACCURACIES = list(range(-3, 4))
 CRIT_FROMS = [9, 7]
 
@@ -67,23 +66,11 @@ def matchup_heatmap(matchups: pl.DataFrame, caption: str,
                alt.Tooltip("vp_against:Q", title="Mean VP conceded", format=".2f"),
                alt.Tooltip("per_tl:Q", title="Damage per TL spent attacking",
                            format=".2f")]  # fmt: skip
-    base = alt.Chart(values(frame)).encode(**_axes("unit", "opponent", order, "Unit",
-                                                   "Against"))  # fmt: skip
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color("score:Q", scale=SCORE_SCALE,
-                        legend=alt.Legend(title="Score of the row unit", format=".0%")),
-        tooltip=tooltip,
-    )  # fmt: skip
-    strong = (alt.datum.score < 0.2) | (alt.datum.score > 0.8)
-    labels = base.mark_text(fontSize=12).encode(
-        text=alt.Text("score:Q", format=".0%"),
-        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
-        tooltip=tooltip,
-    )
-    return (cells + labels).properties(
-        title=title("How does each unit fare against each other unit?", caption),
-        width=alt.Step(56), height=alt.Step(36),
-    )  # fmt: skip
+    return score_grid(frame, row="unit", column="opponent", score="score", row_sort=order,
+                      column_sort=order, row_title="Unit", column_title="Against",
+                      legend="Score of the row unit", tooltip=tooltip,
+                      question="How does each unit fare against each other unit?",
+                      caption=caption, step=(56, 36))  # fmt: skip
 
 
 def standings_chart(standings: pl.DataFrame, caption: str, order: Sequence[str] | None = None,
@@ -267,23 +254,11 @@ def squad_heatmap(matchups: pl.DataFrame, caption: str,
                alt.Tooltip("margin:Q", title="Mean VP margin", format="+.2f"),
                alt.Tooltip("margin_interval:N", title="95% interval"),
                alt.Tooltip("games:Q", title="Games", format=",")]  # fmt: skip
-    base = alt.Chart(values(frame)).encode(**_axes("squad", "opponent", order, "Squad",
-                                                   "Against"))  # fmt: skip
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color("score:Q", scale=SCORE_SCALE,
-                        legend=alt.Legend(title="Win rate of the row squad", format=".0%")),
-        tooltip=tooltip,
-    )  # fmt: skip
-    strong = (alt.datum.score < 0.2) | (alt.datum.score > 0.8)
-    labels = base.mark_text(fontSize=12).encode(
-        text="text:N",
-        color=alt.when(strong).then(alt.value("white")).otherwise(alt.value("black")),
-        tooltip=tooltip,
-    )
-    return (cells + labels).properties(
-        title=title("How many VP does each squad score and concede over a game?", caption),
-        width=alt.Step(110), height=alt.Step(40),
-    )  # fmt: skip
+    return score_grid(frame, row="squad", column="opponent", score="score", row_sort=order,
+                      column_sort=order, row_title="Squad", column_title="Against",
+                      legend="Win rate of the row squad", tooltip=tooltip,
+                      question="How many VP does each squad score and concede over a game?",
+                      caption=caption, text="text:N", step=(110, 40))  # fmt: skip
 
 
 def _pickers() -> tuple[alt.Parameter, alt.Parameter]:
