@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup report test lab lint clean
+.PHONY: setup report test lab lint format clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,7 @@ report: setup
 # Both cores (CI has 2): a test file stays on one worker, so module fixtures are built once.
 test: setup
 	$(BIN)/ruff check sims analysis tests benchmarks
+	$(BIN)/ruff format --check sims analysis tests benchmarks
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lab: setup
@@ -30,6 +31,12 @@ lab: setup
 
 lint: setup
 	$(BIN)/ruff check sims analysis tests benchmarks
+	$(BIN)/ruff format --check sims analysis tests benchmarks
+
+# Rewrites the code in the one style `make test` checks.
+format: setup
+	$(BIN)/ruff format sims analysis tests benchmarks
+	$(BIN)/ruff check --fix sims analysis tests benchmarks
 
 clean:
 	rm -rf $(VENV) reports/tables reports/*.html

@@ -14,14 +14,21 @@ class UserError(Exception):
 
 
 def _catalog_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--catalog", default="catalogs",
-                   help="folder holding one folder per game (default: catalogs)")  # fmt: skip
+    p.add_argument(
+        "--catalog",
+        default="catalogs",
+        help="folder holding one folder per game (default: catalogs)",
+    )
 
 
 def _set_flag(p: argparse.ArgumentParser) -> None:
     """--set as simulate takes it: the catalog is loaded with these edits."""
-    p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a rules parameter or KIND.ID.FIELD (repeatable)",
+    )
 
 
 def _catalog_and_set_flags(p: argparse.ArgumentParser) -> None:

@@ -20,9 +20,15 @@ import duckdb
 import polars as pl
 
 __all__ = [
-    "caption", "run_caption", "title", "values", "need", "one_row_per", "float_column",
+    "caption",
+    "run_caption",
+    "title",
+    "values",
+    "need",
+    "one_row_per",
+    "float_column",
     "win_rate_heatmap",
-]  # fmt: skip
+]
 
 CAPTION_WIDTH = 100  # characters per subtitle line: Vega does not wrap title text
 
@@ -46,10 +52,15 @@ def _value_text(value: object) -> str:
 
 
 def caption(
-    *, source: str, n: int | None = None, seed: int | None = None,
-    params: Mapping[str, object] | None = None, run: str | None = None,
-    engine: str | None = None, label: str | None = None,
-) -> str:  # fmt: skip
+    *,
+    source: str,
+    n: int | None = None,
+    seed: int | None = None,
+    params: Mapping[str, object] | None = None,
+    run: str | None = None,
+    engine: str | None = None,
+    label: str | None = None,
+) -> str:
     """How a chart's numbers were computed, in one sentence.
 
     ``source`` is ``"simulated"`` or ``"exact"``: ``Simulated (vector engine): 20,000
@@ -87,8 +98,9 @@ def run_caption(
     # fetchall, not fetchone: an unfinished result would block the connection's next query.
     rows = con.execute(
         "SELECT engine, coalesce(rows, n), seed, set_json, sweep_json, label FROM runs "
-        "WHERE run_id = ?", [run],
-    ).fetchall()  # fmt: skip
+        "WHERE run_id = ?",
+        [run],
+    ).fetchall()
     if not rows:
         raise ValueError(f"no run {run!r} in the store")
     engine, n, seed, set_json, sweep_json, label = rows[0]
@@ -97,8 +109,9 @@ def run_caption(
         {f"swept {name}": values for name, values in json.loads(sweep_json or "{}").items()}
     )
     settings.update(params or {})
-    return caption(source="simulated", n=n, seed=seed, params=settings, run=run, engine=engine,
-                   label=label)  # fmt: skip
+    return caption(
+        source="simulated", n=n, seed=seed, params=settings, run=run, engine=engine, label=label
+    )
 
 
 # --- shared pieces -----------------------------------------------------------------------
@@ -108,9 +121,14 @@ def title(question: str, caption_text: str) -> alt.TitleParams:
     """The question as title, the caption as subtitle (wrapped: Vega never wraps titles)."""
     lines = textwrap.wrap(caption_text, CAPTION_WIDTH) or [""]
     return alt.TitleParams(
-        text=question, subtitle=lines, anchor="start", fontSize=16, subtitleFontSize=12,
-        subtitleColor="#555", offset=12,
-    )  # fmt: skip
+        text=question,
+        subtitle=lines,
+        anchor="start",
+        fontSize=16,
+        subtitleFontSize=12,
+        subtitleColor="#555",
+        offset=12,
+    )
 
 
 def _clean(value: Any) -> Any:
@@ -152,7 +170,6 @@ def float_column(frame: pl.DataFrame, name: str) -> str:
     return f"{name}_float" if f"{name}_float" in frame.columns else name
 
 
-
 # --- side against side -------------------------------------------------------------------
 
 
@@ -160,24 +177,41 @@ def float_column(frame: pl.DataFrame, name: str) -> str:
 SCORE_SCALE = alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5)
 
 
-def score_grid(frame: pl.DataFrame, *, row: str, column: str, score: str,
-               row_sort: Sequence[str], column_sort: Sequence[str], row_title: str,
-               column_title: str, legend: str, tooltip: Sequence[Any], question: str,
-               caption: str, text: Any = None, step: tuple[int, int] = (52, 40),
-               ) -> alt.LayerChart:  # fmt: skip
+def score_grid(
+    frame: pl.DataFrame,
+    *,
+    row: str,
+    column: str,
+    score: str,
+    row_sort: Sequence[str],
+    column_sort: Sequence[str],
+    row_title: str,
+    column_title: str,
+    legend: str,
+    tooltip: Sequence[Any],
+    question: str,
+    caption: str,
+    text: Any = None,
+    step: tuple[int, int] = (52, 40),
+) -> alt.LayerChart:
     """A score in 0..1 per (``row``, ``column``) cell, e.g. one side's score in every
     matchup: coloured on :data:`SCORE_SCALE`, written in the cell (``text``, default the
     score in per cent), white on the strong ends; the columns' labels on top."""
     base = alt.Chart(values(frame)).encode(
-        x=alt.X(f"{column}:N", title=column_title, sort=list(column_sort),
-                axis=alt.Axis(labelAngle=-30, orient="top")),
+        x=alt.X(
+            f"{column}:N",
+            title=column_title,
+            sort=list(column_sort),
+            axis=alt.Axis(labelAngle=-30, orient="top"),
+        ),
         y=alt.Y(f"{row}:N", title=row_title, sort=list(row_sort)),
-    )  # fmt: skip
+    )
     cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(f"{score}:Q", scale=SCORE_SCALE,
-                        legend=alt.Legend(title=legend, format=".0%")),
+        color=alt.Color(
+            f"{score}:Q", scale=SCORE_SCALE, legend=alt.Legend(title=legend, format=".0%")
+        ),
         tooltip=list(tooltip),
-    )  # fmt: skip
+    )
     strong = (getattr(alt.datum, score) < 0.2) | (getattr(alt.datum, score) > 0.8)
     labels = base.mark_text(fontSize=12).encode(
         text=text if text is not None else alt.Text(f"{score}:Q", format=".0%"),
@@ -190,9 +224,13 @@ def score_grid(frame: pl.DataFrame, *, row: str, column: str, score: str,
 
 
 def win_rate_heatmap(
-    win_rates: pl.DataFrame, caption: str, *, side: str = "Side A",
-    opponent: str = "Side B", question: str = "Which side wins each matchup?",
-) -> alt.LayerChart:  # fmt: skip
+    win_rates: pl.DataFrame,
+    caption: str,
+    *,
+    side: str = "Side A",
+    opponent: str = "Side B",
+    question: str = "Which side wins each matchup?",
+) -> alt.LayerChart:
     """Side A's score (wins + draws / 2) in every matchup of ``side_a`` against
     ``side_b`` (``analysis.queries.win_rates``), one cell per matchup, with its 95%
     Wilson interval, games and mean rounds in the tooltip; ``side`` and ``opponent``
@@ -230,8 +268,17 @@ def win_rate_heatmap(
             else []
         ),
     ]
-    return score_grid(frame, row="side_a", column="side_b", score="score_a",
-                      row_sort=sides_a, column_sort=sides_b, row_title=side,
-                      column_title=opponent, legend="Score of side A", tooltip=tooltip,
-                      question=question, caption=caption)  # fmt: skip
-
+    return score_grid(
+        frame,
+        row="side_a",
+        column="side_b",
+        score="score_a",
+        row_sort=sides_a,
+        column_sort=sides_b,
+        row_title=side,
+        column_title=opponent,
+        legend="Score of side A",
+        tooltip=tooltip,
+        question=question,
+        caption=caption,
+    )

@@ -40,8 +40,9 @@ def _games(name: str | None, catalog_root: str) -> list[str]:
         return [name]
     games = [g for g in game_names() if (Path(catalog_root) / g).is_dir()]
     if not games:
-        raise UserError(f"{catalog_root}: no game's catalog folder here "
-                        f"(games: {', '.join(game_names())})")  # fmt: skip
+        raise UserError(
+            f"{catalog_root}: no game's catalog folder here (games: {', '.join(game_names())})"
+        )
     return games
 
 
@@ -60,12 +61,23 @@ def _add_option(p: argparse.ArgumentParser, option: Option) -> None:
 
     # argparse words its own types' errors ("invalid int value: 'ten'")
     kind = option.parse if option.parse in (int, float, str) else parse
-    p.add_argument(option.flag, dest=option.name, type=kind, metavar=option.metavar,
-                   default=None, help=option.help)  # fmt: skip
+    p.add_argument(
+        option.flag,
+        dest=option.name,
+        type=kind,
+        metavar=option.metavar,
+        default=None,
+        help=option.help,
+    )
 
 
-def _parse_rest(prog: str, options: Sequence[Option], args: argparse.Namespace,
-                common: Any, description: str = "") -> argparse.Namespace:  # fmt: skip
+def _parse_rest(
+    prog: str,
+    options: Sequence[Option],
+    args: argparse.Namespace,
+    common: Any,
+    description: str = "",
+) -> argparse.Namespace:
     """The flags a game declares for one experiment or explain subject, read from what
     the command's own parser left over (``args.extras``), merged into ``args``. ``--help``
     shows the command's flags (``common`` adds them) with the declared ones."""
@@ -134,9 +146,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.n < 1 or args.jobs < 1:
         raise UserError("--n and --jobs must be at least 1")
     export = Path(args.export) if args.export else None
-    index = build_report(games, Path(args.catalog), Path(args.out), store=Path(args.store),
-                         n=args.n, seed=args.seed, jobs=args.jobs, sets=sets,
-                         export=export)  # fmt: skip
+    index = build_report(
+        games,
+        Path(args.catalog),
+        Path(args.out),
+        store=Path(args.store),
+        n=args.n,
+        seed=args.seed,
+        jobs=args.jobs,
+        sets=sets,
+        export=export,
+    )
     print(f"report written: {index.resolve()}" + (f" (with {sets_text(sets)})" if sets else ""))
     if export is not None:
         print(f"exported (CSV tables, PNG and SVG charts): {export.resolve()}")
@@ -150,8 +170,9 @@ def _subject(game: Game, what: str) -> Explain:
     if not game.explain:
         raise UserError(f"explain: nothing to explain for game {game.name!r}")
     if what not in game.explain:
-        raise UserError(f"explain {game.name}: unknown WHAT {what!r} "
-                        f"(known: {', '.join(game.explain)})")  # fmt: skip
+        raise UserError(
+            f"explain {game.name}: unknown WHAT {what!r} (known: {', '.join(game.explain)})"
+        )
     return game.explain[what]
 
 
@@ -171,8 +192,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     _positionals(args, "game", "what")
     game = get_game(args.game)  # an unknown game is UnknownGame, one line
     subject = _subject(game, args.what)
-    opts = _parse_rest(f"mechbal explain {game.name} {subject.name}", subject.options, args,
-                       _catalog_and_set_flags, subject.help)  # fmt: skip
+    opts = _parse_rest(
+        f"mechbal explain {game.name} {subject.name}",
+        subject.options,
+        args,
+        _catalog_and_set_flags,
+        subject.help,
+    )
     missing = [o.flag for o in subject.options if o.required and getattr(opts, o.name) is None]
     if missing:
         raise UserError(f"explain {game.name} {subject.name} needs {', '.join(missing)}")
@@ -192,20 +218,33 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _run_flags(p: argparse.ArgumentParser) -> None:
     """The flags every experiment takes (DESIGN.md "Commands")."""
     p.add_argument("--n", type=int, help="total games, split over the grid's cells")
-    p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="a rules parameter or KIND.ID.FIELD (repeatable)")  # fmt: skip
-    p.add_argument("--sweep", action="append", metavar="NAME=V1,V2,...",
-                   help="run the grid at each value (repeatable)")  # fmt: skip
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a rules parameter or KIND.ID.FIELD (repeatable)",
+    )
+    p.add_argument(
+        "--sweep",
+        action="append",
+        metavar="NAME=V1,V2,...",
+        help="run the grid at each value (repeatable)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="local worker processes")
     p.add_argument("--backend", default="local", help="local or dask")
     p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     p.add_argument("--engine", default="vector", help="vector or reference")
     p.add_argument("--out", default="data", help="the store root (default data)")
-    p.add_argument("--label", help="a short name for the run (mechbal runs lists it); "
-                                   "never part of its identity")  # fmt: skip
-    p.add_argument("--describe", action="store_true",
-                   help="print the experiment's grid and row columns, run nothing")  # fmt: skip
+    p.add_argument(
+        "--label",
+        help="a short name for the run (mechbal runs lists it); never part of its identity",
+    )
+    p.add_argument(
+        "--describe",
+        action="store_true",
+        help="print the experiment's grid and row columns, run nothing",
+    )
     _catalog_flag(p)
 
 
@@ -215,8 +254,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _positionals(args, "game", "experiment")
     game = get_game(args.game)
     exp = experiment_of(game, args.experiment)
-    opts = _parse_rest(f"mechbal simulate {game.name} {exp.name}", exp.options, args,
-                       _run_flags, exp.summary)  # fmt: skip
+    opts = _parse_rest(
+        f"mechbal simulate {game.name} {exp.name}", exp.options, args, _run_flags, exp.summary
+    )
     if opts.describe:
         print(f"{game.name} {exp.name}: {exp.summary}")
         flags = ", ".join(o.flag for o in exp.options) or "none"
@@ -227,25 +267,52 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     sets = _assignments(opts.set, "--set")
     sweeps = _assignments(opts.sweep, "--sweep")
-    options = {o.name: getattr(opts, o.name) for o in exp.options
-               if getattr(opts, o.name) not in (None, False)}  # fmt: skip
+    options = {
+        o.name: getattr(opts, o.name)
+        for o in exp.options
+        if getattr(opts, o.name) not in (None, False)
+    }
     if not exp.needs_n:
-        ignored = [f for f, given in (("--n", opts.n is not None), ("--seed", opts.seed != 1),
-                                      ("--engine", opts.engine != "vector")) if given]  # fmt: skip
+        ignored = [
+            f
+            for f, given in (
+                ("--n", opts.n is not None),
+                ("--seed", opts.seed != 1),
+                ("--engine", opts.engine != "vector"),
+            )
+            if given
+        ]
         if ignored:  # said, not refused: the one run of this content is made or reused
             verb = "do" if len(ignored) > 1 else "does"
-            print(f"note: {exp.name} enumerates without randomness: {', '.join(ignored)} "
-                  f"{verb} not apply", file=sys.stderr)  # fmt: skip
-    outcome = simulate(game.name, exp.name, n=opts.n, seed=opts.seed,
-                       catalog_root=opts.catalog, store_root=opts.out, sets=sets,
-                       sweeps=sweeps, options=options, engine=opts.engine, jobs=opts.jobs,
-                       backend=opts.backend, scheduler=opts.scheduler, progress=None,
-                       label=opts.label)  # fmt: skip
+            print(
+                f"note: {exp.name} enumerates without randomness: {', '.join(ignored)} "
+                f"{verb} not apply",
+                file=sys.stderr,
+            )
+    outcome = simulate(
+        game.name,
+        exp.name,
+        n=opts.n,
+        seed=opts.seed,
+        catalog_root=opts.catalog,
+        store_root=opts.out,
+        sets=sets,
+        sweeps=sweeps,
+        options=options,
+        engine=opts.engine,
+        jobs=opts.jobs,
+        backend=opts.backend,
+        scheduler=opts.scheduler,
+        progress=None,
+        label=opts.label,
+    )
     plan = outcome.plan
     rate = outcome.rows / outcome.seconds if outcome.ran and outcome.seconds else 0.0
     label = f" ({opts.label})" if opts.label else ""
-    print(f"run {plan.run_id}{label}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
-          f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows")  # fmt: skip
+    print(
+        f"run {plan.run_id}{label}: {len(plan.cells)} cells, {len(plan.chunks)} chunks "
+        f"({outcome.ran} run now, {outcome.kept} kept), {outcome.rows:,} rows"
+    )
     print(f"store: {plan.folder}")
     if outcome.ran:
         print(f"{outcome.seconds:.1f} s ({rate:,.0f} rows/s overall)")
@@ -261,8 +328,10 @@ def _listing() -> str:
         except Exception as exc:  # a broken plugin must not break --help for the others
             lines.append(f"  {name}: cannot be loaded ({exc})")
             continue
-        lines.append(f"  {name} ({game.title}): experiments {', '.join(game.experiments) or '-'};"
-                     f" explain {', '.join(game.explain) or '-'}")  # fmt: skip
+        lines.append(
+            f"  {name} ({game.title}): experiments {', '.join(game.experiments) or '-'};"
+            f" explain {', '.join(game.explain) or '-'}"
+        )
     return "games:\n" + "\n".join(lines)
 
 
@@ -273,17 +342,26 @@ def _help_flag(p: argparse.ArgumentParser) -> None:
 
 def build_parser(listing: str = "") -> argparse.ArgumentParser:
     """The parser; ``listing`` (games, experiments, explain subjects) ends the help."""
-    parser = _Parser(prog="mechbal", description="Balance analytics for tabletop mech games.",
-                     epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog="mechbal",
+        description="Balance analytics for tabletop mech games.",
+        epilog=listing,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("tables", help="write a game's exact rulebook tables (CSV + Markdown, "
-                                      "or an Excel workbook)")  # fmt: skip
+    p = sub.add_parser(
+        "tables", help="write a game's exact rulebook tables (CSV + Markdown, or an Excel workbook)"
+    )
     p.add_argument("game")
     p.add_argument("--out", default="reports/tables", help="output folder (default reports/tables)")
-    p.add_argument("--format", action="append", metavar="FORMATS",
-                   help="csv, md and/or xlsx, repeatable or comma-separated (default csv,md); "
-                        "xlsx writes one workbook GAME-tables.xlsx")  # fmt: skip
+    p.add_argument(
+        "--format",
+        action="append",
+        metavar="FORMATS",
+        help="csv, md and/or xlsx, repeatable or comma-separated (default csv,md); "
+        "xlsx writes one workbook GAME-tables.xlsx",
+    )
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_tables)
 
@@ -293,11 +371,14 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
-        "simulate", help="run an experiment into the Parquet store (resumable)", add_help=False,
+        "simulate",
+        help="run an experiment into the Parquet store (resumable)",
+        add_help=False,
         description="Run GAME's EXPERIMENT into the store. Its own flags: mechbal simulate "
-        "GAME EXPERIMENT --help.", epilog=listing,
+        "GAME EXPERIMENT --help.",
+        epilog=listing,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+    )
     p.add_argument("game", nargs="?")
     p.add_argument("experiment", nargs="?")
     _help_flag(p)
@@ -315,26 +396,36 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     tune.add_parser(sub)  # mechbal tune GAME --param ... --target ...
     dominance.add_parser(sub)  # mechbal dominated GAME
 
-    p = sub.add_parser("report", help="run the default experiments and write the report "
-                                      "(reports/index.html and a page per game)")  # fmt: skip
+    p = sub.add_parser(
+        "report",
+        help="run the default experiments and write the report "
+        "(reports/index.html and a page per game)",
+    )
     p.add_argument("game", nargs="?")
     p.add_argument("--out", default="reports", help="report folder (default reports)")
     p.add_argument("--store", default="data", help="the Parquet store for its runs")
-    p.add_argument("--n", type=int, default=64_000,
-                   help="games per default experiment (small unless told)")  # fmt: skip
+    p.add_argument(
+        "--n", type=int, default=64_000, help="games per default experiment (small unless told)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--export", metavar="DIR",
-                   help="also write each page's tables as CSV and every chart as PNG and "
-                        "SVG into DIR/GAME/")  # fmt: skip
+    p.add_argument(
+        "--export",
+        metavar="DIR",
+        help="also write each page's tables as CSV and every chart as PNG and SVG into DIR/GAME/",
+    )
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
-        "explain", help="show the working of one resolution, e.g. one shot", add_help=False,
+        "explain",
+        help="show the working of one resolution, e.g. one shot",
+        add_help=False,
         description="Show the working of one resolution. Its own flags: mechbal explain GAME "
-        "WHAT --help.", epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+        "WHAT --help.",
+        epilog=listing,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", nargs="?")
     p.add_argument("what", nargs="?", help="what to explain (see the games below)")
     _help_flag(p)
@@ -387,8 +478,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C: one line, the exit status of a SIGINT
         runner = sys.modules.get("sims.core.runner")  # a run interrupted has imported it
         if runner is not None and isinstance(exc, runner.Interrupted):
-            print(f"mechbal: interrupted: {exc}; run the same command again to resume",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"mechbal: interrupted: {exc}; run the same command again to resume",
+                file=sys.stderr,
+            )
         else:
             print("mechbal: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

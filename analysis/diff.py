@@ -115,8 +115,10 @@ class Side:
     def words(self) -> str:
         """``catalogs --set crit_margin=3``: the side as a designer reads it."""
         where = self.spec + (f" (commit {self.commit})" if self.commit else "")
-        edits = " ".join(f"{'--base-set' if self.role == 'base' else '--set'} {k}={v}"
-                         for k, v in sorted(self.sets.items()))  # fmt: skip
+        edits = " ".join(
+            f"{'--base-set' if self.role == 'base' else '--set'} {k}={v}"
+            for k, v in sorted(self.sets.items())
+        )
         return where + (f" {edits}" if edits else "")
 
 
@@ -144,7 +146,7 @@ def _first_line(data: bytes) -> str:
 def git_catalogs(spec: str, flag: str, into: Path) -> tuple[Path, str]:
     """``git:REV`` (or ``git:REV:PATH``): the folder at that revision of the repository
     holding the working directory, extracted under ``into``; and the commit's short id."""
-    rev, _, folder = spec[len(GIT):].partition(":")
+    rev, _, folder = spec[len(GIT) :].partition(":")
     folder = folder.strip("/") or GIT_FOLDER
     if not rev:
         raise DiffError(f"{flag} {spec}: name a revision (git:HEAD, git:v1.2, git:abc1234)")
@@ -158,8 +160,9 @@ def git_catalogs(spec: str, flag: str, into: Path) -> tuple[Path, str]:
     short = commit.stdout.decode().strip()
     tree = _git(["archive", "--format=tar", f"{short}:{folder}"], repo)
     if tree.returncode != 0:
-        raise DiffError(f"{flag} {spec}: no folder {folder!r} at revision {rev} "
-                        f"({_first_line(tree.stderr)})")  # fmt: skip
+        raise DiffError(
+            f"{flag} {spec}: no folder {folder!r} at revision {rev} ({_first_line(tree.stderr)})"
+        )
     root = into / f"{flag.strip('-')}-{short}"
     root.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(tree.stdout)) as archive:
@@ -176,8 +179,10 @@ def resolve(side: Side, game: Game, stack: ExitStack) -> None:
     else:
         side.root = Path(side.spec)
         if not side.root.is_dir():
-            raise DiffError(f"{side.flag} {side.spec}: no such folder (a catalog folder "
-                            f"holding one folder per game, or git:REV)")  # fmt: skip
+            raise DiffError(
+                f"{side.flag} {side.spec}: no such folder (a catalog folder "
+                f"holding one folder per game, or git:REV)"
+            )
     try:
         side.catalog = game.load_catalog(side.root, overrides=dict(side.sets))
     except (CatalogError, InputError) as exc:
@@ -191,36 +196,82 @@ def chosen_experiments(game: Game, only: Sequence[str] | None) -> list[str] | No
         return None
     for name in only:
         if name not in game.experiments:
-            raise DiffError(f"--only: unknown experiment {name!r} for {game.name} "
-                            f"(known: {', '.join(game.experiments)})")  # fmt: skip
+            raise DiffError(
+                f"--only: unknown experiment {name!r} for {game.name} "
+                f"(known: {', '.join(game.experiments)})"
+            )
         if game.experiments[name].sweep_required:
-            raise DiffError(f"--only {name}: it needs {game.experiments[name].sweep_required}, "
-                            f"which a diff does not choose")  # fmt: skip
+            raise DiffError(
+                f"--only {name}: it needs {game.experiments[name].sweep_required}, "
+                f"which a diff does not choose"
+            )
     return list(dict.fromkeys(only))
 
 
-def default_runs(game: Game, side: Side, *, n: int, seed: int, jobs: int, store: Path,
-                 out: Path, only: Sequence[str] | None = None) -> dict[str, RunOutcome]:
+def default_runs(
+    game: Game,
+    side: Side,
+    *,
+    n: int,
+    seed: int,
+    jobs: int,
+    store: Path,
+    out: Path,
+    only: Sequence[str] | None = None,
+) -> dict[str, RunOutcome]:
     """The side's default experiments into the store (resumable): the plugin's default
     runs, else each experiment with ``--n`` and no required sweep (module docstring);
-    with ``only``, those experiments, each with its defaults."""  # fmt: skip
+    with ``only``, those experiments, each with its defaults."""
     from analysis.plugin import ReportContext, get_analysis
     from sims.core.runner import simulate
+
     analysis = get_analysis(game.name)
     if only:
-        return {name: simulate(game.name, name, n=n if game.experiments[name].needs_n else None,
-                               seed=seed, catalog_root=side.root, store_root=store,
-                               sets=side.sets, jobs=jobs, progress=None)
-                for name in only}  # fmt: skip
+        return {
+            name: simulate(
+                game.name,
+                name,
+                n=n if game.experiments[name].needs_n else None,
+                seed=seed,
+                catalog_root=side.root,
+                store_root=store,
+                sets=side.sets,
+                jobs=jobs,
+                progress=None,
+            )
+            for name in only
+        }
     if analysis is not None:
-        ctx = ReportContext(game=game, catalog=side.catalog, catalog_root=side.root, claims=[],
-                            frames=side.frames, limits={}, store=store, reports_dir=out, n=n,
-                            seed=seed, jobs=jobs, sets=dict(side.sets))  # fmt: skip
+        ctx = ReportContext(
+            game=game,
+            catalog=side.catalog,
+            catalog_root=side.root,
+            claims=[],
+            frames=side.frames,
+            limits={},
+            store=store,
+            reports_dir=out,
+            n=n,
+            seed=seed,
+            jobs=jobs,
+            sets=dict(side.sets),
+        )
         return dict(analysis.default_runs(ctx))
-    return {name: simulate(game.name, name, n=n, seed=seed, catalog_root=side.root,
-                           store_root=store, sets=side.sets, jobs=jobs, progress=None)
-            for name, exp in game.experiments.items()
-            if exp.needs_n and not exp.sweep_required}  # fmt: skip
+    return {
+        name: simulate(
+            game.name,
+            name,
+            n=n,
+            seed=seed,
+            catalog_root=side.root,
+            store_root=store,
+            sets=side.sets,
+            jobs=jobs,
+            progress=None,
+        )
+        for name, exp in game.experiments.items()
+        if exp.needs_n and not exp.sweep_required
+    }
 
 
 # ---- the comparison ------------------------------------------------------------------------
@@ -240,8 +291,9 @@ class Diff:
     runs: pl.DataFrame  # a row per default run: both run ids, rows, test, notes
     only: tuple[str, ...] = ()  # the experiments --only named (else the default runs)
     # the game's exact tune metrics that moved (diff_stats.EXACT_SCHEMA, source "metrics")
-    metrics: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(
-        schema=diff_stats.EXACT_SCHEMA))  # fmt: skip
+    metrics: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=diff_stats.EXACT_SCHEMA)
+    )
 
     @property
     def moved(self) -> pl.DataFrame:
@@ -252,17 +304,24 @@ class Diff:
         return self.exact.height == 0 and self.moved.height == 0 and self.metrics.height == 0
 
 
-def compare(game: Game, base: Side, change: Side, *, n: int, seed: int,
-            only: Sequence[str] | None = None) -> Diff:  # fmt: skip
+def compare(
+    game: Game, base: Side, change: Side, *, n: int, seed: int, only: Sequence[str] | None = None
+) -> Diff:
     """Both sides' tables and default runs compared (runs already made)."""
     exact = [diff_stats.exact_changes(game.tables, base.frames, change.frames)]
     simulated, runs = [], []
     for name in [*base.runs, *(k for k in change.runs if k not in base.runs)]:
         b, c = base.runs.get(name), change.runs.get(name)
-        info = {"run": name, "experiment": (b or c).plan.experiment,
-                "base_run": b.plan.run_id if b else "", "change_run": c.plan.run_id if c else "",
-                "base_rows": b.rows if b else 0, "change_rows": c.rows if c else 0,
-                "test": "", "note": ""}  # fmt: skip
+        info = {
+            "run": name,
+            "experiment": (b or c).plan.experiment,
+            "base_run": b.plan.run_id if b else "",
+            "change_run": c.plan.run_id if c else "",
+            "base_rows": b.rows if b else 0,
+            "change_rows": c.rows if c else 0,
+            "test": "",
+            "note": "",
+        }
         if b is None or c is None:
             info["note"] = f"made for the {'change' if b is None else 'base'} only: not compared"
             runs.append(info)
@@ -277,23 +336,55 @@ def compare(game: Game, base: Side, change: Side, *, n: int, seed: int,
             exact.append(diff_stats.enumeration_changes(f"{name} (enumeration)", rows_b, rows_c))
         else:
             frame, notes = diff_stats.run_changes(
-                name, b.plan.experiment, rows_b, rows_c, base_manifest=b.plan.manifest,
-                change_manifest=c.plan.manifest, labels=exp.labels)  # fmt: skip
+                name,
+                b.plan.experiment,
+                rows_b,
+                rows_c,
+                base_manifest=b.plan.manifest,
+                change_manifest=c.plan.manifest,
+                labels=exp.labels,
+            )
             info["test"] = notes["test"]
-            lost = [f"{len(notes[k])} cell(s) only in the {k.split('_')[1]} ("
-                    + "; ".join(notes[k][:3]) + ("; ..." if len(notes[k]) > 3 else "") + ")"
-                    for k in ("only_base", "only_change") if notes[k]]  # fmt: skip
+            lost = [
+                f"{len(notes[k])} cell(s) only in the {k.split('_')[1]} ("
+                + "; ".join(notes[k][:3])
+                + ("; ..." if len(notes[k]) > 3 else "")
+                + ")"
+                for k in ("only_base", "only_change")
+                if notes[k]
+            ]
             info["note"] = "; ".join(x for x in [info["note"], *lost] if x)
             simulated.append(frame)
         runs.append(info)
     exact_frame = diff_stats.sort_exact(pl.concat(exact))
     sim = pl.concat(simulated) if simulated else pl.DataFrame(schema=diff_stats.SIM_SCHEMA)
-    return Diff(game, base, change, n, seed, exact_frame, diff_stats.sort_simulated(sim),
-                pl.DataFrame(runs, schema={k: pl.Int64 if k.endswith("_rows") else pl.String
-                                           for k in ("run", "experiment", "base_run",
-                                                     "change_run", "base_rows", "change_rows",
-                                                     "test", "note")}),
-                tuple(only or ()), metric_changes(game, base, change))  # fmt: skip
+    return Diff(
+        game,
+        base,
+        change,
+        n,
+        seed,
+        exact_frame,
+        diff_stats.sort_simulated(sim),
+        pl.DataFrame(
+            runs,
+            schema={
+                k: pl.Int64 if k.endswith("_rows") else pl.String
+                for k in (
+                    "run",
+                    "experiment",
+                    "base_run",
+                    "change_run",
+                    "base_rows",
+                    "change_rows",
+                    "test",
+                    "note",
+                )
+            },
+        ),
+        tuple(only or ()),
+        metric_changes(game, base, change),
+    )
 
 
 def metric_changes(game: Game, base: Side, change: Side) -> pl.DataFrame:
@@ -312,15 +403,22 @@ def metric_changes(game: Game, base: Side, change: Side) -> pl.DataFrame:
         sides = []
         for side in (base, change):
             estimates = target.estimate(side.catalog, filters, 0, 0, 1, Path())
-            sides.append(pl.DataFrame(
-                [{**e.key, name: str(Fraction(e.value).limit_denominator(10**9))}
-                 for e in estimates]))  # fmt: skip
+            sides.append(
+                pl.DataFrame(
+                    [
+                        {**e.key, name: str(Fraction(e.value).limit_denominator(10**9))}
+                        for e in estimates
+                    ]
+                )
+            )
         key = [c for c in sides[0].columns if c != name]
-        values = [float(v) for f in sides for v in f[name].map_elements(
-            lambda x: float(Fraction(x)), return_dtype=pl.Float64)]  # fmt: skip
+        values = [
+            float(v)
+            for f in sides
+            for v in f[name].map_elements(lambda x: float(Fraction(x)), return_dtype=pl.Float64)
+        ]
         kind = "probability" if all(0 <= v <= 1 for v in values) else "expectation"
-        frames.append(diff_stats.compare_frames("metrics", sides[0], sides[1], key,
-                                                {name: kind}))  # fmt: skip
+        frames.append(diff_stats.compare_frames("metrics", sides[0], sides[1], key, {name: kind}))
     if not frames:
         return pl.DataFrame(schema=diff_stats.EXACT_SCHEMA)
     return diff_stats.sort_exact(pl.concat(frames))
@@ -355,8 +453,10 @@ def exact_sentence(row: Mapping[str, Any]) -> str:
         side = "change" if row["kind"] == "added" else "base"
         return f"{row['source']}: row{_where(row['row'])} only in the {side}"
     if row["base_float"] is None or row["change_float"] is None:
-        return f"{row['source']} {row['column']}{_where(row['row'])}: {row['base'] or '-'} -> " \
-               f"{row['change'] or '-'}"  # fmt: skip
+        return (
+            f"{row['source']} {row['column']}{_where(row['row'])}: {row['base'] or '-'} -> "
+            f"{row['change'] or '-'}"
+        )
     a, b = row["base_float"], row["change_float"]
     if row["kind"] == "probability":
         old, new = _distinct(a, b, 100, "%")
@@ -393,8 +493,10 @@ def summary_sentences(d: Diff, limit: int = SUMMARY_LINES) -> list[str]:
     then single cells)."""
     if d.nothing_moved:
         compared = d.simulated.height
-        return [f"Nothing moved: every exact table is identical, and none of the {compared:,} "
-                f"simulated differences has a 95% interval excluding zero."]  # fmt: skip
+        return [
+            f"Nothing moved: every exact table is identical, and none of the {compared:,} "
+            f"simulated differences has a 95% interval excluding zero."
+        ]
     lines: list[str] = []
     if d.metrics.height:
         lines.append("Metrics (exact; the game's tune targets, mechbal tune --list):")
@@ -404,8 +506,10 @@ def summary_sentences(d: Diff, limit: int = SUMMARY_LINES) -> list[str]:
     exact = d.exact
     if exact.height:
         tables = exact["source"].n_unique()
-        lines.append(f"Exact: {exact.height:,} value{'s' if exact.height != 1 else ''} moved in "
-                     f"{tables} table{'s' if tables != 1 else ''}; the biggest:")  # fmt: skip
+        lines.append(
+            f"Exact: {exact.height:,} value{'s' if exact.height != 1 else ''} moved in "
+            f"{tables} table{'s' if tables != 1 else ''}; the biggest:"
+        )
         lines += ["  " + exact_sentence(r) for r in exact.head(limit).iter_rows(named=True)]
         if exact.height > limit:
             lines.append(f"  ... and {exact.height - limit:,} more (the exact changes table)")
@@ -414,80 +518,132 @@ def summary_sentences(d: Diff, limit: int = SUMMARY_LINES) -> list[str]:
     moved = d.moved
     compared = d.simulated.height
     if moved.height:
-        lines.append(f"Simulated: {moved.height:,} of {compared:,} differences have a 95% "
-                     f"interval excluding zero; the biggest:")  # fmt: skip
+        lines.append(
+            f"Simulated: {moved.height:,} of {compared:,} differences have a 95% "
+            f"interval excluding zero; the biggest:"
+        )
         every = moved.filter(pl.col("cell") == diff_stats.EVERY_CELL)
         cells = moved.filter(pl.col("cell") != diff_stats.EVERY_CELL)
         first = every.head(max(limit // 2, 1) if cells.height else limit)
         shown = pl.concat([first, cells.head(limit - first.height)])
         lines += ["  " + simulated_sentence(r) for r in shown.iter_rows(named=True)]
         if moved.height > shown.height:
-            lines.append(f"  ... and {moved.height - shown.height:,} more (the simulated "
-                         f"changes table)")  # fmt: skip
+            lines.append(
+                f"  ... and {moved.height - shown.height:,} more (the simulated changes table)"
+            )
     else:
-        lines.append(f"Simulated: none of the {compared:,} differences has a 95% interval "
-                     f"excluding zero.")  # fmt: skip
+        lines.append(
+            f"Simulated: none of the {compared:,} differences has a 95% interval excluding zero."
+        )
     return lines
 
 
 # ---- the page ------------------------------------------------------------------------------
 
 
-def dumbbell(frame: pl.DataFrame, *, label: str, question: str, caption: str, percent: bool,
-             axis: str, tooltip_extra: Sequence[tuple[str, str]] = ()) -> alt.LayerChart:
+def dumbbell(
+    frame: pl.DataFrame,
+    *,
+    label: str,
+    question: str,
+    caption: str,
+    percent: bool,
+    axis: str,
+    tooltip_extra: Sequence[tuple[str, str]] = (),
+) -> alt.LayerChart:
     """Before and after of each row (``base``, ``change``): a rule between two dots, rows
     in the order given."""
     import altair as alt
 
     from analysis.charts import title, values
+
     order = frame[label].to_list()
     fmt = ".1%" if percent else ".3~g"
-    tips = [alt.Tooltip(f"{label}:N", title="Where"),
-            alt.Tooltip("base:Q", title="Base", format=fmt),
-            alt.Tooltip("change:Q", title="Change", format=fmt),
-            *(alt.Tooltip(f"{c}:N", title=t) for c, t in tooltip_extra)]  # fmt: skip
+    tips = [
+        alt.Tooltip(f"{label}:N", title="Where"),
+        alt.Tooltip("base:Q", title="Base", format=fmt),
+        alt.Tooltip("change:Q", title="Change", format=fmt),
+        *(alt.Tooltip(f"{c}:N", title=t) for c, t in tooltip_extra),
+    ]
     y = alt.Y(f"{label}:N", sort=order, title=None, axis=alt.Axis(labelLimit=420))
     wide = frame.select(label, "base", "change", *(c for c, _ in tooltip_extra))
-    rule = alt.Chart(values(wide)).mark_rule(color="#999", strokeWidth=2).encode(
-        y=y, x=alt.X("base:Q", title=axis, axis=alt.Axis(format=".0%" if percent else "~g"),
-                     scale=alt.Scale(zero=False)),
-        x2="change:Q", tooltip=tips)  # fmt: skip
-    long = wide.unpivot(["base", "change"], index=[label, *(c for c, _ in tooltip_extra)],
-                        variable_name="side", value_name="value")  # fmt: skip
+    rule = (
+        alt.Chart(values(wide))
+        .mark_rule(color="#999", strokeWidth=2)
+        .encode(
+            y=y,
+            x=alt.X(
+                "base:Q",
+                title=axis,
+                axis=alt.Axis(format=".0%" if percent else "~g"),
+                scale=alt.Scale(zero=False),
+            ),
+            x2="change:Q",
+            tooltip=tips,
+        )
+    )
+    long = wide.unpivot(
+        ["base", "change"],
+        index=[label, *(c for c, _ in tooltip_extra)],
+        variable_name="side",
+        value_name="value",
+    )
     long = long.join(wide.select(label, "base", "change"), on=label, how="left")
-    dots = alt.Chart(values(long)).mark_circle(size=90, opacity=1).encode(
-        y=y, x=alt.X("value:Q"),
-        color=alt.Color("side:N", scale=alt.Scale(domain=["base", "change"],
-                                                  range=["#8c8c8c", "#1f5fa8"]),
-                        legend=alt.Legend(title=None, orient="top")),
-        tooltip=tips)  # fmt: skip
-    return (rule + dots).properties(title=title(question, caption), width=520,
-                                    height=alt.Step(22))  # fmt: skip
+    dots = (
+        alt.Chart(values(long))
+        .mark_circle(size=90, opacity=1)
+        .encode(
+            y=y,
+            x=alt.X("value:Q"),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=["base", "change"], range=["#8c8c8c", "#1f5fa8"]),
+                legend=alt.Legend(title=None, orient="top"),
+            ),
+            tooltip=tips,
+        )
+    )
+    return (rule + dots).properties(title=title(question, caption), width=520, height=alt.Step(22))
 
 
 def exact_charts(d: Diff) -> list[alt.TopLevelMixin]:
     """A before/after chart of each of the exact columns that moved most."""
-    moved = d.exact.filter(pl.col("base_float").is_not_null()
-                           & pl.col("change_float").is_not_null())  # fmt: skip
+    moved = d.exact.filter(
+        pl.col("base_float").is_not_null() & pl.col("change_float").is_not_null()
+    )
     if not moved.height:
         return []
-    groups = (moved.group_by("source", "column", "kind").agg(pl.col("size").max())
-              .sort("size", "source", "column", descending=[True, False, False])
-              .head(CHARTS_EXACT))  # fmt: skip
+    groups = (
+        moved.group_by("source", "column", "kind")
+        .agg(pl.col("size").max())
+        .sort("size", "source", "column", descending=[True, False, False])
+        .head(CHARTS_EXACT)
+    )
     charts = []
     for source, column, kind, _ in groups.iter_rows():
-        rows = moved.filter((pl.col("source") == source) & (pl.col("column") == column)) \
-            .head(CHART_ROWS).select(
-                pl.col("row").replace("", "(the table)"), pl.col("base_float").alias("base"),
-                pl.col("change_float").alias("change"), "difference")  # fmt: skip
-        charts.append(dumbbell(
-            rows, label="row",
-            question=f"{source}: {column}, before and after", percent=kind == "probability",
-            axis=column, tooltip_extra=[("difference", "Exact difference")],
-            caption=f"Exact: from each version's catalog, no simulation. The {rows.height} rows "
-                    f"that moved most; grey the base ({d.base.words}), blue the change "
-                    f"({d.change.words}).",
-        ))  # fmt: skip
+        rows = (
+            moved.filter((pl.col("source") == source) & (pl.col("column") == column))
+            .head(CHART_ROWS)
+            .select(
+                pl.col("row").replace("", "(the table)"),
+                pl.col("base_float").alias("base"),
+                pl.col("change_float").alias("change"),
+                "difference",
+            )
+        )
+        charts.append(
+            dumbbell(
+                rows,
+                label="row",
+                question=f"{source}: {column}, before and after",
+                percent=kind == "probability",
+                axis=column,
+                tooltip_extra=[("difference", "Exact difference")],
+                caption=f"Exact: from each version's catalog, no simulation. The {rows.height} rows "
+                f"that moved most; grey the base ({d.base.words}), blue the change "
+                f"({d.change.words}).",
+            )
+        )
     return charts
 
 
@@ -497,33 +653,53 @@ def simulated_charts(d: Diff) -> list[alt.TopLevelMixin]:
     moved = d.moved
     if not moved.height:
         return []
-    groups = (moved.group_by("run", "metric", "kind").agg(pl.col("effect").max())
-              .sort("effect", "run", "metric", descending=[True, False, False]))  # fmt: skip
+    groups = (
+        moved.group_by("run", "metric", "kind")
+        .agg(pl.col("effect").max())
+        .sort("effect", "run", "metric", descending=[True, False, False])
+    )
     # the metric that moved most in each run first, so the charts cover several runs
-    ranked = groups.with_columns(pl.int_range(pl.len()).over("run").alias("rank")) \
-        .sort("rank", "effect", descending=[False, True]).head(CHARTS_SIMULATED)  # fmt: skip
+    ranked = (
+        groups.with_columns(pl.int_range(pl.len()).over("run").alias("rank"))
+        .sort("rank", "effect", descending=[False, True])
+        .head(CHARTS_SIMULATED)
+    )
     charts = []
     for run, metric, kind, _, _ in ranked.iter_rows():
         rows = moved.filter((pl.col("run") == run) & (pl.col("metric") == metric))
-        rows = rows.sort(pl.col("cell") != diff_stats.EVERY_CELL, pl.col("effect"),
-                         descending=[False, True]).head(CHART_ROWS)  # fmt: skip
+        rows = rows.sort(
+            pl.col("cell") != diff_stats.EVERY_CELL, pl.col("effect"), descending=[False, True]
+        ).head(CHART_ROWS)
         share = kind == "share"
         scale = 100 if share else 1
-        rows = rows.with_columns(interval=pl.format(
-            "{} ({} to {})", (pl.col("difference") * scale).round(3),
-            (pl.col("low") * scale).round(3), (pl.col("high") * scale).round(3)))
+        rows = rows.with_columns(
+            interval=pl.format(
+                "{} ({} to {})",
+                (pl.col("difference") * scale).round(3),
+                (pl.col("low") * scale).round(3),
+                (pl.col("high") * scale).round(3),
+            )
+        )
         test = rows["test"][0]
         games = d.runs.filter(pl.col("run") == run)["base_rows"]
-        caption = (f"Simulated: {games[0] if games.len() else d.n:,} games per version, seed "
-                   f"{d.seed}, common random numbers on "
-                   f"both sides; the {rows.height} cells that moved most (95% interval of the "
-                   f"difference excludes zero; {test} interval in the tooltip"
-                   f"{', in points' if share else ''}); grey the base, blue the change.")
-        charts.append(dumbbell(
-            rows.select("cell", "base", "change", "interval"), label="cell",
-            question=f"{run}: {metric}, before and after", percent=share, axis=metric,
-            caption=caption, tooltip_extra=[("interval", "Difference (95% interval)")],
-        ))  # fmt: skip
+        caption = (
+            f"Simulated: {games[0] if games.len() else d.n:,} games per version, seed "
+            f"{d.seed}, common random numbers on "
+            f"both sides; the {rows.height} cells that moved most (95% interval of the "
+            f"difference excludes zero; {test} interval in the tooltip"
+            f"{', in points' if share else ''}); grey the base, blue the change."
+        )
+        charts.append(
+            dumbbell(
+                rows.select("cell", "base", "change", "interval"),
+                label="cell",
+                question=f"{run}: {metric}, before and after",
+                percent=share,
+                axis=metric,
+                caption=caption,
+                tooltip_extra=[("interval", "Difference (95% interval)")],
+            )
+        )
     return charts
 
 
@@ -548,10 +724,17 @@ def _list(lines: Sequence[str]) -> str:
 
 def _shown(frame: pl.DataFrame, columns: list[str], what: str, stem: str, folder: str) -> str:
     from analysis.report import frame_table
-    note = (f"<p class='small'>The first {TABLE_ROWS} of {frame.height:,} {what}; every one is "
-            f"in the CSV.</p>" if frame.height > TABLE_ROWS else "")  # fmt: skip
-    link = (f"<p class='downloads small'>Download CSV: <a href='{html.escape(folder)}/{stem}.csv' "
-            f"download>{stem}.csv</a></p>")  # fmt: skip
+
+    note = (
+        f"<p class='small'>The first {TABLE_ROWS} of {frame.height:,} {what}; every one is "
+        f"in the CSV.</p>"
+        if frame.height > TABLE_ROWS
+        else ""
+    )
+    link = (
+        f"<p class='downloads small'>Download CSV: <a href='{html.escape(folder)}/{stem}.csv' "
+        f"download>{stem}.csv</a></p>"
+    )
     if not frame.height:
         return f"<p>No {html.escape(what)}.</p>" + link
     return frame_table(frame, columns, limit=TABLE_ROWS) + note + link
@@ -562,9 +745,13 @@ def build_page(d: Diff, folder: str) -> str:
     was computed."""
     from analysis.html import EXPORT_OPTIONS, page
     from analysis.report import frame_table
+
     game = d.game
-    rerun = (f"the experiments {', '.join(d.only)} (--only)" if d.only
-             else "every default experiment of the game (what mechbal report runs)")
+    rerun = (
+        f"the experiments {', '.join(d.only)} (--only)"
+        if d.only
+        else "every default experiment of the game (what mechbal report runs)"
+    )
     intro = (
         f"<p><strong>Base</strong>: <code>{html.escape(d.base.words)}</code><br>"
         f"<strong>Change</strong>: <code>{html.escape(d.change.words)}</code><br>"
@@ -573,64 +760,115 @@ def build_page(d: Diff, folder: str) -> str:
         f"difference counts as moved when its 95% interval excludes zero.</span></p>"
     )
     exact = d.exact.with_columns(pl.col("size").round(6))
-    sim = d.simulated.with_columns(pl.col(c).round(6) for c in
-                                   ("base", "change", "difference", "low", "high", "effect"))
+    sim = d.simulated.with_columns(
+        pl.col(c).round(6) for c in ("base", "change", "difference", "low", "high", "effect")
+    )
     moved = sim.filter(pl.col("moved"))
     every = sim.filter(pl.col("cell") == diff_stats.EVERY_CELL)
-    every_cols = ["run", "metric", "base", "change", "difference", "low", "high", "moved",
-                  "n_base", "n_change", "test"]  # fmt: skip
+    every_cols = [
+        "run",
+        "metric",
+        "base",
+        "change",
+        "difference",
+        "low",
+        "high",
+        "moved",
+        "n_base",
+        "n_change",
+        "test",
+    ]
     exact_cols = ["source", "row", "column", "kind", "base", "change", "difference"]
-    sim_cols = ["run", "cell", "metric", "base", "change", "difference", "low", "high",
-                "n_base", "n_change", "test"]
+    sim_cols = [
+        "run",
+        "cell",
+        "metric",
+        "base",
+        "change",
+        "difference",
+        "low",
+        "high",
+        "n_base",
+        "n_change",
+        "test",
+    ]
     sections: list[tuple[str, Any]] = [
         ("What moved", _list(summary_sentences(d))),
-        ("Metrics", _shown(d.metrics, exact_cols, "exact metrics that moved", "metrics", folder)
-         + "<p class='small'>The game's exact tune targets (mechbal tune GAME --list), each "
-           "value of its first filter with the others pooled: the numbers a designer states "
-           "targets in.</p>"),
-        ("Exact changes", _shown(exact, exact_cols, "exact values that moved",
-                                 "exact_changes", folder)
-         + "<p class='small'>Biggest first: rows in one version only, then by the size of the "
-           "change (a probability's in points, any other value's relative to the larger of "
-           "its two values). Differences are exact fractions.</p>"),
-        ("Simulated, every cell together", _shown(
-            every, every_cols, "comparisons over every cell", "simulated_changes", folder)
-         + "<p class='small'>Each metric of each run over all the cells both versions hold, "
-           "moved or not (<code>moved</code>: the 95% interval excludes zero), so a change "
-           "too small to show is seen with its interval.</p>"),
-        ("Simulated changes", _shown(moved, sim_cols, "differences whose 95% interval "
-                                     "excludes zero", "simulated_changes", folder)
-         + f"<p class='small'>{moved.height:,} of {sim.height:,} comparisons moved; the CSV "
-           "holds every comparison (column <code>moved</code>). Biggest first: by the "
-           "difference in standard deviations of the metric. <code>every cell</code> compares "
-           "all the cells both runs hold. Shares (<code>metric=label</code>) are of an "
-           "outcome column's label. With many comparisons about 1 in 20 of the differences "
-           "that are truly zero would show by chance where the runs' games differ; with "
-           "common random numbers a quantity the change cannot touch differs by exactly 0."
-           "</p>"),
-    ]  # fmt: skip
+        (
+            "Metrics",
+            _shown(d.metrics, exact_cols, "exact metrics that moved", "metrics", folder)
+            + "<p class='small'>The game's exact tune targets (mechbal tune GAME --list), each "
+            "value of its first filter with the others pooled: the numbers a designer states "
+            "targets in.</p>",
+        ),
+        (
+            "Exact changes",
+            _shown(exact, exact_cols, "exact values that moved", "exact_changes", folder)
+            + "<p class='small'>Biggest first: rows in one version only, then by the size of the "
+            "change (a probability's in points, any other value's relative to the larger of "
+            "its two values). Differences are exact fractions.</p>",
+        ),
+        (
+            "Simulated, every cell together",
+            _shown(every, every_cols, "comparisons over every cell", "simulated_changes", folder)
+            + "<p class='small'>Each metric of each run over all the cells both versions hold, "
+            "moved or not (<code>moved</code>: the 95% interval excludes zero), so a change "
+            "too small to show is seen with its interval.</p>",
+        ),
+        (
+            "Simulated changes",
+            _shown(
+                moved,
+                sim_cols,
+                "differences whose 95% interval excludes zero",
+                "simulated_changes",
+                folder,
+            )
+            + f"<p class='small'>{moved.height:,} of {sim.height:,} comparisons moved; the CSV "
+            "holds every comparison (column <code>moved</code>). Biggest first: by the "
+            "difference in standard deviations of the metric. <code>every cell</code> compares "
+            "all the cells both runs hold. Shares (<code>metric=label</code>) are of an "
+            "outcome column's label. With many comparisons about 1 in 20 of the differences "
+            "that are truly zero would show by chance where the runs' games differ; with "
+            "common random numbers a quantity the change cannot touch differs by exactly 0."
+            "</p>",
+        ),
+    ]
     charts = [*exact_charts(d), *simulated_charts(d)]
     if charts:
         sections.append(("Before and after", charts))
     runs = d.runs
-    sections.append(("How this was computed", frame_table(runs) + (
-        "<p class='small'>Paired: both runs hold the same cells and games, each game compared "
-        "with the same game (same random stream) of the other version; Student's t interval "
-        "of the mean paired difference per cell. Welch: the runs' games differ (other cells "
-        "or N), so the two means are compared as independent samples. Runs are in the store "
-        "and reused by a later diff or report of the same version.</p>")))
-    return page(f"{game.title}: what changed", sections, intro_html=intro,
-                embed_options=EXPORT_OPTIONS)  # fmt: skip
+    sections.append(
+        (
+            "How this was computed",
+            frame_table(runs)
+            + (
+                "<p class='small'>Paired: both runs hold the same cells and games, each game compared "
+                "with the same game (same random stream) of the other version; Student's t interval "
+                "of the mean paired difference per cell. Welch: the runs' games differ (other cells "
+                "or N), so the two means are compared as independent samples. Runs are in the store "
+                "and reused by a later diff or report of the same version.</p>"
+            ),
+        )
+    )
+    return page(
+        f"{game.title}: what changed", sections, intro_html=intro, embed_options=EXPORT_OPTIONS
+    )
 
 
 def write(d: Diff, out: Path) -> Path:
     """``OUT/diff-GAME.html`` and its CSV files in ``OUT/diff-GAME/``."""
     from analysis.html import write_page
     from analysis.report import csv_text
+
     stem = f"diff-{d.game.name}"
     doc = build_page(d, stem)
-    files = {"metrics": d.metrics, "exact_changes": d.exact, "simulated_changes": d.simulated,
-             "runs": d.runs}
+    files = {
+        "metrics": d.metrics,
+        "exact_changes": d.exact,
+        "simulated_changes": d.simulated,
+        "runs": d.runs,
+    }
     for name, frame in files.items():
         store_mod.write_text(out / stem / f"{name}.csv", csv_text(frame))
     return write_page(out / f"{stem}.html", doc)
@@ -639,20 +877,34 @@ def write(d: Diff, out: Path) -> Path:
 # ---- the command ---------------------------------------------------------------------------
 
 
-def run_diff(game_name: str, base: str, change: str, *, base_sets: Mapping[str, Any] | None = None,
-             sets: Mapping[str, Any] | None = None, n: int = DEFAULT_N, seed: int = 1,
-             jobs: int = 1, store: Path | str = "data", out: Path | str = "reports",
-             only: Sequence[str] | None = None, quiet: bool = False) -> tuple[Diff, Path]:
+def run_diff(
+    game_name: str,
+    base: str,
+    change: str,
+    *,
+    base_sets: Mapping[str, Any] | None = None,
+    sets: Mapping[str, Any] | None = None,
+    n: int = DEFAULT_N,
+    seed: int = 1,
+    jobs: int = 1,
+    store: Path | str = "data",
+    out: Path | str = "reports",
+    only: Sequence[str] | None = None,
+    quiet: bool = False,
+) -> tuple[Diff, Path]:
     """The diff from Python (tests, notebooks): both sides checked first (a mistake is
     one line and writes nothing), their default runs made (or the ``only`` experiments),
-    compared and written."""  # fmt: skip
+    compared and written."""
     from analysis.report import writable_folder
+
     game = get_game(game_name)
     if n < 1 or jobs < 1 or seed < 0:
         raise DiffError("--n and --jobs must be at least 1, --seed 0 or more")
     only = chosen_experiments(game, only)
-    sides = (Side("base", base, "--base", dict(base_sets or {})),
-             Side("change", change, "--change", dict(sets or {})))  # fmt: skip
+    sides = (
+        Side("base", base, "--base", dict(base_sets or {})),
+        Side("change", change, "--change", dict(sets or {})),
+    )
     with ExitStack() as stack:
         for side in sides:
             resolve(side, game, stack)
@@ -662,8 +914,9 @@ def run_diff(game_name: str, base: str, change: str, *, base_sets: Mapping[str, 
         for side in sides:
             if not quiet:
                 print(f"diff: {side.role}: {side.words}", file=sys.stderr)
-            side.runs = default_runs(game, side, n=n, seed=seed, jobs=jobs, store=store,
-                                     out=out, only=only)  # fmt: skip
+            side.runs = default_runs(
+                game, side, n=n, seed=seed, jobs=jobs, store=store, out=out, only=only
+            )
         d = compare(game, *sides, n=n, seed=seed, only=only)
         path = write(d, out)
     return d, path
@@ -673,9 +926,19 @@ def cmd_diff(args: argparse.Namespace) -> int:
     base_sets = parse_sets(args.base_set, "--base-set")
     sets = parse_sets(args.set, "--set")
     only = [v.strip() for v in (args.only or "").split(",") if v.strip()]
-    d, path = run_diff(args.game, args.base, args.change, base_sets=base_sets, sets=sets,
-                       n=args.n, seed=args.seed, jobs=args.jobs, store=args.store,
-                       out=args.out, only=only)  # fmt: skip
+    d, path = run_diff(
+        args.game,
+        args.base,
+        args.change,
+        base_sets=base_sets,
+        sets=sets,
+        n=args.n,
+        seed=args.seed,
+        jobs=args.jobs,
+        store=args.store,
+        out=args.out,
+        only=only,
+    )
     for line in summary_sentences(d):
         print(line)
     print(f"page: {path.resolve()}")
@@ -685,26 +948,45 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """``mechbal diff GAME --base A --change B [--base-set ...] [--set ...]``."""
     p = subparsers.add_parser(
-        "diff", help="what moved between two versions: exact tables and default experiments",
+        "diff",
+        help="what moved between two versions: exact tables and default experiments",
         description="Compare two versions of a game's catalogs and rules: every exact table, "
         "and every default experiment rerun on the same seed and N. A version is a catalog "
         "folder (one folder per game) or git:REV (the project's catalogs at a git revision).",
-    )  # fmt: skip
+    )
     p.add_argument("game")
     p.add_argument("--base", required=True, metavar="A", help="catalog folder or git:REV")
     p.add_argument("--change", required=True, metavar="B", help="catalog folder or git:REV")
-    p.add_argument("--base-set", action="append", metavar="NAME=VALUE",
-                   help="edit the base: a rules parameter or KIND.ID.FIELD (repeatable)")
-    p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="edit the change: a rules parameter or KIND.ID.FIELD (repeatable)")
-    p.add_argument("--n", type=int, default=DEFAULT_N,
-                   help=f"games per default experiment (default {DEFAULT_N:,}, as the report)")
-    p.add_argument("--only", metavar="EXPERIMENT[,...]",
-                   help="rerun only these experiments (each with its defaults) instead of "
-                        "the report's default runs: a quicker look")  # fmt: skip
+    p.add_argument(
+        "--base-set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="edit the base: a rules parameter or KIND.ID.FIELD (repeatable)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="edit the change: a rules parameter or KIND.ID.FIELD (repeatable)",
+    )
+    p.add_argument(
+        "--n",
+        type=int,
+        default=DEFAULT_N,
+        help=f"games per default experiment (default {DEFAULT_N:,}, as the report)",
+    )
+    p.add_argument(
+        "--only",
+        metavar="EXPERIMENT[,...]",
+        help="rerun only these experiments (each with its defaults) instead of "
+        "the report's default runs: a quicker look",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="local worker processes")
     p.add_argument("--store", default="data", help="the Parquet store for the runs")
-    p.add_argument("--out", default="reports",
-                   help="where diff-GAME.html and its CSV folder go (default reports)")
+    p.add_argument(
+        "--out",
+        default="reports",
+        help="where diff-GAME.html and its CSV folder go (default reports)",
+    )
     p.set_defaults(func=cmd_diff)

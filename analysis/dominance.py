@@ -186,15 +186,19 @@ def _matrix(frame: pl.DataFrame, objectives: Mapping[str, str]) -> np.ndarray:
     v = frame.select(pl.col(names).cast(pl.Float64)).to_numpy().reshape(frame.height, len(names))
     missing = np.isnan(v).any(axis=0)
     if missing.any():
-        raise ValueError(f"pareto: objective {names[int(np.argmax(missing))]!r} has missing "
-                         "values")  # fmt: skip
+        raise ValueError(f"pareto: objective {names[int(np.argmax(missing))]!r} has missing values")
     sign = np.array([1.0 if objectives[n] == "max" else -1.0 for n in names])
     return v * sign
 
 
-def pareto(frame: pl.DataFrame, objectives: Mapping[str, str], *, id: str = "id",
-           group: str | None = None, every_dominator: bool | None = None
-           ) -> pl.DataFrame:  # fmt: skip
+def pareto(
+    frame: pl.DataFrame,
+    objectives: Mapping[str, str],
+    *,
+    id: str = "id",
+    group: str | None = None,
+    every_dominator: bool | None = None,
+) -> pl.DataFrame:
     """``frame`` with ``on_frontier`` (bool) and ``dominated_by`` (the ids, as strings,
     of the choices that dominate it: at least as good on every objective, better on one;
     empty on the frontier). ``objectives`` maps columns to ``"max"`` or ``"min"``;
@@ -285,8 +289,11 @@ def _names(ids: Sequence[str], limit: int = 8) -> str:
 def ordered(res: SetResult, rows: pl.DataFrame) -> pl.DataFrame:
     """``rows`` along the chart: by its x column, then its y column from the top (a
     column that is no number keeps the frame's order)."""
-    keys = [(col, down) for col, down in zip(res.choices.axes(), (False, True), strict=True)
-            if rows.schema[col].is_numeric()]  # fmt: skip
+    keys = [
+        (col, down)
+        for col, down in zip(res.choices.axes(), (False, True), strict=True)
+        if rows.schema[col].is_numeric()
+    ]
     if not keys:
         return rows
     return rows.sort([k for k, _ in keys], descending=[d for _, d in keys], maintain_order=True)
@@ -318,8 +325,12 @@ def chart(res: SetResult) -> alt.Chart | alt.LayerChart:
 
     c, frame = res.choices, res.result
     x, y = c.axes()
-    keep = [col for col in dict.fromkeys([c.id, x, y, *([c.group] if c.group else []),
-                                          *c.shown(), *([c.note] if c.note else [])])]  # fmt: skip
+    keep = [
+        col
+        for col in dict.fromkeys(
+            [c.id, x, y, *([c.group] if c.group else []), *c.shown(), *([c.note] if c.note else [])]
+        )
+    ]
     data = frame.select(*keep, "on_frontier", pl.col("dominated_by").list.len().alias("n_dom"))
     pinned = pl.col("on_frontier")
     if c.note:
@@ -332,14 +343,21 @@ def chart(res: SetResult) -> alt.Chart | alt.LayerChart:
     data = pl.concat([first, rest]).with_columns(
         status=pl.when("on_frontier").then(pl.lit("frontier")).otherwise(pl.lit("dominated"))
     )
-    data = data.with_columns(pl.col(col).map_elements(_float, return_dtype=data.schema[col])
-                             for col in data.columns if data.schema[col] == pl.Float64)  # fmt: skip
+    data = data.with_columns(
+        pl.col(col).map_elements(_float, return_dtype=data.schema[col])
+        for col in data.columns
+        if data.schema[col] == pl.Float64
+    )
     text = caption(source=c.source)
     if sampled:
-        text += (f" {first.height:,} frontier or noted choices and an even sample of "
-                 f"{rest.height:,} of the other {frame.height - first.height:,}.")  # fmt: skip
-    tooltip = [alt.Tooltip(f"{col}:{'Q' if data.schema[col].is_numeric() else 'N'}",
-                           title=c.label(col)) for col in keep]  # fmt: skip
+        text += (
+            f" {first.height:,} frontier or noted choices and an even sample of "
+            f"{rest.height:,} of the other {frame.height - first.height:,}."
+        )
+    tooltip = [
+        alt.Tooltip(f"{col}:{'Q' if data.schema[col].is_numeric() else 'N'}", title=c.label(col))
+        for col in keep
+    ]
     tooltip.append(alt.Tooltip("n_dom:Q", title="dominated by (choices)"))
     kind = {col: "Q" if data.schema[col].is_numeric() else "N" for col in (x, y)}
     scale = {col: {"scale": alt.Scale(zero=False)} if kind[col] == "Q" else {} for col in (x, y)}
@@ -347,33 +365,42 @@ def chart(res: SetResult) -> alt.Chart | alt.LayerChart:
     points = base.mark_point(filled=True).encode(
         x=alt.X(f"{x}:{kind[x]}", title=c.label(x), **scale[x]),
         y=alt.Y(f"{y}:{kind[y]}", title=c.label(y), **scale[y]),
-        color=alt.Color("status:N", title=None,
-                        scale=alt.Scale(domain=["frontier", "dominated"],
-                                        range=["#c0392b", "#b0b0b0"])),
+        color=alt.Color(
+            "status:N",
+            title=None,
+            scale=alt.Scale(domain=["frontier", "dominated"], range=["#c0392b", "#b0b0b0"]),
+        ),
         size=alt.condition("datum.status == 'frontier'", alt.value(70), alt.value(25)),
         order=alt.Order("on_frontier:O"),
         tooltip=tooltip,
-    )  # fmt: skip
+    )
     layers: alt.Chart | alt.LayerChart = points
     if data.height <= LABELLED:  # few choices: name each
         names = base.mark_text(align="left", dx=7, fontSize=10, color="#444").encode(
-            x=f"{x}:{kind[x]}", y=f"{y}:{kind[y]}", text=f"{c.id}:N")
+            x=f"{x}:{kind[x]}", y=f"{y}:{kind[y]}", text=f"{c.id}:N"
+        )
         layers = points + names
     return layers.properties(
-        title=title(f"Which {c.name} are dominated?", text), width=560, height=360)
+        title=title(f"Which {c.name} are dominated?", text), width=560, height=360
+    )
 
 
 def _shown_frame(res: SetResult, rows: pl.DataFrame, dominated: bool) -> pl.DataFrame:
     c = res.choices
-    cols = list(dict.fromkeys([c.id, *([c.group] if c.group else []), *c.shown(),
-                               *([c.note] if c.note else [])]))  # fmt: skip
-    out = rows.select(cols).with_columns(pl.col(col).round(4) for col in cols
-                                         if rows.schema[col] == pl.Float64)  # fmt: skip
+    cols = list(
+        dict.fromkeys(
+            [c.id, *([c.group] if c.group else []), *c.shown(), *([c.note] if c.note else [])]
+        )
+    )
+    out = rows.select(cols).with_columns(
+        pl.col(col).round(4) for col in cols if rows.schema[col] == pl.Float64
+    )
     if dominated:
         out = out.with_columns(
-            rows["dominated_by"].map_elements(
-                lambda ids: _names(list(ids), SHOWN_DOMINATORS), return_dtype=pl.String
-            ).alias("dominated by"))  # fmt: skip
+            rows["dominated_by"]
+            .map_elements(lambda ids: _names(list(ids), SHOWN_DOMINATORS), return_dtype=pl.String)
+            .alias("dominated by")
+        )
     return out.rename({col: c.label(col) for col in out.columns if col != "dominated by"})
 
 
@@ -399,8 +426,10 @@ def section(res: SetResult, csv_href: str) -> list[str | alt.TopLevelMixin]:
     from analysis.report import frame_table
 
     c, frame = res.choices, res.result
-    senses = ", ".join(f"{c.label(k)} ({'more' if s == 'max' else 'less'} is better)"
-                       for k, s in list(c.objectives.items())[:LISTED])  # fmt: skip
+    senses = ", ".join(
+        f"{c.label(k)} ({'more' if s == 'max' else 'less'} is better)"
+        for k, s in list(c.objectives.items())[:LISTED]
+    )
     if len(c.objectives) > LISTED:
         senses += f" and {len(c.objectives) - LISTED:,} more (the CSV has every one)"
     within = f" of its {c.label(c.group)}" if c.group else ""
@@ -412,21 +441,34 @@ def section(res: SetResult, csv_href: str) -> list[str | alt.TopLevelMixin]:
         f"<p class='small'>{html.escape(c.doc)}</p>",
     ]
     if not res.complete:
-        parts.append("<p class='small'>The set is large: <em>dominated by</em> names the "
-                     "frontier choices that dominate each choice (every dominated choice "
-                     "has at least one), not every choice that does.</p>")  # fmt: skip
+        parts.append(
+            "<p class='small'>The set is large: <em>dominated by</em> names the "
+            "frontier choices that dominate each choice (every dominated choice "
+            "has at least one), not every choice that does.</p>"
+        )
     parts.append(chart(res))
     front = ordered(res, frame.filter(pl.col("on_frontier")))
-    more = (f" (the first {FRONTIER_ROWS:,} of {front.height:,}; all in the CSV)"
-            if front.height > FRONTIER_ROWS else "")  # fmt: skip
+    more = (
+        f" (the first {FRONTIER_ROWS:,} of {front.height:,}; all in the CSV)"
+        if front.height > FRONTIER_ROWS
+        else ""
+    )
     parts.append(f"<h3>The frontier{more}</h3>")
     parts.append(_wide(frame_table(_shown_frame(res, front, False), limit=FRONTIER_ROWS)))
     if res.confirmed is not None:
         parts.append("<h3>Checked by simulation</h3>")
         parts.append(f"<p class='small'>{html.escape(c.confirm_doc)}</p>")
-        parts.append(_wide(frame_table(res.confirmed.with_columns(
-            pl.col(col).round(4) for col in res.confirmed.columns
-            if res.confirmed.schema[col] == pl.Float64))))  # fmt: skip
+        parts.append(
+            _wide(
+                frame_table(
+                    res.confirmed.with_columns(
+                        pl.col(col).round(4)
+                        for col in res.confirmed.columns
+                        if res.confirmed.schema[col] == pl.Float64
+                    )
+                )
+            )
+        )
     dom = dominated_rows(res)
     more = (
         f" (the first {dom.height:,} of {res.dominated:,}: noted ones, then those "
@@ -435,11 +477,16 @@ def section(res: SetResult, csv_href: str) -> list[str | alt.TopLevelMixin]:
         else ""
     )
     parts.append(f"<h3>Dominated{more}</h3>")
-    parts.append(_wide(frame_table(_shown_frame(res, dom, True), limit=DOMINATED_ROWS))
-                 if dom.height else "<p>None: every choice is on the frontier.</p>")  # fmt: skip
-    parts.append(f"<p class='downloads small'>Download CSV (every {html.escape(c.name)} row): "
-                 f"<a href='{html.escape(csv_href, quote=True)}' download>"
-                 f"{html.escape(csv_href.rsplit('/', 1)[-1])}</a></p>")  # fmt: skip
+    parts.append(
+        _wide(frame_table(_shown_frame(res, dom, True), limit=DOMINATED_ROWS))
+        if dom.height
+        else "<p>None: every choice is on the frontier.</p>"
+    )
+    parts.append(
+        f"<p class='downloads small'>Download CSV (every {html.escape(c.name)} row): "
+        f"<a href='{html.escape(csv_href, quote=True)}' download>"
+        f"{html.escape(csv_href.rsplit('/', 1)[-1])}</a></p>"
+    )
     return parts
 
 
@@ -453,9 +500,11 @@ def csv_frame(res: SetResult) -> pl.DataFrame:
     if not res.complete:
         ids = ids.list.head(CSV_DOMINATORS)
     floats = [c for c, t in res.result.schema.items() if t == pl.Float64]
-    return res.result.with_columns(pl.col(floats).round(6),
-                                   dominators=pl.col("dominated_by").list.len(),
-                                   dominated_by=ids.list.join(";"))  # fmt: skip
+    return res.result.with_columns(
+        pl.col(floats).round(6),
+        dominators=pl.col("dominated_by").list.len(),
+        dominated_by=ids.list.join(";"),
+    )
 
 
 @dataclass(frozen=True)
@@ -464,8 +513,14 @@ class Written:
     files: list[Path]
 
 
-def build_page(title_text: str, game: str, results: Sequence[SetResult], *, catalog: str,
-               sets: Mapping[str, Any]) -> tuple[str, dict[str, pl.DataFrame]]:  # fmt: skip
+def build_page(
+    title_text: str,
+    game: str,
+    results: Sequence[SetResult],
+    *,
+    catalog: str,
+    sets: Mapping[str, Any],
+) -> tuple[str, dict[str, pl.DataFrame]]:
     """The page's HTML and its CSV files (by stem), computed before anything is written."""
     from analysis.html import EXPORT_OPTIONS, page, slug
     from analysis.report import sets_text
@@ -477,14 +532,18 @@ def build_page(title_text: str, game: str, results: Sequence[SetResult], *, cata
         while stem in files:
             stem += "-2"
         files[stem] = csv_frame(res)
-        sections.append((res.choices.name.capitalize(),
-                         section(res, f"dominated-{game}/{stem}.csv")))  # fmt: skip
+        sections.append(
+            (res.choices.name.capitalize(), section(res, f"dominated-{game}/{stem}.csv"))
+        )
     with_sets = f" with <strong>{html.escape(sets_text(sets))}</strong>" if sets else ""
-    intro = (f"<p>Which choices nobody should take: within each set, a choice is dominated "
-             f"when another is at least as good on every objective and better on one. "
-             f"Catalog folder <code>{html.escape(catalog)}</code>{with_sets}.</p>"
-             + "<ul>" + "".join(f"<li>{html.escape(summary(r))}</li>" for r in results)
-             + "</ul>")  # fmt: skip
+    intro = (
+        f"<p>Which choices nobody should take: within each set, a choice is dominated "
+        f"when another is at least as good on every objective and better on one. "
+        f"Catalog folder <code>{html.escape(catalog)}</code>{with_sets}.</p>"
+        + "<ul>"
+        + "".join(f"<li>{html.escape(summary(r))}</li>" for r in results)
+        + "</ul>"
+    )
     doc = page(title_text, sections, intro_html=intro, embed_options=EXPORT_OPTIONS)
     return doc, files
 
@@ -508,8 +567,9 @@ def write(out: Path, game: str, doc: str, files: Mapping[str, pl.DataFrame]) -> 
 # ---- the command -----------------------------------------------------------------------------
 
 
-def choice_sets(game: str, catalog_root: Path, sets: Mapping[str, Any]
-                ) -> tuple[Any, list[ChoiceSet]]:  # fmt: skip
+def choice_sets(
+    game: str, catalog_root: Path, sets: Mapping[str, Any]
+) -> tuple[Any, list[ChoiceSet]]:
     """The game (checked) and the choice sets its plugin declares of the catalog loaded
     with ``sets`` (an empty list when it declares none)."""
     from analysis.plugin import get_analysis
@@ -546,8 +606,12 @@ def cmd_dominated(args: argparse.Namespace) -> int:
         for choices in declared:
             res = analyse(choices)
             if args.confirm and choices.confirm is not None:
-                res = SetResult(choices, res.result, res.seconds,
-                                choices.confirm(res.result, args.confirm, args.seed))  # fmt: skip
+                res = SetResult(
+                    choices,
+                    res.result,
+                    res.seconds,
+                    choices.confirm(res.result, args.confirm, args.seed),
+                )
             results.append(res)
         computed.append((game, results))
     if not computed:
@@ -555,14 +619,21 @@ def cmd_dominated(args: argparse.Namespace) -> int:
     out = writable_folder(Path(args.out), "--out")
     with_sets = f" (with {sets_text(sets)})" if sets else ""
     for game, results in computed:
-        doc, files = build_page(f"{game.title}: dominated choices", game.name, results,
-                                catalog=str(args.catalog), sets=sets)  # fmt: skip
+        doc, files = build_page(
+            f"{game.title}: dominated choices",
+            game.name,
+            results,
+            catalog=str(args.catalog),
+            sets=sets,
+        )
         written = write(out, game.name, doc, files)
         print(f"{game.title} ({game.name}){with_sets}")
         for res in results:
-            print(f"  {res.choices.name}: {res.result.height:,} choices, "
-                  f"{res.dominated:,} dominated, {res.frontier:,} on the frontier "
-                  f"({res.seconds:.2f} s)")  # fmt: skip
+            print(
+                f"  {res.choices.name}: {res.result.height:,} choices, "
+                f"{res.dominated:,} dominated, {res.frontier:,} on the frontier "
+                f"({res.seconds:.2f} s)"
+            )
             if args.confirm and res.choices.confirm is None:
                 print("    (no simulation check declared for this set)")
             elif res.confirmed is not None:
@@ -573,18 +644,25 @@ def cmd_dominated(args: argparse.Namespace) -> int:
     for choices in declared:
         res = analyse(choices)
         if args.confirm and choices.confirm is not None:
-            res = SetResult(choices, res.result, res.seconds,
-                            choices.confirm(res.result, args.confirm, args.seed))  # fmt: skip
+            res = SetResult(
+                choices,
+                res.result,
+                res.seconds,
+                choices.confirm(res.result, args.confirm, args.seed),
+            )
         results.append(res)
-    doc, files = build_page(f"{game.title}: dominated choices", game.name, results,
-                            catalog=str(args.catalog), sets=sets)  # fmt: skip
+    doc, files = build_page(
+        f"{game.title}: dominated choices", game.name, results, catalog=str(args.catalog), sets=sets
+    )
     out = writable_folder(Path(args.out), "--out")
     written = write(out, game.name, doc, files)
     with_sets = f" (with {sets_text(sets)})" if sets else ""
     print(f"{game.title} ({game.name}){with_sets}")
     for res in results:
-        print(f"  {res.choices.name}: {res.result.height:,} choices, {res.dominated:,} dominated, "
-              f"{res.frontier:,} on the frontier ({res.seconds:.2f} s)")  # fmt: skip
+        print(
+            f"  {res.choices.name}: {res.result.height:,} choices, {res.dominated:,} dominated, "
+            f"{res.frontier:,} on the frontier ({res.seconds:.2f} s)"
+        )
         if args.confirm and res.choices.confirm is None:
             print("    (no simulation check declared for this set)")
         elif res.confirmed is not None:
@@ -598,18 +676,23 @@ def add_parser(subparsers: Any) -> None:
     from analysis.args import _catalog_and_set_flags
 
     p = subparsers.add_parser(
-        "dominated", help="the Pareto frontier of each choice set of a game and the "
-                          "dominated choices (OUT/dominated-GAME.html)",
+        "dominated",
+        help="the Pareto frontier of each choice set of a game and the "
+        "dominated choices (OUT/dominated-GAME.html)",
         description="Within each choice set GAME's analysis plugin declares (parts, builds, "
         "cards ...), a choice is dominated when another is at least as good on every "
         "objective and better on one. Prints a line per set and writes OUT/dominated-GAME.html "
-        "with the CSV of every set beside it (OUT/dominated-GAME/).")  # fmt: skip
-    p.add_argument("game", nargs="?", help="one game (default: every game that declares "
-                                            "choices)")  # fmt: skip
+        "with the CSV of every set beside it (OUT/dominated-GAME/).",
+    )
+    p.add_argument("game", nargs="?", help="one game (default: every game that declares choices)")
     p.add_argument("--out", default="reports", help="report folder (default reports)")
-    p.add_argument("--confirm", type=int, metavar="N",
-                   help="also run each set's simulation check, N games per choice checked "
-                        "(sets that declare one)")  # fmt: skip
+    p.add_argument(
+        "--confirm",
+        type=int,
+        metavar="N",
+        help="also run each set's simulation check, N games per choice checked "
+        "(sets that declare one)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the --confirm games")
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_dominated)

@@ -50,20 +50,30 @@ def load_limits(path: Path, names: Sequence[str]) -> dict[str, Limit]:
     out = {}
     for name, body in doc.items():
         if name not in names:
-            raise CatalogError(path, f"unknown limit (known: {', '.join(names) or 'none'})",
-                               kind="limit", entry=name)  # fmt: skip
+            raise CatalogError(
+                path,
+                f"unknown limit (known: {', '.join(names) or 'none'})",
+                kind="limit",
+                entry=name,
+            )
         if not isinstance(body, dict):
             raise CatalogError(path, "expected a table", kind="limit", entry=name)
         extra = set(body) - {"meaning", "min", "max", "provenance"}
         if extra:
-            raise CatalogError(path, "unknown field", kind="limit", entry=name,
-                               field=sorted(extra)[0])  # fmt: skip
+            raise CatalogError(
+                path, "unknown field", kind="limit", entry=name, field=sorted(extra)[0]
+            )
         values = {}
         for field in ("min", "max"):
             value = body.get(field)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-                raise CatalogError(path, f"expected a number from 0 to 1, got {value!r}",
-                                   kind="limit", entry=name, field=field)  # fmt: skip
+                raise CatalogError(
+                    path,
+                    f"expected a number from 0 to 1, got {value!r}",
+                    kind="limit",
+                    entry=name,
+                    field=field,
+                )
             values[field] = float(value)
         if values["min"] > values["max"]:
             raise CatalogError(path, "min is above max", kind="limit", entry=name, field="min")

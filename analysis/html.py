@@ -29,17 +29,30 @@ import vl_convert
 from sims.core.store import write_text
 
 __all__ = [
-    "STYLE", "EMBED_OPTIONS", "EXPORT_OPTIONS", "javascript_bundle", "page", "write_page",
-    "chart_html", "notebook_renderer", "use_offline_notebook", "slug", "chart_name",
-]  # fmt: skip
+    "STYLE",
+    "EMBED_OPTIONS",
+    "EXPORT_OPTIONS",
+    "javascript_bundle",
+    "page",
+    "write_page",
+    "chart_html",
+    "notebook_renderer",
+    "use_offline_notebook",
+    "slug",
+    "chart_name",
+]
 
 EMBED_OPTIONS = {"actions": False}  # the full actions menu links to the online Vega editor
 # Only the export actions: vega-embed renders the SVG or PNG from the chart in the page
 # and hands it over as a download; source, compiled and editor would open pages online.
 EXPORT_OPTIONS = {
-    "actions": {"export": {"svg": True, "png": True}, "source": False, "compiled": False,
-                "editor": False},
-}  # fmt: skip
+    "actions": {
+        "export": {"svg": True, "png": True},
+        "source": False,
+        "compiled": False,
+        "editor": False,
+    },
+}
 
 # Vega compiles expressions with Function() (hence 'unsafe-eval'); everything else is
 # inline. default-src 'none' blocks every fetch, image, font and frame from the network.
@@ -190,8 +203,9 @@ def notebook_renderer(spec: dict[str, Any], **metadata: Any) -> dict[str, str]:
         f"vegaEmbed('#{div}', {_script_json(spec)}, {_script_json(options)})"
         ".catch(console.error);\n})();"
     )
-    return {"text/html": f'<div id="{div}"></div>\n<script type="text/javascript">\n{script}\n'
-                         "</script>"}  # fmt: skip
+    return {
+        "text/html": f'<div id="{div}"></div>\n<script type="text/javascript">\n{script}\n</script>'
+    }
 
 
 def use_offline_notebook() -> None:

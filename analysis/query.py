@@ -47,9 +47,20 @@ import polars as pl
 from sims.core.store import column_name  # the runner's rule for column-safe names
 
 __all__ = [
-    "QueryError", "Current", "connect", "query", "fetch", "read_only", "views", "shown",
-    "parameters", "add_query_parser", "cmd_query", "add_runs_parser", "cmd_runs",
-]  # fmt: skip
+    "QueryError",
+    "Current",
+    "connect",
+    "query",
+    "fetch",
+    "read_only",
+    "views",
+    "shown",
+    "parameters",
+    "add_query_parser",
+    "cmd_query",
+    "add_runs_parser",
+    "cmd_runs",
+]
 
 # Columns every ``runs`` table has, in order, with their DuckDB types. ``created`` and
 # ``finished`` stay ISO text: lossless, and ISO strings sort in time order.
@@ -74,11 +85,21 @@ BASE_COLUMNS: dict[str, str] = {
     "options": "VARCHAR",
 }
 # after the --set parameter columns
-TAIL_COLUMNS = {"set_json": "VARCHAR", "sweep_json": "VARCHAR", "view": "VARCHAR",
-                "current": "BOOLEAN", "shown": "BOOLEAN"}  # fmt: skip
+TAIL_COLUMNS = {
+    "set_json": "VARCHAR",
+    "sweep_json": "VARCHAR",
+    "view": "VARCHAR",
+    "current": "BOOLEAN",
+    "shown": "BOOLEAN",
+}
 # what ``<view>_all`` adds to each row from its run: (column of runs, name in the view)
-RUN_COLUMNS = (("label", "label"), ("catalog_hash", "catalog_hash"), ("options", "options"),
-               ("set_json", "sets"), ("n", "n"))  # fmt: skip
+RUN_COLUMNS = (
+    ("label", "label"),
+    ("catalog_hash", "catalog_hash"),
+    ("options", "options"),
+    ("set_json", "sets"),
+    ("n", "n"),
+)
 RESERVED_NAMES = {"runs", "params", "shown"}  # objects connect() creates besides the views
 
 # k = 0 (k = n) is written out: there the bound is exactly 0 (1), which the formula only
@@ -205,8 +226,10 @@ def _load_manifest(path: Path) -> dict[str, Any]:
 def _scan(store: Path) -> list[_Experiment]:
     """Every experiment folder of ``store`` with its runs (manifest, hive layouts)."""
     if not store.exists():
-        raise QueryError(f"no store at {store}: nothing simulated there yet (run mechbal "
-                         f"simulate GAME EXPERIMENT, or give --store DIR)")  # fmt: skip
+        raise QueryError(
+            f"no store at {store}: nothing simulated there yet (run mechbal "
+            f"simulate GAME EXPERIMENT, or give --store DIR)"
+        )
     if not store.is_dir():
         raise QueryError(f"store {store} is not a folder")
 
@@ -273,31 +296,45 @@ def _choose(
     want, rules = _current_hash(exp, current)
     sets = dict(current.sets)
     matching = {
-        run.id for run in exp.runs.values()
-        if want is not None and run.manifest.get("catalog_hash") == want
+        run.id
+        for run in exp.runs.values()
+        if want is not None
+        and run.manifest.get("catalog_hash") == want
         and run.manifest.get("rules_version") == rules
         and (run.manifest.get("set") or {}) == sets
-    }  # fmt: skip
+    }
     if named:
         return named[0], matching, "named by --run"
-    finished = sorted((r for r in exp.runs.values() if r.finished),
-                      key=lambda r: (str(r.manifest.get("finished") or ""), r.id))  # fmt: skip
+    finished = sorted(
+        (r for r in exp.runs.values() if r.finished),
+        key=lambda r: (str(r.manifest.get("finished") or ""), r.id),
+    )
     if want is None:
-        why = ("latest finished run (no catalog to compare with)" if current.catalog is None
-               else f"latest finished run (no {exp.game} catalog or experiment in "
-                    f"{current.catalog} to compare with)")  # fmt: skip
+        why = (
+            "latest finished run (no catalog to compare with)"
+            if current.catalog is None
+            else f"latest finished run (no {exp.game} catalog or experiment in "
+            f"{current.catalog} to compare with)"
+        )
         return (finished[-1].id if finished else None), matching, why
     chosen = [r for r in finished if r.id in matching]
     if chosen:
         what = "the current catalog" + (f" with {_sets_text(sets)}" if sets else "")
         return chosen[-1].id, matching, f"latest finished run of {what}"
     others = len(finished)
-    return None, matching, (
-        f"no finished run of the current catalog in {current.catalog}"
-        + (f" with {_sets_text(sets)}" if sets else "")
-        + (f" ({others} of other catalogs or settings: name one with --run ID)" if others
-           else "")
-    )  # fmt: skip
+    return (
+        None,
+        matching,
+        (
+            f"no finished run of the current catalog in {current.catalog}"
+            + (f" with {_sets_text(sets)}" if sets else "")
+            + (
+                f" ({others} of other catalogs or settings: name one with --run ID)"
+                if others
+                else ""
+            )
+        ),
+    )
 
 
 def _sets_text(sets: Mapping[str, Any]) -> str:
@@ -318,8 +355,10 @@ def _pinned(experiments: list[_Experiment], runs: Sequence[str]) -> set[str]:
         exp, run_id = found[0]
         key = (exp.game, exp.name)
         if key in owner and owner[key] != run_id:
-            raise QueryError(f"--run {given}: {exp.game} {exp.name} already shows run "
-                             f"{owner[key]} (one run per view; its _all view holds all)")
+            raise QueryError(
+                f"--run {given}: {exp.game} {exp.name} already shows run "
+                f"{owner[key]} (one run per view; its _all view holds all)"
+            )
         owner[key] = run_id
         out.add(run_id)
     return out
@@ -329,10 +368,11 @@ def _pinned(experiments: list[_Experiment], runs: Sequence[str]) -> set[str]:
 
 
 def _runs_table(
-    con: duckdb.DuckDBPyConnection, experiments: list[_Experiment],
+    con: duckdb.DuckDBPyConnection,
+    experiments: list[_Experiment],
     chosen: dict[tuple[str, str], tuple[str | None, set[str], str]],
     names: dict[tuple[str, str], str],
-) -> dict[tuple[str, str], set[str]]:  # fmt: skip
+) -> dict[tuple[str, str], set[str]]:
     """Create ``runs``; return the set-parameter columns used per (game, experiment) folder."""
     everything = [(exp, run) for exp in experiments for run in exp.runs.values()]
     kinds: dict[str, set[str]] = defaultdict(set)
@@ -351,18 +391,26 @@ def _runs_table(
         key = (exp.game, exp.name)
         m = run.manifest
         row: dict[str, Any] = {c: m.get(c) for c in BASE_COLUMNS}
-        row.update(run_id=run.id, game=exp.game, experiment=exp.name,
-                   complete=bool(m.get("complete")),
-                   options=json.dumps(m.get("options") or {}, sort_keys=True))  # fmt: skip
+        row.update(
+            run_id=run.id,
+            game=exp.game,
+            experiment=exp.name,
+            complete=bool(m.get("complete")),
+            options=json.dumps(m.get("options") or {}, sort_keys=True),
+        )
         for name, value in (m.get("set") or {}).items():
             col = _param_column(name)
             row[col] = _as_type(value, param_types[col]) if value is not None else None
             if value is not None:
                 used[key].add(col)
         shown, matching, _ = chosen.get(key, (None, set(), ""))
-        row.update(set_json=json.dumps(m.get("set") or {}, sort_keys=True),
-                   sweep_json=json.dumps(m.get("sweep") or {}), view=names.get(key),
-                   current=run.id in matching, shown=run.id == shown)  # fmt: skip
+        row.update(
+            set_json=json.dumps(m.get("set") or {}, sort_keys=True),
+            sweep_json=json.dumps(m.get("sweep") or {}),
+            view=names.get(key),
+            current=run.id in matching,
+            shown=run.id == shown,
+        )
         try:
             con.execute(insert, [row.get(c) for c in columns])
         except duckdb.Error as exc:
@@ -433,9 +481,13 @@ def _labels(exp: _Experiment) -> Mapping[str, tuple[str, ...]]:
 
 
 def _create_views(
-    con: duckdb.DuckDBPyConnection, name: str, exp: _Experiment, set_params: set[str],
-    param_types: dict[str, str], shown: str | None,
-) -> list[tuple[str, str, str]]:  # fmt: skip
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    exp: _Experiment,
+    set_params: set[str],
+    param_types: dict[str, str],
+    shown: str | None,
+) -> list[tuple[str, str, str]]:
     """Create ``<name>_all`` (every run) and ``<name>`` (the shown run only); return the
     parameter columns as (name, kind, type)."""
     types = {
@@ -467,12 +519,16 @@ def _create_views(
         enum = ident(f"{name}_{col}")
         con.execute(f"CREATE TYPE {enum} AS ENUM ({', '.join(_lit(w) for w in words)})")
         listed = "[" + ", ".join(_lit(w) for w in words) + "]"
-        replace.append(f"CAST(CASE WHEN r.{ident(col)} BETWEEN 0 AND {len(words) - 1} THEN "
-                       f"{listed}[r.{ident(col)} + 1] END AS {enum}) AS {ident(col)}")  # fmt: skip
+        replace.append(
+            f"CAST(CASE WHEN r.{ident(col)} BETWEEN 0 AND {len(words) - 1} THEN "
+            f"{listed}[r.{ident(col)} + 1] END AS {enum}) AS {ident(col)}"
+        )
     # The run's own columns; a row column of the same name keeps it (``run_`` prefixed).
     taken = set(columns) | set(set_params)
-    about = [f"p.{ident(src)} AS {ident(dst if dst not in taken else 'run_' + dst)}"
-             for src, dst in RUN_COLUMNS]  # fmt: skip
+    about = [
+        f"p.{ident(src)} AS {ident(dst if dst not in taken else 'run_' + dst)}"
+        for src, dst in RUN_COLUMNS
+    ]
     star = "r.* EXCLUDE (run)" + (f" REPLACE ({', '.join(replace)})" if replace else "")
     select = ", ".join(["r.run", star, *extra, *about])
     everything = ident(f"{name}_all")
@@ -524,22 +580,27 @@ def connect(
             ).fetchall()
         }
         con.execute("CREATE TABLE params (view VARCHAR, name VARCHAR, kind VARCHAR, type VARCHAR)")
-        con.execute("CREATE TABLE shown (view VARCHAR, game VARCHAR, experiment VARCHAR, "
-                    "run_id VARCHAR, why VARCHAR)")  # fmt: skip
+        con.execute(
+            "CREATE TABLE shown (view VARCHAR, game VARCHAR, experiment VARCHAR, "
+            "run_id VARCHAR, why VARCHAR)"
+        )
         for exp in experiments:
             key = (exp.game, exp.name)
             view = names[key]
             shown, _, why = chosen[key]
-            con.execute("INSERT INTO shown VALUES (?, ?, ?, ?, ?)",
-                        [view, exp.game, exp.name, shown, why])  # fmt: skip
+            con.execute(
+                "INSERT INTO shown VALUES (?, ?, ?, ?, ?)", [view, exp.game, exp.name, shown, why]
+            )
             if not exp.layouts:  # runs begun, no chunk finished: nothing to describe
                 continue
             params = _create_views(con, view, exp, used.get(key, set()), param_types, shown)
             qualified = _qualified(exp)
             if view != qualified:  # the game-qualified name works whatever else is stored
                 for suffix in ("", "_all"):
-                    con.execute(f"CREATE VIEW {ident(qualified + suffix)} AS "
-                                f"SELECT * FROM {ident(view + suffix)}")  # fmt: skip
+                    con.execute(
+                        f"CREATE VIEW {ident(qualified + suffix)} AS "
+                        f"SELECT * FROM {ident(view + suffix)}"
+                    )
             if params:
                 con.executemany(
                     "INSERT INTO params VALUES (?, ?, ?, ?)", [(view, *p) for p in params]
@@ -596,13 +657,15 @@ def read_only(sql: str) -> None:
     except duckdb.Error as exc:
         raise QueryError(_one_line(exc)) from None
     if not statements:
-        raise QueryError("the query is empty: give SQL, e.g. \"SELECT * FROM runs\"")
+        raise QueryError('the query is empty: give SQL, e.g. "SELECT * FROM runs"')
     for statement in statements:
         if statement.type != duckdb.StatementType.SELECT:
             word = statement.type.name.replace("_", " ")
             word = ("an " if word[0] in "AEIOU" else "a ") + word
-            raise QueryError(f"mechbal query only reads the store: {word} statement is "
-                             f"refused (write a result with --out FILE)")  # fmt: skip
+            raise QueryError(
+                f"mechbal query only reads the store: {word} statement is "
+                f"refused (write a result with --out FILE)"
+            )
 
 
 def fetch(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
@@ -615,8 +678,9 @@ def fetch(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
         missing = _MISSING.search(str(exc))
         if missing:
             known = ", ".join(views(con)) or "none: the store holds no finished chunk"
-            raise QueryError(f"no view named {missing.group(1)} (views: {known}; "
-                             f"mechbal runs lists the runs)") from None  # fmt: skip
+            raise QueryError(
+                f"no view named {missing.group(1)} (views: {known}; mechbal runs lists the runs)"
+            ) from None
         raise QueryError(_one_line(exc)) from None
     except duckdb.Error as exc:
         raise QueryError(_one_line(exc)) from None
@@ -656,38 +720,59 @@ def _sets(items: Sequence[str] | None) -> dict[str, Any]:
 def _store_flags(p: argparse.ArgumentParser) -> None:
     """How a command picks the runs it reads: the store, the current catalog, what-ifs."""
     p.add_argument("--store", default="data", metavar="DIR", help="the store (default data)")
-    p.add_argument("--catalog", default="catalogs", metavar="DIR",
-                   help="the catalog the one-run views compare runs with (default catalogs)")
-    p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="show runs made with this --set (repeatable; default: none)")
+    p.add_argument(
+        "--catalog",
+        default="catalogs",
+        metavar="DIR",
+        help="the catalog the one-run views compare runs with (default catalogs)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="show runs made with this --set (repeatable; default: none)",
+    )
 
 
 def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``mechbal query SQL [--store DIR] [--run ID] [--format F] [--out FILE]``."""
     p = subparsers.add_parser(
-        "query", help="SQL over DuckDB views of the store (read-only)",
+        "query",
+        help="SQL over DuckDB views of the store (read-only)",
         description="SQL over the store. Each experiment's view (named after it) "
         "holds ONE run: the latest finished run of the current catalog, or the one named "
         "by --run; <view>_all holds every run with its run, label, catalog_hash, options, "
         "sets, seed and n; runs lists the runs (also: mechbal runs). Only queries run: "
         "COPY, CREATE, ATTACH, SET and the like are refused, and no file outside the "
         "store can be read.",
-    )  # fmt: skip
+    )
     p.add_argument("sql", help='SQL, e.g. "SELECT * FROM runs ORDER BY finished"')
     _store_flags(p)
-    p.add_argument("--run", action="append", metavar="ID", default=[],
-                   help="the run its experiment's view shows (a unique prefix; repeatable, "
-                        "one per experiment)")  # fmt: skip
     p.add_argument(
-        "--format", choices=FORMATS, default="table",
+        "--run",
+        action="append",
+        metavar="ID",
+        default=[],
+        help="the run its experiment's view shows (a unique prefix; repeatable, "
+        "one per experiment)",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
         help="table (default; with --out, taken from its suffix), csv or parquet",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--out", metavar="FILE", help="write the result to FILE (csv or parquet), not the screen"
     )
-    p.add_argument("--limit", type=int, default=50, metavar="N",
-                   help="rows the screen table shows (default 50, 0 for all); csv, parquet "
-                        "and --out get every row")  # fmt: skip
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="rows the screen table shows (default 50, 0 for all); csv, parquet "
+        "and --out get every row",
+    )
     p.set_defaults(func=cmd_query)
     return p
 
@@ -695,11 +780,12 @@ def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
 def add_runs_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``mechbal runs [GAME] [EXPERIMENT]``."""
     p = subparsers.add_parser(
-        "runs", help="list the runs in the store: label, options, current catalog or not",
+        "runs",
+        help="list the runs in the store: label, options, current catalog or not",
         description="The runs in the store, latest first: label (simulate --label), "
         "settings, whether each was made from the current catalog (current) and whether "
         "its experiment's view shows it (shown).",
-    )  # fmt: skip
+    )
     p.add_argument("game", nargs="?")
     p.add_argument("experiment", nargs="?")
     _store_flags(p)
@@ -708,8 +794,22 @@ def add_runs_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-RUNS_LISTED = ["run_id", "label", "game", "experiment", "finished", "complete", "current",
-               "shown", "rows", "seed", "n", "options", "set_json", "sweep_json"]  # fmt: skip
+RUNS_LISTED = [
+    "run_id",
+    "label",
+    "game",
+    "experiment",
+    "finished",
+    "complete",
+    "current",
+    "shown",
+    "rows",
+    "seed",
+    "n",
+    "options",
+    "set_json",
+    "sweep_json",
+]
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -721,9 +821,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
-        sql = (f"SELECT {', '.join(RUNS_LISTED)} FROM runs"
-               + (f" WHERE {' AND '.join(where)}" if where else "")
-               + " ORDER BY game, experiment, finished DESC NULLS FIRST, run_id")  # fmt: skip
+        sql = (
+            f"SELECT {', '.join(RUNS_LISTED)} FROM runs"
+            + (f" WHERE {' AND '.join(where)}" if where else "")
+            + " ORDER BY game, experiment, finished DESC NULLS FIRST, run_id"
+        )
         df = con.sql(sql, params=params).pl().rename({"set_json": "sets", "sweep_json": "sweeps"})
     finally:
         con.close()
@@ -733,11 +835,18 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(df.write_csv())
         return 0
-    with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60, tbl_width_chars=250,
-                   tbl_hide_dataframe_shape=True):  # fmt: skip
+    with pl.Config(
+        tbl_rows=-1,
+        tbl_cols=-1,
+        fmt_str_lengths=60,
+        tbl_width_chars=250,
+        tbl_hide_dataframe_shape=True,
+    ):
         print(df)
-    print(f"{df.height} runs; current = made from {args.catalog} as it stands; shown = the "
-          f"run its experiment's view holds")  # fmt: skip
+    print(
+        f"{df.height} runs; current = made from {args.catalog} as it stands; shown = the "
+        f"run its experiment's view holds"
+    )
     return 0
 
 
@@ -816,12 +925,18 @@ def cmd_query(args: argparse.Namespace) -> int:
             raise QueryError(_one_line(exc)) from None
     else:
         rows = df.height if args.limit == 0 else min(args.limit, df.height)
-        with pl.Config(tbl_rows=max(rows, 1), tbl_cols=30, fmt_str_lengths=80,
-                       tbl_width_chars=250, tbl_hide_dataframe_shape=True):  # fmt: skip
+        with pl.Config(
+            tbl_rows=max(rows, 1),
+            tbl_cols=30,
+            fmt_str_lengths=80,
+            tbl_width_chars=250,
+            tbl_hide_dataframe_shape=True,
+        ):
             print(df.head(rows))
         if rows < df.height:
-            print(f"{rows} of {df.height:,} rows shown (--limit 0 shows all, --out FILE "
-                  f"writes all)")  # fmt: skip
+            print(
+                f"{rows} of {df.height:,} rows shown (--limit 0 shows all, --out FILE writes all)"
+            )
         else:
             print(f"{df.height:,} row{'s' if df.height != 1 else ''}")
     return 0

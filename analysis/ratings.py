@@ -32,8 +32,9 @@ def pairwise(win_rates: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _fit(games: pl.DataFrame, iterations: int
-         ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+def _fit(
+    games: pl.DataFrame, iterations: int
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """(teams, centred theta, their covariance, battles per team) fitted to ``pairwise``
     rows; the covariance is the observed information's pseudo-inverse."""
     teams = sorted(set(games["side_a"]) | set(games["side_b"]))
@@ -64,18 +65,21 @@ def bradley_terry(games: pl.DataFrame, iterations: int = 100) -> pl.DataFrame:
     k = len(teams)
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     field = np.array([np.mean(1 / (1 + np.exp(np.delete(theta, i) - theta[i]))) for i in range(k)])
-    return pl.DataFrame({
-        "team": teams,
-        "rating": theta * ELO,
-        "low": (theta - Z95 * se) * ELO,
-        "high": (theta + Z95 * se) * ELO,
-        "battles": battles.astype(np.int64),
-        "expected_score": field,
-    }).sort("rating", descending=True)  # fmt: skip
+    return pl.DataFrame(
+        {
+            "team": teams,
+            "rating": theta * ELO,
+            "low": (theta - Z95 * se) * ELO,
+            "high": (theta + Z95 * se) * ELO,
+            "battles": battles.astype(np.int64),
+            "expected_score": field,
+        }
+    ).sort("rating", descending=True)
 
 
-def mean_gap(games: pl.DataFrame, group: Collection[str], iterations: int = 100
-             ) -> dict[str, float]:  # fmt: skip
+def mean_gap(
+    games: pl.DataFrame, group: Collection[str], iterations: int = 100
+) -> dict[str, float]:
     """The mean rating of the rated teams in ``group`` minus that of the other rated teams
     (Elo points), with its 95% interval: ``gap``, ``low``, ``high``, ``in_group``,
     ``others`` (team counts).
@@ -90,12 +94,18 @@ def mean_gap(games: pl.DataFrame, group: Collection[str], iterations: int = 100
     contrast = np.where(inside, 1 / inside.sum(), -1 / (~inside).sum())
     gap = float(contrast @ theta) * ELO
     half = Z95 * math.sqrt(max(float(contrast @ cov @ contrast), 0.0)) * ELO
-    return {"gap": gap, "low": gap - half, "high": gap + half,
-            "in_group": float(inside.sum()), "others": float((~inside).sum())}  # fmt: skip
+    return {
+        "gap": gap,
+        "low": gap - half,
+        "high": gap + half,
+        "in_group": float(inside.sum()),
+        "others": float((~inside).sum()),
+    }
 
 
-def _information(theta: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray,
-                 k: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _information(
+    theta: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
     """P(a beats b) per row and the observed information (minus the log-likelihood's
     Hessian) over the ratings: a graph Laplacian weighted by n p (1 - p)."""
     p = 1 / (1 + np.exp(theta[b] - theta[a]))

@@ -49,9 +49,14 @@ def overlap(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def compare(
-    a: Mapping[str, Any], b: Mapping[str, Any], *, name: str = "team", value: str = "rating",
-    fmt: str = "{:+.0f}", above: str = "rates above",
-) -> str:  # fmt: skip
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    *,
+    name: str = "team",
+    value: str = "rating",
+    fmt: str = "{:+.0f}",
+    above: str = "rates above",
+) -> str:
     """One sentence comparing two estimates (rows with ``name``, ``value``, ``low`` and
     ``high``, e.g. a ratings fit): the higher with both intervals when the
     intervals are apart (``<a> rates above <b>: ...``; ``above`` words the relation),
@@ -63,26 +68,32 @@ def compare(
     one = interval(hi[value], hi["low"], hi["high"], fmt)
     two = interval(lo[value], lo["low"], lo["high"], fmt)
     if overlap(a, b):
-        return (f"The data cannot decide between {hi[name]}, {one}, and {lo[name]}, {two}: "
-                f"their 95% intervals overlap.")  # fmt: skip
+        return (
+            f"The data cannot decide between {hi[name]}, {one}, and {lo[name]}, {two}: "
+            f"their 95% intervals overlap."
+        )
     return f"{hi[name]} {above} {lo[name]}: {one} against {two}."
 
 
-def gap_sentence(gap: Mapping[str, float], group: str, others: str,
-                 unit: str = "Elo points", verb: str = "rate") -> str:  # fmt: skip
+def gap_sentence(
+    gap: Mapping[str, float], group: str, others: str, unit: str = "Elo points", verb: str = "rate"
+) -> str:
     """A difference between two groups (``gap``, ``low``, ``high``, e.g. a ratings
     ``mean_gap``) in one sentence; when its interval holds 0 the data cannot decide
     whether the groups differ at all."""
     size, side = abs(gap["gap"]), "above" if gap["gap"] > 0 else "below"
-    text = (f"{group} {verb} {size:.0f} {unit} {side} {others} on average (95% "
-            f"{gap['low']:+.0f} to {gap['high']:+.0f})")  # fmt: skip
+    text = (
+        f"{group} {verb} {size:.0f} {unit} {side} {others} on average (95% "
+        f"{gap['low']:+.0f} to {gap['high']:+.0f})"
+    )
     if gap["low"] <= 0 <= gap["high"]:
         return text + ": the interval holds 0, so the data cannot decide whether they differ."
     return text + "."
 
 
-def nearest(estimates: Mapping[Hashable, tuple[float, float, float]], target: float
-            ) -> tuple[Hashable, list[Hashable]]:  # fmt: skip
+def nearest(
+    estimates: Mapping[Hashable, tuple[float, float, float]], target: float
+) -> tuple[Hashable, list[Hashable]]:
     """The key whose estimate (value, low, high) is nearest ``target``, and the other keys
     the data cannot tell from it: those whose interval may lie as near the target as the
     nearest one's farthest end."""
@@ -101,9 +112,14 @@ def nearest(estimates: Mapping[Hashable, tuple[float, float, float]], target: fl
     return best, ties
 
 
-def nearest_sentence(estimates: Mapping[Hashable, tuple[float, float, float]], target: float,
-                     *, what: str = "{}", fmt: str = "{:.1%}", goal: str = "the target"
-                     ) -> str:  # fmt: skip
+def nearest_sentence(
+    estimates: Mapping[Hashable, tuple[float, float, float]],
+    target: float,
+    *,
+    what: str = "{}",
+    fmt: str = "{:.1%}",
+    goal: str = "the target",
+) -> str:
     """:func:`nearest` in one sentence: the nearest with its interval, and the others the
     data cannot tell from it (``what`` formats a key, e.g. ``"value {}"``)."""
     best, ties = nearest(estimates, target)
@@ -112,8 +128,9 @@ def nearest_sentence(estimates: Mapping[Hashable, tuple[float, float, float]], t
     if not ties:
         return text + ", clear of the others."
     others = "; ".join(f"{what.format(k)}, {interval(*estimates[k], fmt)}" for k in ties)
-    return (text + f"; the data cannot decide between it and {others}: their intervals "
-            f"reach as near.")  # fmt: skip
+    return (
+        text + f"; the data cannot decide between it and {others}: their intervals reach as near."
+    )
 
 
 def sample_note(rated: int, of: int | None, what: str = "teams") -> str:
@@ -122,8 +139,10 @@ def sample_note(rated: int, of: int | None, what: str = "teams") -> str:
     if of is not None and rated >= of:
         return ""
     whole = f"the {of:,} legal {what}" if of is not None else f"every {what[:-1]}"
-    return (f"These are {rated} of {whole}, a sample: the best of them need not be the best "
-            f"of all, and ratings are relative to the teams rated.")  # fmt: skip
+    return (
+        f"These are {rated} of {whole}, a sample: the best of them need not be the best "
+        f"of all, and ratings are relative to the teams rated."
+    )
 
 
 def half_width(fit: pl.DataFrame) -> float:
@@ -143,13 +162,16 @@ def preview_note(n: int, fit: pl.DataFrame, target: float = PRECISION) -> str | 
     half = half_width(fit)
     if half <= target:
         return None
-    return (f"PREVIEW: {n:,} battles give each rating to +/-{half:.0f} Elo points (mean 95% "
-            f"half-width); the readings below need +/-{target:.0f}, about "
-            f"{needed_n(n, half, target):,} battles. Do not act on them before such a rerun.")
+    return (
+        f"PREVIEW: {n:,} battles give each rating to +/-{half:.0f} Elo points (mean 95% "
+        f"half-width); the readings below need +/-{target:.0f}, about "
+        f"{needed_n(n, half, target):,} battles. Do not act on them before such a rerun."
+    )
 
 
-def best_sentence(fit: pl.DataFrame, what: str = "team", name: str = "team",
-                  value: str = "rating") -> str:  # fmt: skip
+def best_sentence(
+    fit: pl.DataFrame, what: str = "team", name: str = "team", value: str = "rating"
+) -> str:
     """Which rated ``what`` is best, with its interval, or that the data cannot decide:
     every other whose 95% interval reaches the best one's is named (up to three)."""
     if not fit.height:
@@ -163,11 +185,17 @@ def best_sentence(fit: pl.DataFrame, what: str = "team", name: str = "team",
     rivals = ranked.slice(1).filter(pl.col("high") >= top["low"])
     if not rivals.height:
         nxt = ranked.row(1, named=True)
-        return (f"{lead}, clear of every other rated {what} (the next, "
-                f"{nxt[name]}, {interval(nxt[value], nxt['low'], nxt['high'])}).")  # fmt: skip
-    shown = [f"{r[name]}, {interval(r[value], r['low'], r['high'])}"
-             for r in rivals.head(3).iter_rows(named=True)]  # fmt: skip
+        return (
+            f"{lead}, clear of every other rated {what} (the next, "
+            f"{nxt[name]}, {interval(nxt[value], nxt['low'], nxt['high'])})."
+        )
+    shown = [
+        f"{r[name]}, {interval(r[value], r['low'], r['high'])}"
+        for r in rivals.head(3).iter_rows(named=True)
+    ]
     more = f" and {rivals.height - 3} more" if rivals.height > 3 else ""
-    return (f"The data cannot decide which {what} is best: {lead}, but the 95% "
-            f"intervals of {rivals.height} other{'s' if rivals.height > 1 else ''} overlap "
-            f"it ({'; '.join(shown)}{more}).")  # fmt: skip
+    return (
+        f"The data cannot decide which {what} is best: {lead}, but the 95% "
+        f"intervals of {rivals.height} other{'s' if rivals.height > 1 else ''} overlap "
+        f"it ({'; '.join(shown)}{more})."
+    )

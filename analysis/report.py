@@ -94,8 +94,9 @@ def verdict(claims: list[ClaimResult]) -> str:
     failed = [r for r in claims if not r.passed]
     if not failed:
         return f"All {len(claims)} rulebook claims hold."
-    return (f"{len(failed)} of {len(claims)} rulebook claims FAIL: "
-            + ", ".join(r.claim.id for r in failed))  # fmt: skip
+    return f"{len(failed)} of {len(claims)} rulebook claims FAIL: " + ", ".join(
+        r.claim.id for r in failed
+    )
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,7 @@ class GameResults:
     limits: dict
 
 
-def compute(name: str, catalog_root: Path, sets: Mapping[str, Any] | None = None
-            ) -> GameResults:  # fmt: skip
+def compute(name: str, catalog_root: Path, sets: Mapping[str, Any] | None = None) -> GameResults:
     game = get_game(name)
     catalog = game.load_catalog(catalog_root, overrides=dict(sets or {}))
     results = run_claims(game.claims_path(catalog_root), game.checks, catalog)
@@ -128,9 +128,11 @@ def game_section(res: GameResults, link: str = "") -> str:
     game, results, frames, catalog = res.game, res.claims, res.frames, res.catalog
     name = game.name
     parts = [f"<h2 id='{name}'>{html.escape(game.title)}</h2>"]
-    parts.append(f"<p><strong>{html.escape(verdict(results))}</strong>{link} "
-                 f"<span class='small'>rules version {game.rules_version}; "
-                 f"rulebook {html.escape(game.rulebook)}</span></p>")  # fmt: skip
+    parts.append(
+        f"<p><strong>{html.escape(verdict(results))}</strong>{link} "
+        f"<span class='small'>rules version {game.rules_version}; "
+        f"rulebook {html.escape(game.rulebook)}</span></p>"
+    )
     parts.append("<h3>Exact tables</h3><ul>")
     for table in game.tables:
         rel = f"tables/{name}/{table.stem}"
@@ -173,8 +175,9 @@ def choose_run(con: duckdb.DuckDBPyConnection, game: str, experiment: str) -> Ru
     """What an experiment's view holds on a connection from ``analysis.query.connect``
     (given the report's catalog and ``--set`` values), and the stale run when it holds
     none."""
-    shown = con.execute("SELECT run_id, why FROM shown WHERE game = ? AND experiment = ?",
-                        [game, experiment]).fetchall()  # fmt: skip
+    shown = con.execute(
+        "SELECT run_id, why FROM shown WHERE game = ? AND experiment = ?", [game, experiment]
+    ).fetchall()
     if not shown:
         return RunChoice(None, None, f"no {experiment} run in the store")
     run, why = shown[0]
@@ -182,18 +185,19 @@ def choose_run(con: duckdb.DuckDBPyConnection, game: str, experiment: str) -> Ru
         return RunChoice(str(run), None, str(why))
     other = con.execute(
         "SELECT run_id FROM runs WHERE game = ? AND experiment = ? AND complete "
-        "ORDER BY finished DESC NULLS LAST, run_id LIMIT 1", [game, experiment],
-    ).fetchall()  # fmt: skip
+        "ORDER BY finished DESC NULLS LAST, run_id LIMIT 1",
+        [game, experiment],
+    ).fetchall()
     return RunChoice(None, str(other[0][0]) if other else None, str(why))
 
 
-def run_differences(con: duckdb.DuckDBPyConnection, run: str, catalog_hash: str | None,
-                    sets: Mapping[str, Any]) -> str:  # fmt: skip
+def run_differences(
+    con: duckdb.DuckDBPyConnection, run: str, catalog_hash: str | None, sets: Mapping[str, Any]
+) -> str:
     """How ``run`` differs from what the report describes (the catalog whose hash is
     ``catalog_hash``, with ``sets``): "made from another catalog", "made with --set
     ...", or both."""
-    rows = con.execute("SELECT catalog_hash, set_json FROM runs WHERE run_id = ?",
-                       [run]).fetchall()  # fmt: skip
+    rows = con.execute("SELECT catalog_hash, set_json FROM runs WHERE run_id = ?", [run]).fetchall()
     if not rows:
         raise ValueError(f"no run {run!r} in the store")
     run_hash, set_json = rows[0]
@@ -209,20 +213,35 @@ def run_differences(con: duckdb.DuckDBPyConnection, run: str, catalog_hash: str 
 def run_label(con: duckdb.DuckDBPyConnection, run: str) -> str:
     """``run 1a2b3c (baseline): seed 1, N 100,000``: a run as a notice names it (an
     enumeration has neither seed nor N)."""
-    rows = con.execute("SELECT label, seed, n, finished FROM runs "
-                       "WHERE run_id = ?", [run]).fetchall()  # fmt: skip
+    rows = con.execute(
+        "SELECT label, seed, n, finished FROM runs WHERE run_id = ?", [run]
+    ).fetchall()
     if not rows:
         return f"run {run}"
     label, seed, n, finished = rows[0]
-    bits = [f"seed {seed}" if seed is not None else "", f"N {n:,}" if n is not None else "",
-            f"finished {finished[:16].replace('T', ' ')}" if finished else ""]  # fmt: skip
-    return (f"run {run}" + (f" ({label})" if label else "")
-            + (": " + ", ".join(b for b in bits if b) if any(bits) else ""))  # fmt: skip
+    bits = [
+        f"seed {seed}" if seed is not None else "",
+        f"N {n:,}" if n is not None else "",
+        f"finished {finished[:16].replace('T', ' ')}" if finished else "",
+    ]
+    return (
+        f"run {run}"
+        + (f" ({label})" if label else "")
+        + (": " + ", ".join(b for b in bits if b) if any(bits) else "")
+    )
 
 
-def simulate_command(game: str, experiment: str, *, n: int | None, jobs: int = 2,
-                     catalog_root: Path = Path("catalogs"), sets: Mapping[str, Any] | None = None,
-                     store: Path = Path("data"), flags: Sequence[str] = ()) -> str:  # fmt: skip
+def simulate_command(
+    game: str,
+    experiment: str,
+    *,
+    n: int | None,
+    jobs: int = 2,
+    catalog_root: Path = Path("catalogs"),
+    sets: Mapping[str, Any] | None = None,
+    store: Path = Path("data"),
+    flags: Sequence[str] = (),
+) -> str:
     """The ``mechbal simulate`` line that makes a run the report would read: the report's
     catalog folder, ``--set`` values and store (each only when not the default), and the
     experiment's own ``flags``."""
@@ -317,10 +336,12 @@ def lay_out(ctx: ReportContext, content: Page) -> GamePage:
         f"{html.escape(verdict(ctx.claims))}</p>"
     )
     if ctx.sets:
-        intro = (f"<p class='sets'><strong>With {html.escape(sets_text(ctx.sets))}</strong>: "
-                 f"every number on this page is of the catalog in "
-                 f"<code>{html.escape(str(ctx.catalog_root))}</code> with these edits; runs "
-                 f"made without them are not read.</p>") + intro  # fmt: skip
+        intro = (
+            f"<p class='sets'><strong>With {html.escape(sets_text(ctx.sets))}</strong>: "
+            f"every number on this page is of the catalog in "
+            f"<code>{html.escape(str(ctx.catalog_root))}</code> with these edits; runs "
+            f"made without them are not read.</p>"
+        ) + intro
     claims = pl.DataFrame([r.row() for r in ctx.claims]) if ctx.claims else None
     taken: set[str] = set()
     files: dict[str, pl.DataFrame] = {}
@@ -333,14 +354,21 @@ def lay_out(ctx: ReportContext, content: Page) -> GamePage:
             files[stem] = frame
             href = html.escape(f"{game.name}/{stem}.csv", quote=True)
             links.append(f"<a href='{href}' download>{html.escape(stem)}.csv</a>")
-        return ("<p class='downloads small'>Download CSV: " + " · ".join(links) + "</p>"
-                if links else "")  # fmt: skip
+        return (
+            "<p class='downloads small'>Download CSV: " + " · ".join(links) + "</p>"
+            if links
+            else ""
+        )
 
-    flags_section = Section("What is out of balance", flags_html(flags),
-                            {"flags": flags_frame(flags)})  # fmt: skip
-    claims_section = Section("Rulebook claims", frame_table(
-        claims, ["claim", "section", "expected", "actual", "result"], limit=500)
-        if claims is not None else "<p>(none)</p>")  # fmt: skip
+    flags_section = Section(
+        "What is out of balance", flags_html(flags), {"flags": flags_frame(flags)}
+    )
+    claims_section = Section(
+        "Rulebook claims",
+        frame_table(claims, ["claim", "section", "expected", "actual", "result"], limit=500)
+        if claims is not None
+        else "<p>(none)</p>",
+    )
     laid: list[tuple[str, list[Any]]] = []
     for item in [flags_section, *content.sections, claims_section]:
         section = as_section(item)
@@ -353,8 +381,7 @@ def lay_out(ctx: ReportContext, content: Page) -> GamePage:
                 charts[chart_name(section.heading, k)] = piece
         links = downloads(section.data)
         laid.append((section.heading, [*pieces, links] if links else pieces))
-    doc = page(f"{game.title} balance report", laid, intro_html=intro,
-               embed_options=EXPORT_OPTIONS)  # fmt: skip
+    doc = page(f"{game.title} balance report", laid, intro_html=intro, embed_options=EXPORT_OPTIONS)
     return GamePage(doc, files, charts)
 
 
@@ -411,14 +438,19 @@ def writable_folder(path: Path, flag: str) -> Path:
 
 # The designer tools' pages of a game (mechbal dominated, diff, tune write them into the
 # same folder): linked from the index when they are there.
-TOOL_PAGES = (("dominated-{}.html", "dominated choices (mechbal dominated)"),
-              ("diff-{}.html", "what changed (the latest mechbal diff)"),
-              ("tune-{}.html", "tuning (the latest mechbal tune)"))  # fmt: skip
+TOOL_PAGES = (
+    ("dominated-{}.html", "dominated choices (mechbal dominated)"),
+    ("diff-{}.html", "what changed (the latest mechbal diff)"),
+    ("tune-{}.html", "tuning (the latest mechbal tune)"),
+)
 
 
 def _tool_links(reports_dir: Path, game: str) -> str:
-    found = [(name.format(game), what) for name, what in TOOL_PAGES
-             if (reports_dir / name.format(game)).is_file()]  # fmt: skip
+    found = [
+        (name.format(game), what)
+        for name, what in TOOL_PAGES
+        if (reports_dir / name.format(game)).is_file()
+    ]
     if not found:
         return ""
     items = " · ".join(f"<a href='{html.escape(f)}'>{html.escape(w)}</a>" for f, w in found)
@@ -454,10 +486,20 @@ def build_report(
         write_tables(g, res.frames, reports_dir / "tables")
         if res.analysis is None:
             continue
-        ctx = ReportContext(game=g, catalog=res.catalog, catalog_root=Path(catalog_root),
-                            claims=res.claims, frames=res.frames, limits=res.limits,
-                            store=Path(store), reports_dir=Path(reports_dir), n=n, seed=seed,
-                            jobs=jobs, sets=sets)  # fmt: skip
+        ctx = ReportContext(
+            game=g,
+            catalog=res.catalog,
+            catalog_root=Path(catalog_root),
+            claims=res.claims,
+            frames=res.frames,
+            limits=res.limits,
+            store=Path(store),
+            reports_dir=Path(reports_dir),
+            n=n,
+            seed=seed,
+            jobs=jobs,
+            sets=sets,
+        )
         runs = res.analysis.default_runs(ctx)
         content = res.analysis.page(ctx, runs)
         laid = lay_out(ctx, content)
@@ -476,9 +518,11 @@ def build_report(
         if res.game.name in pages:
             path, flags = pages[res.game.name]
             items = "".join(f"<li>{html.escape(f.sentence)}</li>" for f in flags)
-            link = (f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
-                    f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
-                    f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>")  # fmt: skip
+            link = (
+                f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
+                f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
+                f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>"
+            )
         link += _tool_links(Path(reports_dir), res.game.name)
         sections.append(game_section(res, link))
     with_sets = f" with <strong>{html.escape(sets_text(sets))}</strong>" if sets else ""

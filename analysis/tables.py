@@ -60,10 +60,11 @@ def markdown_table(frame: pl.DataFrame, table: Table | None = None) -> str:
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in frame.select(cols).iter_rows(named=True):
         cells = [
-            exact_text(row[c], kinds[c]) if kinds.get(c) in ("probability", "expectation")
+            exact_text(row[c], kinds[c])
+            if kinds.get(c) in ("probability", "expectation")
             else str(row[c])
             for c in cols
-        ]  # fmt: skip
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -106,8 +107,9 @@ def check_frames(game: Game, frames: dict[str, pl.DataFrame]) -> None:
     declaration is a bug, reported before anything is written."""
     declared = [t.stem for t in game.tables]
     if sorted(frames) != sorted(declared):
-        raise ValueError(f"{game.name}: tables computed {sorted(frames)} but declared "
-                         f"{sorted(declared)}")  # fmt: skip
+        raise ValueError(
+            f"{game.name}: tables computed {sorted(frames)} but declared {sorted(declared)}"
+        )
     for table in game.tables:
         got, want = frames[table.stem].columns, table.file_columns()
         if got != want:
@@ -157,8 +159,7 @@ def _cell_texts(frame: pl.DataFrame, col: str) -> list[str]:
     return ["" if v is None else str(v) for v in frame[col].to_list()]
 
 
-def _write_sheet(ws: Any, table: Table, frame: pl.DataFrame,
-                 styles: dict[str, Any]) -> None:  # fmt: skip
+def _write_sheet(ws: Any, table: Table, frame: pl.DataFrame, styles: dict[str, Any]) -> None:
     """One table: a header row (frozen, filterable), then its rows. Exact fractions are
     text cells, so a spreadsheet never reads ``3/4`` as a date; their ``_float`` columns
     and numeric ids and counts are numbers."""
@@ -183,8 +184,14 @@ def _write_sheet(ws: Any, table: Table, frame: pl.DataFrame,
     ws.autofilter(0, 0, frame.height, len(frame.columns) - 1)
 
 
-def _write_about(ws: Any, game: Game, sheets: dict[str, str], frames: dict[str, pl.DataFrame],
-                 catalog: Catalog | None, styles: dict[str, Any]) -> None:  # fmt: skip
+def _write_about(
+    ws: Any,
+    game: Game,
+    sheets: dict[str, str],
+    frames: dict[str, pl.DataFrame],
+    catalog: Catalog | None,
+    styles: dict[str, Any],
+) -> None:
     """What the workbook is: the game, the catalog it was computed from (with any
     ``--set`` edits), how cells are written, and each table's sheet and documentation."""
     sets = ", ".join(f"{k}={v}" for k, v in catalog.overrides) if catalog else ""
@@ -193,10 +200,13 @@ def _write_about(ws: Any, game: Game, sheets: dict[str, str], frames: dict[str, 
         ("rules version", game.rules_version),
         ("catalog", str(catalog.root) if catalog else "not recorded"),
         ("--set", sets or "none: the catalog as it is"),
-        ("cells", "Exact fractions a/b are text (exact); the <column>_float beside each "
-                  "holds the same value as a number (16 significant digits), for formulas "
-                  "and charts."),
-    ]  # fmt: skip
+        (
+            "cells",
+            "Exact fractions a/b are text (exact); the <column>_float beside each "
+            "holds the same value as a number (16 significant digits), for formulas "
+            "and charts.",
+        ),
+    ]
     ws.write_string(0, 0, f"{game.title}: exact tables", styles["title"])
     for i, (key, value) in enumerate(facts, start=2):
         ws.write_string(i, 0, key, styles["header"])
@@ -208,15 +218,17 @@ def _write_about(ws: Any, game: Game, sheets: dict[str, str], frames: dict[str, 
         ws.write_url(i, 0, f"internal:'{sheets[table.stem]}'!A1", string=sheets[table.stem])
         ws.write_string(i, 1, table.stem)
         ws.write_number(i, 2, frames[table.stem].height)
-        ws.write_string(i, 3, ", ".join(f"{c.name} ({c.kind})" for c in table.columns),
-                        styles["wrap"])  # fmt: skip
+        ws.write_string(
+            i, 3, ", ".join(f"{c.name} ({c.kind})" for c in table.columns), styles["wrap"]
+        )
         ws.write_string(i, 4, table.doc, styles["wrap"])
     for j, width in enumerate((18, 24, 8, 40, 90)):
         ws.set_column(j, j, width)
 
 
-def render_workbook(game: Game, frames: dict[str, pl.DataFrame],
-                    catalog: Catalog | None = None) -> bytes:  # fmt: skip
+def render_workbook(
+    game: Game, frames: dict[str, pl.DataFrame], catalog: Catalog | None = None
+) -> bytes:
     """Every table of ``game`` as one ``.xlsx`` workbook, in memory: the ``about`` sheet
     first, then a sheet per table in declared order."""
     import xlsxwriter  # only when a workbook is asked for
@@ -252,9 +264,13 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def write_tables(game: Game, frames: dict[str, pl.DataFrame], out_dir: Path,
-                 formats: str | Iterable[str] | None = None,
-                 catalog: Catalog | None = None) -> list[Path]:  # fmt: skip
+def write_tables(
+    game: Game,
+    frames: dict[str, pl.DataFrame],
+    out_dir: Path,
+    formats: str | Iterable[str] | None = None,
+    catalog: Catalog | None = None,
+) -> list[Path]:
     """Write every table of ``game`` under ``out_dir/<game>`` in ``formats`` (default
     CSV + Markdown; see :func:`parse_formats`); returns the paths. ``catalog``, the one
     the frames were computed from, is recorded in the workbook's ``about`` sheet."""

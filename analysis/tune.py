@@ -141,8 +141,9 @@ def parse_number(text: str, where: str) -> Fraction:
     try:
         value = Fraction(body[:-1].strip() if percent else body)
     except (ValueError, ZeroDivisionError):
-        raise UserError(f"{where}: {text.strip()!r} is not a number (like 0.4, 1/3 or 40%)"
-                        ) from None  # fmt: skip
+        raise UserError(
+            f"{where}: {text.strip()!r} is not a number (like 0.4, 1/3 or 40%)"
+        ) from None
     return value / 100 if percent else value
 
 
@@ -151,13 +152,16 @@ def parse_goal(text: str, game: Game, catalog: Any) -> Goal:
     where = f"--target {text.strip()!r}"
     m = TARGET_RE.match(text)
     if not m:
-        raise UserError(f"{where}: expected METRIC(FILTER=VALUE, ...) ~ VALUE or "
-                        "METRIC(...) in LO..HI")  # fmt: skip
+        raise UserError(
+            f"{where}: expected METRIC(FILTER=VALUE, ...) ~ VALUE or METRIC(...) in LO..HI"
+        )
     metric = m["metric"]
     if metric not in game.targets:
         known = ", ".join(game.targets) or "none"
-        raise UserError(f"{where}: unknown metric {metric!r} for {game.name} (known: {known}; "
-                        f"mechbal tune {game.name} --list)")  # fmt: skip
+        raise UserError(
+            f"{where}: unknown metric {metric!r} for {game.name} (known: {known}; "
+            f"mechbal tune {game.name} --list)"
+        )
     target = game.targets[metric]
     given: dict[str, str] = {}
     for item in (m["args"] or "").split(","):
@@ -192,8 +196,9 @@ def parse_goal(text: str, game: Game, catalog: Any) -> Goal:
     return replace(goal, text=f"{metric}({shown}) {goal.goal_text}")
 
 
-def parse_param(text: str, game: Game, catalog_root: Path, catalog: Any,
-                sets: Mapping[str, Any]) -> Param:  # fmt: skip
+def parse_param(
+    text: str, game: Game, catalog_root: Path, catalog: Any, sets: Mapping[str, Any]
+) -> Param:
     """One ``--param NAME[=LO..HI]`` checked: a known integer rules parameter (its declared
     range unless given, the given one within it) or a catalog field path with a range,
     the catalog loading at both ends."""
@@ -216,20 +221,26 @@ def parse_param(text: str, game: Game, catalog_root: Path, catalog: Any,
     if "." not in name:
         if name not in table:
             ints = [k for k, s in table.items() if _integer(s)]
-            raise UserError(f"{where}: unknown rules parameter {name!r} of {game.name} "
-                            f"(integer ones: {', '.join(ints)})")  # fmt: skip
+            raise UserError(
+                f"{where}: unknown rules parameter {name!r} of {game.name} "
+                f"(integer ones: {', '.join(ints)})"
+            )
         spec = table[name]
         if not _integer(spec):
-            raise UserError(f"{where}: {name} is not an integer parameter (tune searches "
-                            "integers; try --set for each value)")  # fmt: skip
+            raise UserError(
+                f"{where}: {name} is not an integer parameter (tune searches "
+                "integers; try --set for each value)"
+            )
         declared = (spec.low, spec.high)
         if bounds is None:
             if None in declared:
-                raise UserError(f"{where}: {name} declares no tuning range; give one "
-                                f"(--param {name}=LO..HI)")  # fmt: skip
+                raise UserError(
+                    f"{where}: {name} declares no tuning range; give one (--param {name}=LO..HI)"
+                )
             bounds = declared  # type: ignore[assignment]
         elif (spec.low is not None and bounds[0] < spec.low) or (
-                spec.high is not None and bounds[1] > spec.high):  # fmt: skip
+            spec.high is not None and bounds[1] > spec.high
+        ):
             raise UserError(f"{where}: outside {name}'s tuning range {spec.low}..{spec.high}")
         current = getattr(catalog.params, name)
         return Param(name, bounds[0], bounds[1], current)
@@ -241,8 +252,9 @@ def parse_param(text: str, game: Game, catalog_root: Path, catalog: Any,
         try:
             game.load_catalog(catalog_root, overrides={**sets, name: end})
         except CatalogError as exc:
-            raise UserError(f"--param {name}={end}: {exc.message if exc.path == '--set' else exc}"
-                            ) from None  # fmt: skip
+            raise UserError(
+                f"--param {name}={end}: {exc.message if exc.path == '--set' else exc}"
+            ) from None
     return Param(name, bounds[0], bounds[1], _field_value(Path(catalog.root), name))
 
 
@@ -333,22 +345,30 @@ class Evaluator:
         catalog = self.game.load_catalog(self.catalog_root, overrides={**self.sets, **setting})
         readings = []
         for goal in self.goals:
-            estimates = goal.target.estimate(catalog, goal.filters, self.n, self.seed,
-                                             self.jobs, self.store)  # fmt: skip
+            estimates = goal.target.estimate(
+                catalog, goal.filters, self.n, self.seed, self.jobs, self.store
+            )
             readings.append(Reading(goal, tuple(estimates)))
-        cand = Candidate(dict(setting), tuple(readings), time.perf_counter() - start,
-                         len(self.cache) + 1)  # fmt: skip
+        cand = Candidate(
+            dict(setting), tuple(readings), time.perf_counter() - start, len(self.cache) + 1
+        )
         self.cache[key] = cand
         if self.progress:
-            print(f"tune: candidate {cand.order} ({cand.label()}): objective "
-                  f"{cand.objective:.4g} ({cand.seconds:.1f} s)", file=sys.stderr)  # fmt: skip
+            print(
+                f"tune: candidate {cand.order} ({cand.label()}): objective "
+                f"{cand.objective:.4g} ({cand.seconds:.1f} s)",
+                file=sys.stderr,
+            )
         return cand
 
 
 def _change(params: Sequence[Param], cand: Candidate) -> float:
     """How far a candidate moves the parameters from the catalog, in range widths."""
-    return sum(abs(cand.setting[p.name] - p.current) / max(p.high - p.low, 1)
-               for p in params if p.current is not None)  # fmt: skip
+    return sum(
+        abs(cand.setting[p.name] - p.current) / max(p.high - p.low, 1)
+        for p in params
+        if p.current is not None
+    )
 
 
 def _rank(params: Sequence[Param], cand: Candidate) -> tuple[Any, ...]:
@@ -369,8 +389,10 @@ def evolve(params: Sequence[Param], evaluate: Evaluator, seed: int, budget: int)
     names = [p.name for p in params]
 
     def objective(x: np.ndarray) -> float:
-        setting = {p.name: int(min(max(round(float(v)), p.low), p.high))
-                   for p, v in zip(params, x, strict=True)}  # fmt: skip
+        setting = {
+            p.name: int(min(max(round(float(v)), p.low), p.high))
+            for p, v in zip(params, x, strict=True)
+        }
         return evaluate(setting).objective
 
     d = len(params)
@@ -383,10 +405,18 @@ def evolve(params: Sequence[Param], evaluate: Evaluator, seed: int, budget: int)
         return min(c.objective for c in evaluate.cache.values()) == 0
 
     try:
-        differential_evolution(objective, [(p.low, p.high) for p in params],
-                               integrality=[True] * d, seed=seed, popsize=popsize,
-                               maxiter=10_000, polish=False, init="latinhypercube",
-                               x0=start, callback=met)  # fmt: skip
+        differential_evolution(
+            objective,
+            [(p.low, p.high) for p in params],
+            integrality=[True] * d,
+            seed=seed,
+            popsize=popsize,
+            maxiter=10_000,
+            polish=False,
+            init="latinhypercube",
+            x0=start,
+            callback=met,
+        )
     except _Spent:
         pass
     if not evaluate.cache:  # (cannot happen with a budget of 1 or more)
@@ -425,11 +455,22 @@ class TuneResult:
         return any(not g.target.exact for g in self.goals)
 
 
-def tune(game_name: str, params: Sequence[str], targets: Sequence[str], *,
-         catalog_root: Path | str = "catalogs", sets: Mapping[str, Any] | None = None,
-         n: int = DEFAULT_N, seed: int = 1, jobs: int = 1, budget: int = DEFAULT_BUDGET,
-         store: Path | str | None = "data", out: Path | str | None = "reports",
-         progress: bool = False, command: str = "") -> TuneResult:  # fmt: skip
+def tune(
+    game_name: str,
+    params: Sequence[str],
+    targets: Sequence[str],
+    *,
+    catalog_root: Path | str = "catalogs",
+    sets: Mapping[str, Any] | None = None,
+    n: int = DEFAULT_N,
+    seed: int = 1,
+    jobs: int = 1,
+    budget: int = DEFAULT_BUDGET,
+    store: Path | str | None = "data",
+    out: Path | str | None = "reports",
+    progress: bool = False,
+    command: str = "",
+) -> TuneResult:
     """``mechbal tune`` from Python: everything is checked before anything runs or is
     written; ``store=None`` uses a temporary store; ``out=None`` writes no page."""
     game = get_game(game_name)
@@ -455,8 +496,10 @@ def tune(game_name: str, params: Sequence[str], targets: Sequence[str], *,
     grid = len(tuned) <= 2
     size = math.prod(len(p.values) for p in tuned)
     if grid and size > budget:
-        raise UserError(f"tune: the grid holds {size:,} candidates, more than --budget {budget} "
-                        "(narrow the ranges or raise --budget)")  # fmt: skip
+        raise UserError(
+            f"tune: the grid holds {size:,} candidates, more than --budget {budget} "
+            "(narrow the ranges or raise --budget)"
+        )
     if out is not None:
         from analysis.report import writable_folder
 
@@ -466,8 +509,18 @@ def tune(game_name: str, params: Sequence[str], targets: Sequence[str], *,
     with temporary or contextlib.nullcontext(str(store)) as where:
         root = Path(where)
         slow = not all(g.target.exact for g in goals)  # say each simulated candidate
-        evaluate = Evaluator(game, catalog_root, sets, goals, n, seed, jobs, root,
-                             budget=None if grid else budget, progress=progress and slow)
+        evaluate = Evaluator(
+            game,
+            catalog_root,
+            sets,
+            goals,
+            n,
+            seed,
+            jobs,
+            root,
+            budget=None if grid else budget,
+            progress=progress and slow,
+        )
         if grid:
             grid_search(tuned, evaluate)
         else:
@@ -479,11 +532,21 @@ def tune(game_name: str, params: Sequence[str], targets: Sequence[str], *,
         for p in tuned:
             for end, value in (("low", p.low), ("high", p.high)):
                 sens.append(Sensitivity(p, end, evaluate({**best.setting, p.name: value})))
-    result = TuneResult(game, tuple(tuned), tuple(goals),
-                        "grid" if grid else "differential evolution", searched, best,
-                        tuple(sens), n, seed, sets, catalog_root,
-                        None if store is None else Path(store),
-                        time.perf_counter() - start)  # fmt: skip
+    result = TuneResult(
+        game,
+        tuple(tuned),
+        tuple(goals),
+        "grid" if grid else "differential evolution",
+        searched,
+        best,
+        tuple(sens),
+        n,
+        seed,
+        sets,
+        catalog_root,
+        None if store is None else Path(store),
+        time.perf_counter() - start,
+    )
     if out is not None:
         from analysis.html import write_page
 
@@ -529,18 +592,28 @@ def target_rows(cand: Candidate) -> list[dict[str, Any]]:
     for r in cand.readings:
         for e in r.estimates:
             low, high = e.value - Z95 * e.se, e.value + Z95 * e.se
-            rows.append({"target": r.goal.text, "key": _key_text(e.key) or "(pooled)",
-                         "goal": r.goal.goal_text, "estimate": e.value,
-                         "low": low if e.se or e.n else None, "high": high if e.se or e.n else None,
-                         "games": e.n or None, "reached": _status(r.goal, e),
-                         "term": r.term})  # fmt: skip
+            rows.append(
+                {
+                    "target": r.goal.text,
+                    "key": _key_text(e.key) or "(pooled)",
+                    "goal": r.goal.goal_text,
+                    "estimate": e.value,
+                    "low": low if e.se or e.n else None,
+                    "high": high if e.se or e.n else None,
+                    "games": e.n or None,
+                    "reached": _status(r.goal, e),
+                    "term": r.term,
+                }
+            )
     return rows
 
 
 def summary_lines(result: TuneResult) -> list[str]:
     best = result.best
-    lines = [f"best of {len(result.candidates)} candidates ({result.method}): {best.label()}"
-             f"  (objective {best.objective:.4g})"]  # fmt: skip
+    lines = [
+        f"best of {len(result.candidates)} candidates ({result.method}): {best.label()}"
+        f"  (objective {best.objective:.4g})"
+    ]
     for p in result.params:
         shipped = f", catalog {p.current}" if p.current is not None else ""
         lines.append(f"  {p.name} = {best.setting[p.name]}  (range {p.low}..{p.high}{shipped})")
@@ -548,8 +621,7 @@ def summary_lines(result: TuneResult) -> list[str]:
         lines.append(f"  {r.goal.text}:")
         for e in r.estimates:
             key = _key_text(e.key)
-            lines.append(f"    {key + ': ' if key else ''}{estimate_text(e)}  "
-                         f"{_status(r.goal, e)}")  # fmt: skip
+            lines.append(f"    {key + ': ' if key else ''}{estimate_text(e)}  {_status(r.goal, e)}")
     return lines
 
 
@@ -570,8 +642,9 @@ def candidates_frame(result: TuneResult) -> pl.DataFrame:
 
 
 def sensitivity_frame(result: TuneResult) -> pl.DataFrame:
-    best = {(r.goal.text, _key_text(e.key)): e.value
-            for r in result.best.readings for e in r.estimates}  # fmt: skip
+    best = {
+        (r.goal.text, _key_text(e.key)): e.value for r in result.best.readings for e in r.estimates
+    }
     rows = []
     for s in result.sensitivity:
         for r in s.candidate.readings:
@@ -579,21 +652,33 @@ def sensitivity_frame(result: TuneResult) -> pl.DataFrame:
             for e in r.estimates:
                 key = _key_text(e.key)
                 label = f"{r.goal.metric}({key})" if key else r.goal.metric
-                rows.append({"target": label, "parameter": s.param.name, "end": s.end,
-                             "end_label": f"{s.end} ({s.candidate.setting[s.param.name]})",
-                             "value": s.candidate.setting[s.param.name], "estimate": e.value,
-                             "best": best.get((r.goal.text, key), math.nan),
-                             "goal_low": goal_low, "goal_high": goal_high,
-                             "objective": s.candidate.objective})  # fmt: skip
+                rows.append(
+                    {
+                        "target": label,
+                        "parameter": s.param.name,
+                        "end": s.end,
+                        "end_label": f"{s.end} ({s.candidate.setting[s.param.name]})",
+                        "value": s.candidate.setting[s.param.name],
+                        "estimate": e.value,
+                        "best": best.get((r.goal.text, key), math.nan),
+                        "goal_low": goal_low,
+                        "goal_high": goal_high,
+                        "objective": s.candidate.objective,
+                    }
+                )
     return pl.DataFrame(rows)
 
 
 def _caption(result: TuneResult) -> str:
     from analysis.report import sets_text
 
-    kind = ("simulated with common random numbers: N " f"{result.n:,} games per evaluation, "
-            f"seed {result.seed} for every candidate" if result.simulated
-            else "exact: computed from each candidate's catalog")  # fmt: skip
+    kind = (
+        "simulated with common random numbers: N "
+        f"{result.n:,} games per evaluation, "
+        f"seed {result.seed} for every candidate"
+        if result.simulated
+        else "exact: computed from each candidate's catalog"
+    )
     edits = f"; with {sets_text(result.sets)}" if result.sets else ""
     count = len(result.candidates)
     return f"{result.game.title}, {count} candidates ({result.method}), {kind}{edits}."
@@ -607,28 +692,50 @@ def objective_chart(result: TuneResult) -> alt.TopLevelMixin:
     rows = []
     for c in result.candidates:
         for p in result.params:
-            rows.append({"parameter": p.name, "value": c.setting[p.name],
-                         "objective": c.objective, "candidate": c.label(),
-                         "best": "best" if c is result.best else "other"})  # fmt: skip
+            rows.append(
+                {
+                    "parameter": p.name,
+                    "value": c.setting[p.name],
+                    "objective": c.objective,
+                    "candidate": c.label(),
+                    "best": "best" if c is result.best else "other",
+                }
+            )
     rows.sort(key=lambda r: (r["parameter"], r["value"]))
-    x = alt.X("value:Q", title="parameter value", scale=alt.Scale(zero=False),
-              axis=alt.Axis(tickMinStep=1, format="d"))  # fmt: skip
+    x = alt.X(
+        "value:Q",
+        title="parameter value",
+        scale=alt.Scale(zero=False),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+    )
     y = alt.Y("objective:Q", title="objective (sum of misses / goal size; 0 = every goal met)")
-    tooltip = [alt.Tooltip("candidate:N", title="setting"),
-               alt.Tooltip("objective:Q", format=".4g")]  # fmt: skip
-    points = alt.Chart().mark_circle(size=70, opacity=0.8).encode(
-        x=x, y=y, tooltip=tooltip,
-        color=alt.Color("best:N", scale=alt.Scale(domain=["best", "other"],
-                                                  range=["#d62728", "#1f77b4"]),
-                        legend=alt.Legend(title=None)),
-    )  # fmt: skip
+    tooltip = [
+        alt.Tooltip("candidate:N", title="setting"),
+        alt.Tooltip("objective:Q", format=".4g"),
+    ]
+    points = (
+        alt.Chart()
+        .mark_circle(size=70, opacity=0.8)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "best:N",
+                scale=alt.Scale(domain=["best", "other"], range=["#d62728", "#1f77b4"]),
+                legend=alt.Legend(title=None),
+            ),
+        )
+    )
     layers = [points]
     if len(result.params) == 1:
         layers.insert(0, alt.Chart().mark_line(color="#9ab").encode(x=x, y=y))
     chart = alt.layer(*layers, data=values(rows)).properties(width=320, height=220)
-    return chart.facet(column=alt.Column("parameter:N", title=None)).resolve_scale(
-        x="independent").properties(title=title(
-            "How close does each candidate come?", _caption(result)))  # fmt: skip
+    return (
+        chart.facet(column=alt.Column("parameter:N", title=None))
+        .resolve_scale(x="independent")
+        .properties(title=title("How close does each candidate come?", _caption(result)))
+    )
 
 
 def objective_map(result: TuneResult) -> alt.TopLevelMixin:
@@ -638,25 +745,40 @@ def objective_map(result: TuneResult) -> alt.TopLevelMixin:
     from analysis.charts import title, values
 
     first, second = result.params
-    rows = [{"x": c.setting[first.name], "y": c.setting[second.name], "objective": c.objective,
-             "candidate": c.label()} for c in result.candidates]  # fmt: skip
+    rows = [
+        {
+            "x": c.setting[first.name],
+            "y": c.setting[second.name],
+            "objective": c.objective,
+            "candidate": c.label(),
+        }
+        for c in result.candidates
+    ]
     base = alt.Chart(values(rows)).encode(
-        x=alt.X("x:O", title=first.name), y=alt.Y("y:O", title=second.name, sort="descending"),
-    )  # fmt: skip
+        x=alt.X("x:O", title=first.name),
+        y=alt.Y("y:O", title=second.name, sort="descending"),
+    )
     cells = base.mark_rect().encode(
-        color=alt.Color("objective:Q", scale=alt.Scale(scheme="viridis"),
-                        legend=alt.Legend(title="objective")),
-        tooltip=[alt.Tooltip("candidate:N", title="setting"),
-                 alt.Tooltip("objective:Q", format=".4g")],
-    )  # fmt: skip
+        color=alt.Color(
+            "objective:Q", scale=alt.Scale(scheme="viridis"), legend=alt.Legend(title="objective")
+        ),
+        tooltip=[
+            alt.Tooltip("candidate:N", title="setting"),
+            alt.Tooltip("objective:Q", format=".4g"),
+        ],
+    )
     best = base.transform_filter(
         (alt.datum.x == result.best.setting[first.name])
         & (alt.datum.y == result.best.setting[second.name])
-    ).mark_text(text="best", color="white", fontWeight="bold")  # fmt: skip
+    ).mark_text(text="best", color="white", fontWeight="bold")
     return (cells + best).properties(
-        width=alt.Step(26), height=alt.Step(22),
-        title=title("Where on the plane of the two parameters are the goals met?",
-                    "Darker is closer (0 = every goal met). " + _caption(result)))
+        width=alt.Step(26),
+        height=alt.Step(22),
+        title=title(
+            "Where on the plane of the two parameters are the goals met?",
+            "Darker is closer (0 = every goal met). " + _caption(result),
+        ),
+    )
 
 
 def tornado_chart(result: TuneResult, frame: pl.DataFrame) -> alt.TopLevelMixin:
@@ -666,28 +788,52 @@ def tornado_chart(result: TuneResult, frame: pl.DataFrame) -> alt.TopLevelMixin:
 
     y = alt.Y("parameter:N", title=None)
     x = alt.X("estimate:Q", title="target value", scale=alt.Scale(zero=False))
-    tooltip = [alt.Tooltip("parameter:N"), alt.Tooltip("end_label:N", title="moved to"),
-               alt.Tooltip("estimate:Q", format=".4f", title="target value there"),
-               alt.Tooltip("best:Q", format=".4f", title="at the best setting")]  # fmt: skip
-    bars = alt.Chart().mark_bar(height={"band": 0.4}).encode(
-        y=y, x=x, x2="best:Q", yOffset=alt.YOffset("end:N", sort=["low", "high"]),
-        color=alt.Color("end:N", scale=alt.Scale(domain=["low", "high"],
-                                                 range=["#4c78a8", "#f58518"]),
-                        legend=alt.Legend(title="parameter moved to its range's")),
-        tooltip=tooltip,
-    )  # fmt: skip
+    tooltip = [
+        alt.Tooltip("parameter:N"),
+        alt.Tooltip("end_label:N", title="moved to"),
+        alt.Tooltip("estimate:Q", format=".4f", title="target value there"),
+        alt.Tooltip("best:Q", format=".4f", title="at the best setting"),
+    ]
+    bars = (
+        alt.Chart()
+        .mark_bar(height={"band": 0.4})
+        .encode(
+            y=y,
+            x=x,
+            x2="best:Q",
+            yOffset=alt.YOffset("end:N", sort=["low", "high"]),
+            color=alt.Color(
+                "end:N",
+                scale=alt.Scale(domain=["low", "high"], range=["#4c78a8", "#f58518"]),
+                legend=alt.Legend(title="parameter moved to its range's"),
+            ),
+            tooltip=tooltip,
+        )
+    )
     best = alt.Chart().mark_tick(color="black", thickness=2).encode(y=y, x="best:Q")
     goal_low = alt.Chart().mark_rule(color="#2ca02c", strokeDash=[4, 3]).encode(x="goal_low:Q")
     goal_high = alt.Chart().mark_rule(color="#2ca02c", strokeDash=[4, 3]).encode(x="goal_high:Q")
     chart = alt.layer(goal_low, goal_high, bars, best, data=values(frame)).properties(
-        width=460, height=alt.Step(28))  # fmt: skip
-    return chart.facet(row=alt.Row("target:N", title=None, header=alt.Header(
-        labelAngle=0, labelAlign="left", labelFontWeight="bold"))).resolve_scale(
-        x="independent", y="independent").properties(title=title(
-            "What does each parameter move?",
-            "From the best setting, each parameter alone moved to the low (blue) and high "
-            "(orange) end of its range; the black tick is the best setting's value, the "
-            "green dashes the goal. " + _caption(result)))  # fmt: skip
+        width=460, height=alt.Step(28)
+    )
+    return (
+        chart.facet(
+            row=alt.Row(
+                "target:N",
+                title=None,
+                header=alt.Header(labelAngle=0, labelAlign="left", labelFontWeight="bold"),
+            )
+        )
+        .resolve_scale(x="independent", y="independent")
+        .properties(
+            title=title(
+                "What does each parameter move?",
+                "From the best setting, each parameter alone moved to the low (blue) and high "
+                "(orange) end of its range; the black tick is the best setting's value, the "
+                "green dashes the goal. " + _caption(result),
+            )
+        )
+    )
 
 
 def _collapsed(frame: pl.DataFrame, what: str, open_up_to: int = 25) -> str:
@@ -695,15 +841,18 @@ def _collapsed(frame: pl.DataFrame, what: str, open_up_to: int = 25) -> str:
     table = _frame_html(frame, limit=2_000)
     if frame.height <= open_up_to:
         return table
-    return (f"<details><summary>Every {what}, best first ({frame.height:,} rows)</summary>"
-            f"{table}</details>")
+    return (
+        f"<details><summary>Every {what}, best first ({frame.height:,} rows)</summary>"
+        f"{table}</details>"
+    )
 
 
 def _frame_html(frame: pl.DataFrame, limit: int = 500) -> str:
     from analysis.report import frame_table
 
     shown = frame.with_columns(pl.col(pl.Float64).round(4)).with_columns(
-        pl.all().cast(pl.String).fill_null(""))  # fmt: skip
+        pl.all().cast(pl.String).fill_null("")
+    )
     return frame_table(shown, limit=limit)
 
 
@@ -713,22 +862,46 @@ def tune_page(result: TuneResult, command: str = "") -> str:
 
     best = result.best
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    params = pl.DataFrame([{"parameter": p.name, "best": best.setting[p.name],
-                            "range": f"{p.low}..{p.high}",
-                            "catalog": "" if p.current is None else str(p.current)}
-                           for p in result.params])  # fmt: skip
+    params = pl.DataFrame(
+        [
+            {
+                "parameter": p.name,
+                "best": best.setting[p.name],
+                "range": f"{p.low}..{p.high}",
+                "catalog": "" if p.current is None else str(p.current),
+            }
+            for p in result.params
+        ]
+    )
     reached = pl.DataFrame(target_rows(best))
     met = all(r.term == 0 for r in best.readings)
-    headline = (f"<p><strong>Best: {html.escape(best.label())}</strong> "
-                f"(objective {best.objective:.4g}{', every goal met' if met else ''}), the best "
-                f"of {len(result.candidates)} candidates ({result.method}).</p>")  # fmt: skip
+    headline = (
+        f"<p><strong>Best: {html.escape(best.label())}</strong> "
+        f"(objective {best.objective:.4g}{', every goal met' if met else ''}), the best "
+        f"of {len(result.candidates)} candidates ({result.method}).</p>"
+    )
     sentences = "".join(
-        f"<li>{html.escape(r.goal.text)}: " + "; ".join(
-            html.escape((f"{_key_text(e.key)} " if e.key else "") + estimate_text(e) + ", "
-                        + _status(r.goal, e)) for e in r.estimates) + "</li>"
-        for r in best.readings)  # fmt: skip
-    best_html = [headline, f"<ul>{sentences}</ul>", "<h3>Parameters</h3>", _frame_html(params),
-                 "<h3>Targets reached</h3>", _frame_html(reached)]  # fmt: skip
+        f"<li>{html.escape(r.goal.text)}: "
+        + "; ".join(
+            html.escape(
+                (f"{_key_text(e.key)} " if e.key else "")
+                + estimate_text(e)
+                + ", "
+                + _status(r.goal, e)
+            )
+            for e in r.estimates
+        )
+        + "</li>"
+        for r in best.readings
+    )
+    best_html = [
+        headline,
+        f"<ul>{sentences}</ul>",
+        "<h3>Parameters</h3>",
+        _frame_html(params),
+        "<h3>Targets reached</h3>",
+        _frame_html(reached),
+    ]
     candidates = candidates_frame(result)
     charts = [objective_chart(result)]
     if len(result.params) == 2:
@@ -747,52 +920,69 @@ def tune_page(result: TuneResult, command: str = "") -> str:
         "</code>, averaged over a target's estimates (a <code>*</code> filter gives one per "
         "value, each must meet the goal), divided by |VALUE| (or the larger of |LO| and "
         "|HI|). A tenth of the goal missed counts 0.1 whatever the metric's unit.</p>"
-        + ("<p><strong>Simulation</strong>: each candidate's simulated targets ran "
-           f"{result.n:,} games on seed {result.seed}, the same seed for every candidate "
-           "(common random numbers), into "
-           + (f"the store <code>{html.escape(str(result.store))}</code> (a later tune or "
-              "query finds the runs there)" if result.store is not None
-              else "a temporary store") + "; intervals are estimate ± 1.96 standard errors.</p>"
-           if result.simulated else "<p>Every target is exact: no simulation.</p>")
+        + (
+            "<p><strong>Simulation</strong>: each candidate's simulated targets ran "
+            f"{result.n:,} games on seed {result.seed}, the same seed for every candidate "
+            "(common random numbers), into "
+            + (
+                f"the store <code>{html.escape(str(result.store))}</code> (a later tune or "
+                "query finds the runs there)"
+                if result.store is not None
+                else "a temporary store"
+            )
+            + "; intervals are estimate ± 1.96 standard errors.</p>"
+            if result.simulated
+            else "<p>Every target is exact: no simulation.</p>"
+        )
         + f"<p><strong>Search</strong>: {result.method}"
-        + (" over every integer of each range" if result.method == "grid" else
-           " (SciPy, integrality, seeded), stopped at the budget of distinct candidates "
-           "or once every goal is met")
+        + (
+            " over every integer of each range"
+            if result.method == "grid"
+            else " (SciPy, integrality, seeded), stopped at the budget of distinct candidates "
+            "or once every goal is met"
+        )
         + "; ties go to the setting nearest the catalog's values. Sensitivity: from the best "
         "setting, each parameter alone at each end of its range.</p>"
-    )  # fmt: skip
+    )
     sections = [
         ("Best setting", best_html),
         ("Every candidate", [*charts, _collapsed(candidates, "candidate")]),
         ("Sensitivity", [tornado_chart(result, sens), _frame_html(sens_table)]),
         ("How this was computed", how),
     ]
-    intro = ("<p class='small'>Targets: "
-             + "; ".join(f"<code>{html.escape(g.text)}</code>" for g in result.goals)
-             + ". Parameters: " + ", ".join(f"<code>{html.escape(p.name)}</code> {p.low}..{p.high}"
-                                            for p in result.params) + ".</p>")  # fmt: skip
-    return page(f"{result.game.title}: tune", sections, intro_html=intro,
-                embed_options=EXPORT_OPTIONS)
+    intro = (
+        "<p class='small'>Targets: "
+        + "; ".join(f"<code>{html.escape(g.text)}</code>" for g in result.goals)
+        + ". Parameters: "
+        + ", ".join(f"<code>{html.escape(p.name)}</code> {p.low}..{p.high}" for p in result.params)
+        + ".</p>"
+    )
+    return page(
+        f"{result.game.title}: tune", sections, intro_html=intro, embed_options=EXPORT_OPTIONS
+    )
 
 
 # ---- the command ---------------------------------------------------------------------------------
 
 
 def list_targets(game: Game, catalog: Any) -> str:
-    lines = [f"{game.title} ({game.name}): metrics for --target "
-             "'METRIC(FILTER=VALUE, ...) ~ VALUE' or '... in LO..HI' (FILTER=* every value; "
-             "an omitted filter is pooled unless a default is shown)"]  # fmt: skip
+    lines = [
+        f"{game.title} ({game.name}): metrics for --target "
+        "'METRIC(FILTER=VALUE, ...) ~ VALUE' or '... in LO..HI' (FILTER=* every value; "
+        "an omitted filter is pooled unless a default is shown)"
+    ]
     for name, target in game.targets.items():
         filters = ", ".join(f"{f}={target.defaults.get(f, '')}" for f in target.filters)
         kind = "exact" if target.exact else "simulated"
         lines.append(f"  {name}({filters})  [{kind}]")
-        lines += textwrap.wrap(target.doc, 88, initial_indent="      ",
-                               subsequent_indent="      ")  # fmt: skip
+        lines += textwrap.wrap(target.doc, 88, initial_indent="      ", subsequent_indent="      ")
     ints = [(k, s) for k, s in specs(type(catalog.params)).items() if _integer(s)]
     lines += textwrap.wrap(
-        "rules parameters for --param NAME[=LO..HI] (value, tuning range): " + ", ".join(
-            f"{k} {getattr(catalog.params, k)} ({s.low}..{s.high})" for k, s in ints),
-        92, subsequent_indent="  ")  # fmt: skip
+        "rules parameters for --param NAME[=LO..HI] (value, tuning range): "
+        + ", ".join(f"{k} {getattr(catalog.params, k)} ({s.low}..{s.high})" for k, s in ints),
+        92,
+        subsequent_indent="  ",
+    )
     lines.append("catalog fields: --param KIND.ID.FIELD=LO..HI (a range is required)")
     return "\n".join(lines)
 
@@ -800,16 +990,18 @@ def list_targets(game: Game, catalog: Any) -> str:
 def _command(args: argparse.Namespace, game: str) -> str:
     """The command line that repeats this tune (flags at their defaults left out)."""
     words = ["mechbal", "tune", game]
-    for flag, items in (("--param", args.param), ("--target", args.target),
-                        ("--set", args.set)):  # fmt: skip
+    for flag, items in (("--param", args.param), ("--target", args.target), ("--set", args.set)):
         for item in items or []:
             words += [flag, item]
-    for flag, value, default in (("--n", args.n, DEFAULT_N), ("--seed", args.seed, 1),
-                                 ("--jobs", args.jobs, 1), ("--budget", args.budget,
-                                                            DEFAULT_BUDGET),
-                                 ("--catalog", args.catalog, "catalogs"),
-                                 ("--store", args.store, "data"),
-                                 ("--out", args.out, "reports")):  # fmt: skip
+    for flag, value, default in (
+        ("--n", args.n, DEFAULT_N),
+        ("--seed", args.seed, 1),
+        ("--jobs", args.jobs, 1),
+        ("--budget", args.budget, DEFAULT_BUDGET),
+        ("--catalog", args.catalog, "catalogs"),
+        ("--store", args.store, "data"),
+        ("--out", args.out, "reports"),
+    ):
         if value != default:
             words += [flag, str(value)]
     if args.temp_store:
@@ -827,10 +1019,21 @@ def cmd_tune(args: argparse.Namespace) -> int:
         print(list_targets(game, catalog))
         return 0
     command = _command(args, game.name)
-    result = tune(game.name, args.param or [], args.target or [], catalog_root=args.catalog,
-                  sets=sets, n=args.n, seed=args.seed, jobs=args.jobs, budget=args.budget,
-                  store=None if args.temp_store else args.store, out=args.out,
-                  progress=True, command=command)  # fmt: skip
+    result = tune(
+        game.name,
+        args.param or [],
+        args.target or [],
+        catalog_root=args.catalog,
+        sets=sets,
+        n=args.n,
+        seed=args.seed,
+        jobs=args.jobs,
+        budget=args.budget,
+        store=None if args.temp_store else args.store,
+        out=args.out,
+        progress=True,
+        command=command,
+    )
     print(f"tune {game.name}: {result.seconds:.1f} s")
     print("\n".join(summary_lines(result)))
     if result.page is not None:
@@ -841,31 +1044,63 @@ def cmd_tune(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """``mechbal tune GAME --param NAME[=LO..HI] ... --target TARGET ...``."""
     p = subparsers.add_parser(
-        "tune", help="search rules parameters or catalog fields for the values that bring "
-                     "a game's metrics closest to targets")  # fmt: skip
+        "tune",
+        help="search rules parameters or catalog fields for the values that bring "
+        "a game's metrics closest to targets",
+    )
     p.add_argument("game")
-    p.add_argument("--param", action="append", metavar="NAME[=LO..HI]",
-                   help="a rules parameter (its tuning range unless given) or "
-                        "KIND.ID.FIELD=LO..HI (repeatable)")  # fmt: skip
-    p.add_argument("--target", action="append", metavar="TARGET",
-                   help="'METRIC(FILTER=VALUE, ...) ~ VALUE' or 'METRIC(...) in LO..HI' "
-                        "(repeatable; --list shows the metrics)")  # fmt: skip
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME[=LO..HI]",
+        help="a rules parameter (its tuning range unless given) or "
+        "KIND.ID.FIELD=LO..HI (repeatable)",
+    )
+    p.add_argument(
+        "--target",
+        action="append",
+        metavar="TARGET",
+        help="'METRIC(FILTER=VALUE, ...) ~ VALUE' or 'METRIC(...) in LO..HI' "
+        "(repeatable; --list shows the metrics)",
+    )
     p.add_argument("--list", action="store_true", help="list the game's metrics and parameters")
-    p.add_argument("--n", type=int, default=DEFAULT_N,
-                   help=f"games per evaluation of a simulated target (default {DEFAULT_N:,})")
-    p.add_argument("--seed", type=int, default=1,
-                   help="the seed of every candidate's runs (common random numbers)")
+    p.add_argument(
+        "--n",
+        type=int,
+        default=DEFAULT_N,
+        help=f"games per evaluation of a simulated target (default {DEFAULT_N:,})",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="the seed of every candidate's runs (common random numbers)",
+    )
     p.add_argument("--jobs", type=int, default=1, help="local worker processes per run")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
-                   help="most candidates evaluated (the grid is refused beyond it; the "
-                        f"evolutionary search stops at it; default {DEFAULT_BUDGET})")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        help="most candidates evaluated (the grid is refused beyond it; the "
+        f"evolutionary search stops at it; default {DEFAULT_BUDGET})",
+    )
     p.add_argument("--out", default="reports", help="folder of tune-GAME.html (default reports)")
     p.add_argument("--store", default="data", help="the store simulated runs go into")
-    p.add_argument("--temp-store", action="store_true",
-                   help="run into a temporary store, removed afterwards")
+    p.add_argument(
+        "--temp-store", action="store_true", help="run into a temporary store, removed afterwards"
+    )
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_tune)
 
 
-__all__ = ["ALL", "Goal", "Param", "TuneResult", "add_parser", "tune", "parse_goal",
-           "parse_param", "summary_lines"]  # fmt: skip
+__all__ = [
+    "ALL",
+    "Goal",
+    "Param",
+    "TuneResult",
+    "add_parser",
+    "tune",
+    "parse_goal",
+    "parse_param",
+    "summary_lines",
+]

@@ -32,7 +32,8 @@ def rate(play: Callable, battles: Sequence[Battle], n: int, seed: int, repeat: i
     """Battles per second of ``play`` over n battles spread evenly over ``battles`` (one
     call each time; the best of ``repeat`` calls)."""
     ids = np.random.default_rng(seed).permutation(
-        np.repeat(np.arange(len(battles), dtype=np.int32), -(-n // len(battles)))[:n])  # fmt: skip
+        np.repeat(np.arange(len(battles), dtype=np.int32), -(-n // len(battles)))[:n]
+    )
     best = float("inf")
     for k in range(repeat):
         start = time.perf_counter()
@@ -45,16 +46,26 @@ def engines(catalog, args) -> None:
     rows = []
     for sid in catalog.scenarios:
         battle = [scenario_battle(catalog, sid)]
-        rows.append((sid, rate(reference.play, battle, args.ref, 1, args.repeat),
-                     rate(vector.play, battle, args.n, 2, args.repeat)))  # fmt: skip
+        rows.append(
+            (
+                sid,
+                rate(reference.play, battle, args.ref, 1, args.repeat),
+                rate(vector.play, battle, args.n, 2, args.repeat),
+            )
+        )
     cells = experiments.loadout_cells(catalog, {})
     duels = [experiments.duel_of(catalog, c) for c in cells]
-    rows.append((f"round robin: {len(cells)} cells, one call",
-                 rate(reference.play, duels, args.ref, 3, args.repeat),
-                 rate(vector.play, duels, args.n, 4, args.repeat)))  # fmt: skip
+    rows.append(
+        (
+            f"round robin: {len(cells)} cells, one call",
+            rate(reference.play, duels, args.ref, 3, args.repeat),
+            rate(vector.play, duels, args.n, 4, args.repeat),
+        )
+    )
     width = max(len(r[0]) for r in rows)
-    print(f"engines: reference N = {args.ref:,}, vector N = {args.n:,} a line "
-          f"(best of {args.repeat})")  # fmt: skip
+    print(
+        f"engines: reference N = {args.ref:,}, vector N = {args.n:,} a line (best of {args.repeat})"
+    )
     print(f"{'battle':<{width}}  {'reference/s':>12}  {'vector/s':>12}  {'vector/ref':>10}")
     for name, ref, vec in rows:
         print(f"{name:<{width}}  {ref:12,.0f}  {vec:12,.0f}  {vec / ref:9.1f}x")
@@ -66,19 +77,24 @@ def exact_tables(catalog, args) -> None:
         "direct_hits": lambda: exact.direct_hits_table(catalog),
         "systems": lambda: exact.systems_table(catalog),
         "round + round_direct_hits": lambda: exact.round_tables(catalog),
-        "morale, battery, repairs": lambda: (exact.morale_table(catalog),
-                                             exact.battery_table(catalog),
-                                             exact.repairs_table(catalog)),
+        "morale, battery, repairs": lambda: (
+            exact.morale_table(catalog),
+            exact.battery_table(catalog),
+            exact.repairs_table(catalog),
+        ),
         "all (exact.tables)": lambda: exact.tables(catalog),
-    }  # fmt: skip
+    }
     print("\nexact tables (seconds, one build each):")
     for name, build in steps.items():
         start = time.perf_counter()
         out = build()
         took = time.perf_counter() - start
         frames = out if isinstance(out, tuple) else (out,)
-        size = sum(f.height for f in frames) if not isinstance(out, dict) else sum(
-            f.height for f in out.values())  # fmt: skip
+        size = (
+            sum(f.height for f in frames)
+            if not isinstance(out, dict)
+            else sum(f.height for f in out.values())
+        )
         print(f"{name:<28} {took:8.3f} s  {size:8,} rows")
 
 

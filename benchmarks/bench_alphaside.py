@@ -33,7 +33,8 @@ def rate(play: Callable, battles: Sequence[Battle], n: int, seed: int, repeat: i
     """Games per second of ``play`` over n games spread evenly over ``battles`` (one call
     each time; the best of ``repeat`` calls)."""
     ids = np.random.default_rng(seed).permutation(
-        np.repeat(np.arange(len(battles), dtype=np.int32), -(-n // len(battles)))[:n])  # fmt: skip
+        np.repeat(np.arange(len(battles), dtype=np.int32), -(-n // len(battles)))[:n]
+    )
     best = float("inf")
     for k in range(repeat):
         start = time.perf_counter()
@@ -45,16 +46,27 @@ def rate(play: Callable, battles: Sequence[Battle], n: int, seed: int, repeat: i
 def engines(catalog, args) -> None:
     rows = []
     for name, game in battle.sample_battles(catalog):
-        rows.append((name, rate(reference.play, [game], args.ref, 1, args.repeat),
-                     rate(vector.play, [game], args.n, 2, args.repeat)))  # fmt: skip
+        rows.append(
+            (
+                name,
+                rate(reference.play, [game], args.ref, 1, args.repeat),
+                rate(vector.play, [game], args.n, 2, args.repeat),
+            )
+        )
     cells = experiments.duel_cells(catalog, {})
     duels = [battle.duel(catalog, c["unit_a"], c["unit_b"]) for c in cells]
-    rows.append((f"duel round robin: {len(cells)} cells, one call",
-                 rate(reference.play, duels, args.ref, 3, args.repeat),
-                 rate(vector.play, duels, args.n, 4, args.repeat)))  # fmt: skip
+    rows.append(
+        (
+            f"duel round robin: {len(cells)} cells, one call",
+            rate(reference.play, duels, args.ref, 3, args.repeat),
+            rate(vector.play, duels, args.n, 4, args.repeat),
+        )
+    )
     width = max(len(r[0]) for r in rows)
-    print(f"engines: reference N = {args.ref:,}, vector N = {args.n:,} a line "
-          f"(best of {args.repeat}); games per second")  # fmt: skip
+    print(
+        f"engines: reference N = {args.ref:,}, vector N = {args.n:,} a line "
+        f"(best of {args.repeat}); games per second"
+    )
     print(f"{'game':<{width}}  {'reference/s':>12}  {'vector/s':>12}  {'vector/ref':>10}")
     for name, ref, vec in rows:
         print(f"{name:<{width}}  {ref:12,.0f}  {vec:12,.0f}  {vec / ref:9.1f}x")
@@ -71,8 +83,10 @@ def exact_tables(catalog) -> None:
         "weapon_vs_unit": exact.weapon_vs_unit_table,
         "all (exact.tables)": exact.tables,
     }
-    print("\nexact tables (seconds, one build each, in this order: the rules' caches, shared "
-          "with the engines and between tables, warm as they go):")  # fmt: skip
+    print(
+        "\nexact tables (seconds, one build each, in this order: the rules' caches, shared "
+        "with the engines and between tables, warm as they go):"
+    )
     for name, build in steps.items():
         start = time.perf_counter()
         out = build(catalog)

@@ -37,9 +37,11 @@ from sims.skirmish.catalog import load_catalog
 ROOT = Path(__file__).resolve().parents[1]
 MATCHUPS = {
     "duel": (Side(("foreman",), "gunline"), Side(("reaver",), "brawler")),
-    "3v3": (Side(("courier", "foreman", "reaver"), "gunline"),
-            Side(("bastion", "lancer", "skiff"), "brawler")),
-}  # fmt: skip
+    "3v3": (
+        Side(("courier", "foreman", "reaver"), "gunline"),
+        Side(("bastion", "lancer", "skiff"), "brawler"),
+    ),
+}
 
 
 def board_builds(catalog) -> None:
@@ -75,18 +77,26 @@ def rate(engine, battle, n: int, seed: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20_000, help="vectorized battles per (map, matchup)")
-    ap.add_argument("--ref", type=int, default=200, help=(
-        "reference battles per matchup, on the standard map and the track"))  # fmt: skip
+    ap.add_argument(
+        "--ref",
+        type=int,
+        default=200,
+        help=("reference battles per matchup, on the standard map and the track"),
+    )
     args = ap.parse_args()
     catalog = load_catalog(ROOT / "catalogs")
     standard = catalog.params.board
     maps = [standard] + [k for k in by_size(catalog) if k != standard] + [TRACK]
 
     board_builds(catalog)
-    print(f"\nvectorized {args.n:,} battles per row; reference {args.ref:,} on {standard} "
-          f"(the standard map) and on the track")  # fmt: skip
-    head = (f"{'matchup':<7} {'board':<13} {'vector /s':>10} {'reference /s':>13} "
-            f"{'vector / ref':>13} {'vector / track vector':>22}")  # fmt: skip
+    print(
+        f"\nvectorized {args.n:,} battles per row; reference {args.ref:,} on {standard} "
+        f"(the standard map) and on the track"
+    )
+    head = (
+        f"{'matchup':<7} {'board':<13} {'vector /s':>10} {'reference /s':>13} "
+        f"{'vector / ref':>13} {'vector / track vector':>22}"
+    )
     print(head)
     print("-" * len(head))
     for name, (a, b) in MATCHUPS.items():
@@ -99,12 +109,19 @@ def main() -> None:
                 ref[map_id] = rate(reference, battle, args.ref, 2)
         for map_id in maps:
             label = f"{map_id} (std)" if map_id == standard else map_id
-            r = f"{ref[map_id]:>13,.0f} {vec[map_id] / ref[map_id]:>12.1f}x" if map_id in ref \
-                else f"{'':>13} {'':>13}"  # fmt: skip
-            print(f"{name:<7} {label:<13} {vec[map_id]:>10,.0f} {r} "
-                  f"{vec[map_id] / vec[TRACK]:>21.2f}x")  # fmt: skip
-    print("\nvector / ref: board vector / board reference on the standard map (std), "
-          "track vector / track reference on the track")  # fmt: skip
+            r = (
+                f"{ref[map_id]:>13,.0f} {vec[map_id] / ref[map_id]:>12.1f}x"
+                if map_id in ref
+                else f"{'':>13} {'':>13}"
+            )
+            print(
+                f"{name:<7} {label:<13} {vec[map_id]:>10,.0f} {r} "
+                f"{vec[map_id] / vec[TRACK]:>21.2f}x"
+            )
+    print(
+        "\nvector / ref: board vector / board reference on the standard map (std), "
+        "track vector / track reference on the track"
+    )
 
 
 if __name__ == "__main__":

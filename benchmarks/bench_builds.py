@@ -65,13 +65,17 @@ def main() -> None:
     counts = builds.count_legal(parts, params)
     t_count = time.perf_counter() - start
     total = counts["all"]
-    print(f"combinations {total['builds']:,}; legal {total['legal']:,} "
-          f"({total['overloaded']:,} of them overloaded); "
-          f"count_legal {t_count * 1e3:.0f} ms")  # fmt: skip
+    print(
+        f"combinations {total['builds']:,}; legal {total['legal']:,} "
+        f"({total['overloaded']:,} of them overloaded); "
+        f"count_legal {t_count * 1e3:.0f} ms"
+    )
     for klass in CLASSES:
         k = counts[klass]
-        print(f"  {klass:<6} builds {k['builds']:>10,}  legal {k['legal']:>10,}  "
-              f"overloaded {k['overloaded']:>10,}")  # fmt: skip
+        print(
+            f"  {klass:<6} builds {k['builds']:>10,}  legal {k['legal']:>10,}  "
+            f"overloaded {k['overloaded']:>10,}"
+        )
 
     tracemalloc.start()
     start = time.perf_counter()
@@ -80,20 +84,26 @@ def main() -> None:
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     held = sum(getattr(b, f).nbytes for f in builds.Builds.array_fields())
-    print(f"enumerate_builds: {len(b):,} builds in {t_enum:.2f} s = "
-          f"{len(b) / t_enum / 1e6:.1f} M builds/s")  # fmt: skip
-    print(f"  arrays held {held / 2**20:.0f} MiB ({held / len(b):.0f} bytes/build); "
-          f"peak NumPy memory during the call {traced_peak / 2**20:.0f} MiB; "
-          f"process maxrss so far {maxrss_mb():.0f} MiB")  # fmt: skip
+    print(
+        f"enumerate_builds: {len(b):,} builds in {t_enum:.2f} s = "
+        f"{len(b) / t_enum / 1e6:.1f} M builds/s"
+    )
+    print(
+        f"  arrays held {held / 2**20:.0f} MiB ({held / len(b):.0f} bytes/build); "
+        f"peak NumPy memory during the call {traced_peak / 2**20:.0f} MiB; "
+        f"process maxrss so far {maxrss_mb():.0f} MiB"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         out = args.keep or Path(tmp)
         for name, legal_only in (("legal", True), ("all", False)):
             folder = out / f"builds_{args.parts}_{name}"
             rows, seconds = write(b, parts, folder, legal_only)
-            print(f"parquet ({name} builds): {rows:,} rows in {seconds:.2f} s "
-                  f"({rows / seconds / 1e6:.1f} M rows/s), {size_mb(folder):.1f} MiB on disk "
-                  f"({len(ids['chassis'])} files, zstd) in {folder}")  # fmt: skip
+            print(
+                f"parquet ({name} builds): {rows:,} rows in {seconds:.2f} s "
+                f"({rows / seconds / 1e6:.1f} M rows/s), {size_mb(folder):.1f} MiB on disk "
+                f"({len(ids['chassis'])} files, zstd) in {folder}"
+            )
     print(f"process maxrss at the end {maxrss_mb():.0f} MiB")
 
 

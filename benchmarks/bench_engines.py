@@ -43,8 +43,10 @@ MATCHUPS = [
     (Side(("harrier",), "brawler"), Side(("warden",), "careful")),
     (Side(("skiff",), "gunline"), Side(("lancer",), "careful")),
 ]
-SINGLE_TEAM = (Side(("courier", "foreman", "reaver"), "gunline"),
-               Side(("bastion", "lancer", "skiff"), "gunline"))  # fmt: skip
+SINGLE_TEAM = (
+    Side(("courier", "foreman", "reaver"), "gunline"),
+    Side(("bastion", "lancer", "skiff"), "gunline"),
+)
 
 
 def duels(catalog, args) -> None:
@@ -109,10 +111,14 @@ def round_robin(catalog, args) -> None:
 
     mixed, one = n / t_mixed, n / t_single
     calls = len(sample) * args.per / t_calls
-    print(f"\nround robin: {len(teams)} legal kit teams, {S} ordered matchups (gunline), "
-          f"{args.per} battles each, N = {n:,}")  # fmt: skip
-    print(f"compile {S} matchups: first {1e3 * t_cold / S:.2f} ms each, "
-          f"again {1e3 * t_warm / S:.2f} ms each (weapon ranks cached)")  # fmt: skip
+    print(
+        f"\nround robin: {len(teams)} legal kit teams, {S} ordered matchups (gunline), "
+        f"{args.per} battles each, N = {n:,}"
+    )
+    print(
+        f"compile {S} matchups: first {1e3 * t_cold / S:.2f} ms each, "
+        f"again {1e3 * t_warm / S:.2f} ms each (weapon ranks cached)"
+    )
     print(f"one mixed call, {S} matchups     {mixed:12,.0f} battles/s")
     print(f"one call, one team matchup         {one:12,.0f} battles/s")
     print(f"one call per matchup ({len(sample)} sampled) {calls:12,.0f} battles/s")
@@ -125,8 +131,9 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=200_000, help="vectorized duels per matchup")
     ap.add_argument("--ref", type=int, default=2_000, help="reference duels per matchup")
     ap.add_argument("--per", type=int, default=20, help="round robin: battles per matchup")
-    ap.add_argument("--sample", type=int, default=100,
-                    help="round robin: matchups timed one call each")  # fmt: skip
+    ap.add_argument(
+        "--sample", type=int, default=100, help="round robin: matchups timed one call each"
+    )
     args = ap.parse_args()
     catalog = load_catalog(ROOT / "catalogs")
     duels(catalog, args)

@@ -21,8 +21,19 @@ def random_map(length: int, depth: int, max_elevation: int, seed: int = 0) -> Ma
     elevation = rng.integers(0, max_elevation + 1, (depth, length)).astype(np.int8)
     terrain = rng.choice([OPEN] * 6 + [FOLIAGE, OBSTACLE], (depth, length)).astype(np.int8)
     obstacle = np.where(terrain == OBSTACLE, rng.integers(1, 3, (depth, length)), 0)
-    return Map(f"random_{length}x{depth}", "random", "assumed", length, depth, elevation,
-               terrain, obstacle.astype(np.int8), (), 3, max_elevation)  # fmt: skip
+    return Map(
+        f"random_{length}x{depth}",
+        "random",
+        "assumed",
+        length,
+        depth,
+        elevation,
+        terrain,
+        obstacle.astype(np.int8),
+        (),
+        3,
+        max_elevation,
+    )
 
 
 def main() -> None:

@@ -58,18 +58,23 @@ def round_robin(catalog, args) -> None:
     t_floor = time.perf_counter() - start
 
     ref_rate, vec_rate = len(ref_ids) / t_ref, len(vec_ids) / t_vec
-    print(f"round robin: {len(catalog.mechs)} mechs x {len(catalog.kaiju)} kaiju = {S} "
-          f"pairings (steady), one mixed call each; reference N = {len(ref_ids):,}, "
-          f"vectorized N = {len(vec_ids):,}")  # fmt: skip
+    print(
+        f"round robin: {len(catalog.mechs)} mechs x {len(catalog.kaiju)} kaiju = {S} "
+        f"pairings (steady), one mixed call each; reference N = {len(ref_ids):,}, "
+        f"vectorized N = {len(vec_ids):,}"
+    )
     print(f"reference engine   {ref_rate:12,.0f} battles/s")
     print(f"vectorized engine  {vec_rate:12,.0f} battles/s")
-    print(f"random numbers drawn by the vectorized engine: {dice.drawn / len(vec_ids):.2f} "
-          f"per battle, in {len(dice.blocks)} blocks")  # fmt: skip
+    print(
+        f"random numbers drawn by the vectorized engine: {dice.drawn / len(vec_ids):.2f} "
+        f"per battle, in {len(dice.blocks)} blocks"
+    )
     print(f"vectorized / reference speed:             {vec_rate / ref_rate:6.1f}x")
     print(f"vectorized time / random-number floor:    {t_vec / t_floor:6.1f}x")
 
-    policies = [catalog_battle(catalog, m, k, policy=p) for (m, k), p in
-                product(pairs, catalog.policies)]  # fmt: skip
+    policies = [
+        catalog_battle(catalog, m, k, policy=p) for (m, k), p in product(pairs, catalog.policies)
+    ]
     ids = rng.permutation(np.repeat(np.arange(len(policies)), -(-args.n // len(policies))))
     start = time.perf_counter()
     vector.play(policies, ids, np.random.default_rng(5))
@@ -77,8 +82,10 @@ def round_robin(catalog, args) -> None:
     start = time.perf_counter()
     vector.play(battles[:1], np.zeros(len(ids), np.int64), np.random.default_rng(6))
     t_one = time.perf_counter() - start
-    print(f"\nevery policy ({len(catalog.policies)}, campaign ones included): "
-          f"{len(policies)} pairings, N = {len(ids):,}")  # fmt: skip
+    print(
+        f"\nevery policy ({len(catalog.policies)}, campaign ones included): "
+        f"{len(policies)} pairings, N = {len(ids):,}"
+    )
     print(f"one mixed call, {len(policies)} pairings   {len(ids) / t_all:12,.0f} battles/s")
     print(f"one call, one pairing ({battles[0].label})  {len(ids) / t_one:12,.0f} battles/s")
 
@@ -92,8 +99,10 @@ def exact(catalog, args) -> None:
         outcome(battle)
         times.append(time.perf_counter() - start)
     t = np.array(times) * 1e3
-    print(f"\nexact battle DP, {len(pairs)} pairings (steady): {t.mean():.1f} ms per pairing "
-          f"(median {np.median(t):.1f}, slowest {t.max():.1f} ms)")  # fmt: skip
+    print(
+        f"\nexact battle DP, {len(pairs)} pairings (steady): {t.mean():.1f} ms per pairing "
+        f"(median {np.median(t):.1f}, slowest {t.max():.1f} ms)"
+    )
 
 
 def dealt_compile(catalog, args) -> None:

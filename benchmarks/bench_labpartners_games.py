@@ -63,28 +63,36 @@ def whole_games(catalog, args) -> None:
     ref = batches(catalog, args.ref, args.ref, 1)
     vec = batches(catalog, args.n, args.batch, 2)
     rates = {}
-    print(f"whole games (Assembly, compile, Battle, scoring), {len(SEATS)} players "
-          f"({','.join(SEATS)}), every kaiju mixed, standalone, steady; reference "
-          f"N = {args.ref:,} a deck, vector N = {args.n:,} a deck in calls of "
-          f"{args.batch:,}")  # fmt: skip
+    print(
+        f"whole games (Assembly, compile, Battle, scoring), {len(SEATS)} players "
+        f"({','.join(SEATS)}), every kaiju mixed, standalone, steady; reference "
+        f"N = {args.ref:,} a deck, vector N = {args.n:,} a deck in calls of "
+        f"{args.batch:,}"
+    )
     for deck in DECKS:
         d = catalog.deck(deck)
         whole = partial(games.play_games, catalog, d)
         t_ref = total(whole, ref, SEATS, engine="reference", battle_rng=np.random.default_rng(3))
         t_vec = total(whole, vec, SEATS, engine="vector", battle_rng=np.random.default_rng(3))
         rates[deck] = (args.ref / t_ref, args.n / t_vec)
-        print(f"{deck:5}  reference {rates[deck][0]:10,.0f} games/s   vector "
-              f"{rates[deck][1]:10,.0f} games/s   vector / reference "
-              f"{rates[deck][1] / rates[deck][0]:6.1f}x")  # fmt: skip
+        print(
+            f"{deck:5}  reference {rates[deck][0]:10,.0f} games/s   vector "
+            f"{rates[deck][1]:10,.0f} games/s   vector / reference "
+            f"{rates[deck][1] / rates[deck][0]:6.1f}x"
+        )
     # both decks' time per game, as the experiment plays every game with every deck
     per_game = {e: sum(1 / rates[d][e] for d in DECKS) / len(DECKS) for e in (0, 1)}
     ref_rate, vec_rate = 1 / per_game[0], 1 / per_game[1]
-    print(f"both decks    reference {ref_rate:10,.0f} games/s   vector {vec_rate:10,.0f} "
-          f"games/s   vector / reference {vec_rate / ref_rate:6.1f}x")  # fmt: skip
+    print(
+        f"both decks    reference {ref_rate:10,.0f} games/s   vector {vec_rate:10,.0f} "
+        f"games/s   vector / reference {vec_rate / ref_rate:6.1f}x"
+    )
     million = 1e6 / (vec_rate * CORES)
-    print(f"1,000,000 whole games on {CORES} cores (one-core rate x {CORES}): vector "
-          f"{million:6.1f} s (reference {1e6 / (ref_rate * CORES) / 3600:5.1f} h); every "
-          f"game with both decks (the experiment's rows x 2): {2 * million:6.1f} s")  # fmt: skip
+    print(
+        f"1,000,000 whole games on {CORES} cores (one-core rate x {CORES}): vector "
+        f"{million:6.1f} s (reference {1e6 / (ref_rate * CORES) / 3600:5.1f} h); every "
+        f"game with both decks (the experiment's rows x 2): {2 * million:6.1f} s"
+    )
 
 
 def stages(catalog, args) -> None:
@@ -98,12 +106,14 @@ def stages(catalog, args) -> None:
             locked = assembly_vector.play(catalog, d, sh, k, SEATS)
             t["assembly"] += time.perf_counter() - start
             start = time.perf_counter()
-            comp = compiled.compile_games(catalog, dealt(catalog, locked, sh),
-                                          np.asarray(k, object), locked.battle_policy)  # fmt: skip
+            comp = compiled.compile_games(
+                catalog, dealt(catalog, locked, sh), np.asarray(k, object), locked.battle_policy
+            )
             t["compile"] += time.perf_counter() - start
             start = time.perf_counter()
-            vector.play_stacked(comp.stacked, catalog.params, catalog.grades,
-                                np.random.default_rng(5))  # fmt: skip
+            vector.play_stacked(
+                comp.stacked, catalog.params, catalog.grades, np.random.default_rng(5)
+            )
             t["battle"] += time.perf_counter() - start
         print(f"{deck:5}  " + "   ".join(f"{name} {args.n / s:10,.0f}/s" for name, s in t.items()))
 
@@ -116,18 +126,24 @@ def assembly(catalog, args) -> None:
         d = catalog.deck(deck)
         t_ref = total(partial(assembly_reference.play, catalog, d), ref, SEATS)
         t_vec = total(partial(assembly_vector.play, catalog, d), vec, SEATS)
-        print(f"{deck:5}  scalar {args.ref / t_ref:10,.0f} games/s   vector "
-              f"{args.n / t_vec:10,.0f} games/s   vector / scalar "
-              f"{(args.n / t_vec) / (args.ref / t_ref):6.1f}x")  # fmt: skip
+        print(
+            f"{deck:5}  scalar {args.ref / t_ref:10,.0f} games/s   vector "
+            f"{args.n / t_vec:10,.0f} games/s   vector / scalar "
+            f"{(args.n / t_vec) / (args.ref / t_ref):6.1f}x"
+        )
     # the experiment's 10,000-game chunks call once per cell (kaiju x players): 500 games
     # a call with the default 20 cells, 2,000 with one player count
     for size in (500, 2_000, 10_000, 50_000):
         calls = batches(catalog, max(size, 20_000), size, 8)
         n = sum(sh.games for sh, _ in calls)
-        t = {deck: total(partial(assembly_vector.play, catalog, catalog.deck(deck)), calls, SEATS)
-             for deck in DECKS}  # fmt: skip
-        print(f"vector Assembly in calls of {size:6,} games: " + "   ".join(
-            f"{deck} {n / t[deck]:10,.0f} games/s" for deck in DECKS))  # fmt: skip
+        t = {
+            deck: total(partial(assembly_vector.play, catalog, catalog.deck(deck)), calls, SEATS)
+            for deck in DECKS
+        }
+        print(
+            f"vector Assembly in calls of {size:6,} games: "
+            + "   ".join(f"{deck} {n / t[deck]:10,.0f} games/s" for deck in DECKS)
+        )
 
 
 def main() -> None:

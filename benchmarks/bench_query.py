@@ -23,8 +23,10 @@ import polars as pl
 
 from analysis.query import connect, query
 
-SQL = ("SELECT side_a, side_b, count(*) AS n, avg(rounds) AS rounds, "
-       "count(*) FILTER (WHERE winner = 'a') AS wins FROM {view} {where} GROUP BY ALL")  # fmt: skip
+SQL = (
+    "SELECT side_a, side_b, count(*) AS n, avg(rounds) AS rounds, "
+    "count(*) FILTER (WHERE winner = 'a') AS wins FROM {view} {where} GROUP BY ALL"
+)
 KITS = np.array(["courier", "foreman", "reaver", "bastion", "harrier", "lancer", "skiff", "walker"])
 
 
@@ -37,14 +39,29 @@ def write_store(root: Path, runs: int, rows: int, chunk: int = 200_000) -> list[
         folder.mkdir(parents=True)
         for k in range(0, rows, chunk):
             n = min(chunk, rows - k)
-            pl.DataFrame({
-                "cell": np.zeros(n, np.int32), "side_a": KITS[rng.integers(0, 8, n)],
-                "side_b": KITS[rng.integers(0, 8, n)], "winner": rng.integers(0, 3, n, np.int8),
-                "rounds": rng.integers(1, 8, n, np.int8), "seed": np.full(n, r, np.int64),
-            }).write_parquet(folder / f"part-{k // chunk:05d}.parquet")  # fmt: skip
-        manifest = {"run_id": run_id, "game": "skirmish", "experiment": "duel", "seed": r,
-                    "n": rows, "complete": True, "rows": rows, "catalog_hash": "synthetic",
-                    "finished": f"2026-01-01T00:00:{r:02d}+00:00", "set": {}, "sweep": {}}
+            pl.DataFrame(
+                {
+                    "cell": np.zeros(n, np.int32),
+                    "side_a": KITS[rng.integers(0, 8, n)],
+                    "side_b": KITS[rng.integers(0, 8, n)],
+                    "winner": rng.integers(0, 3, n, np.int8),
+                    "rounds": rng.integers(1, 8, n, np.int8),
+                    "seed": np.full(n, r, np.int64),
+                }
+            ).write_parquet(folder / f"part-{k // chunk:05d}.parquet")
+        manifest = {
+            "run_id": run_id,
+            "game": "skirmish",
+            "experiment": "duel",
+            "seed": r,
+            "n": rows,
+            "complete": True,
+            "rows": rows,
+            "catalog_hash": "synthetic",
+            "finished": f"2026-01-01T00:00:{r:02d}+00:00",
+            "set": {},
+            "sweep": {},
+        }
         (folder / "manifest.json").write_text(json.dumps(manifest))
         ids.append(run_id)
     return ids
@@ -70,8 +87,9 @@ def main() -> None:
         t_connect = timed(lambda: connect(store, catalog=None).close())
         con = connect(store, catalog=None)  # shows the latest run, ids[-1]
         one = timed(lambda: query(SQL.format(view="duel", where=""), con))
-        filtered = timed(lambda: query(
-            SQL.format(view="duel_all", where=f"WHERE run = '{ids[-1]}'"), con))  # fmt: skip
+        filtered = timed(
+            lambda: query(SQL.format(view="duel_all", where=f"WHERE run = '{ids[-1]}'"), con)
+        )
         every = timed(lambda: query(SQL.format(view="duel_all", where=""), con))
         assert query("SELECT count(*) FROM duel", con).item() == args.rows
         print(f"{args.runs} runs x {args.rows:,} rows; connect {t_connect:.3f} s")

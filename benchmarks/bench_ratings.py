@@ -31,16 +31,24 @@ def main() -> None:
     cells = len(teams) ** 2
     store = Path(tempfile.mkdtemp(prefix="mechbal-ratings-"))
     start = time.perf_counter()
-    out = simulate("skirmish", "ratings", n=cells * args.per_cell, catalog_root=ROOT / "catalogs",
-                   store_root=store, jobs=args.jobs)  # fmt: skip
+    out = simulate(
+        "skirmish",
+        "ratings",
+        n=cells * args.per_cell,
+        catalog_root=ROOT / "catalogs",
+        store_root=store,
+        jobs=args.jobs,
+    )
     sim = time.perf_counter() - start
     start = time.perf_counter()
     fit = ratings.bradley_terry(ratings.pairwise(queries.win_rates(connect(store), "ratings")))
     fitted = time.perf_counter() - start
     size = sum(p.stat().st_size for p in store.rglob("*.parquet"))
     cap = catalog.params.team_cap
-    print(f"teams: {len(teams)} legal kit teams at Team Cap {cap}; {cells} ordered matchups "
-          f"x {args.per_cell} battles = {out.rows:,} team battles")
+    print(
+        f"teams: {len(teams)} legal kit teams at Team Cap {cap}; {cells} ordered matchups "
+        f"x {args.per_cell} battles = {out.rows:,} team battles"
+    )
     print(f"simulate: {sim:.1f} s with --jobs {args.jobs} ({out.rows / sim:,.0f} battles/s)")
     print(f"query + Bradley-Terry fit: {fitted:.2f} s; store {size / 2**20:.1f} MiB")
     print(fit.head(5))

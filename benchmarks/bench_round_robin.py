@@ -25,8 +25,15 @@ def timed(experiment: str, n: int, jobs: int, seed: int) -> tuple[float, int, in
     """Seconds, rows, cells and chunks of one fresh run (a new store each time)."""
     with tempfile.TemporaryDirectory() as store:
         start = time.perf_counter()
-        out = simulate("skirmish", experiment, n=n, seed=seed, catalog_root=ROOT / "catalogs",
-                       store_root=store, jobs=jobs)  # fmt: skip
+        out = simulate(
+            "skirmish",
+            experiment,
+            n=n,
+            seed=seed,
+            catalog_root=ROOT / "catalogs",
+            store_root=store,
+            jobs=jobs,
+        )
         seconds = time.perf_counter() - start
     return seconds, out.rows, len(out.plan.cells), len(out.plan.chunks)
 
@@ -44,12 +51,16 @@ def main() -> None:
             seconds, rows, cells, chunks = timed(experiment, args.n, args.jobs, seed=100 + r)
             rates[experiment].append(rows / seconds)
             shape[experiment] = (rows, cells, chunks)
-            print(f"{experiment:9s} run {r + 1}: {rows:,} battles, {cells:,} matchups, "
-                  f"{chunks} chunks in {seconds:.1f} s ({rows / seconds:,.0f} battles/s)")
+            print(
+                f"{experiment:9s} run {r + 1}: {rows:,} battles, {cells:,} matchups, "
+                f"{chunks} chunks in {seconds:.1f} s ({rows / seconds:,.0f} battles/s)"
+            )
     ratios = [a / b for a, b in zip(rates["ratings"], rates["teamfight"], strict=True)]
-    print(f"\nratings / teamfight battles per second, per pair of runs: "
-          f"{', '.join(f'{x:.2f}x' for x in ratios)}; median {statistics.median(ratios):.2f}x "
-          f"(target >= 0.5x; 0.04x before)")
+    print(
+        f"\nratings / teamfight battles per second, per pair of runs: "
+        f"{', '.join(f'{x:.2f}x' for x in ratios)}; median {statistics.median(ratios):.2f}x "
+        f"(target >= 0.5x; 0.04x before)"
+    )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,20 @@ def main() -> None:
     ap.add_argument("--store", help="store folder (default: a temporary one)")
     args = ap.parse_args()
     store = Path(args.store or tempfile.mkdtemp(prefix="mechbal-bench-"))
-    cmd = [sys.executable, "-m", "analysis", "simulate", "skirmish", "duel", "--n", str(args.n),
-           "--jobs", str(args.jobs), "--out", str(store)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "analysis",
+        "simulate",
+        "skirmish",
+        "duel",
+        "--n",
+        str(args.n),
+        "--jobs",
+        str(args.jobs),
+        "--out",
+        str(store),
+    ]
     start = time.perf_counter()
     child = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     proc, peak = psutil.Process(child.pid), 0
@@ -62,13 +74,16 @@ def main() -> None:
     except ImportError:
         return
     con = connect(store)
-    sql = ("SELECT side_a, side_b, count(*) AS n, avg(CASE winner WHEN 0 THEN 1.0 "
-           "WHEN 2 THEN 0.5 ELSE 0 END) AS score_a, avg(rounds) AS rounds "
-           "FROM duel GROUP BY side_a, side_b")  # fmt: skip
+    sql = (
+        "SELECT side_a, side_b, count(*) AS n, avg(CASE winner WHEN 0 THEN 1.0 "
+        "WHEN 2 THEN 0.5 ELSE 0 END) AS score_a, avg(rounds) AS rounds "
+        "FROM duel GROUP BY side_a, side_b"
+    )
     start = time.perf_counter()
     rows = con.execute(sql).fetchall()
-    print(f"GROUP BY over {args.n:,} rows: {time.perf_counter() - start:.3f} s "
-          f"({len(rows)} groups)")  # fmt: skip
+    print(
+        f"GROUP BY over {args.n:,} rows: {time.perf_counter() - start:.3f} s ({len(rows)} groups)"
+    )
 
 
 if __name__ == "__main__":

@@ -44,10 +44,14 @@ def main() -> None:
     counted = {(200, mix): sum(p["teams"]) for mix, p in polys.items()}
     assert counted == listed, "count and listing disagree"
     rate = triples / t_brute
-    print(f"reduced list {REDUCED}: {legal} legal builds, {triples:,} unordered triples, "
-          f"{sum(listed.values()):,} legal teams at cap 200")  # fmt: skip
-    print(f"  brute force {t_brute:.2f} s ({rate:,.0f} triples/s); count {t_exact:.2f} s; "
-          f"brute / count = {t_brute / t_exact:.1f}x; they agree")  # fmt: skip
+    print(
+        f"reduced list {REDUCED}: {legal} legal builds, {triples:,} unordered triples, "
+        f"{sum(listed.values()):,} legal teams at cap 200"
+    )
+    print(
+        f"  brute force {t_brute:.2f} s ({rate:,.0f} triples/s); count {t_exact:.2f} s; "
+        f"brute / count = {t_brute / t_exact:.1f}x; they agree"
+    )
 
     for which in ("playable", "full"):
         parts = builds.load_parts(ROOT / "catalogs", which)
@@ -60,11 +64,15 @@ def main() -> None:
         at_200 = sum(sum(p["teams"]) for p in polys.values())
         all_triples = (n + 2) * (n + 1) * n // 6
         years = all_triples / rate / 3600 / 24 / 365
-        print(f"{which}: {n:,} legal builds; count {t:.2f} s, peak NumPy memory "
-              f"{peak / 2**20:.0f} MiB")  # fmt: skip
-        print(f"  teams at cap {params.team_cap}: {at_cap:,}; at 200: {at_200:,} "
-              f"(of {all_triples:,} triples: listing them at the brute force's rate would "
-              f"take {years:,.1f} years)")  # fmt: skip
+        print(
+            f"{which}: {n:,} legal builds; count {t:.2f} s, peak NumPy memory "
+            f"{peak / 2**20:.0f} MiB"
+        )
+        print(
+            f"  teams at cap {params.team_cap}: {at_cap:,}; at 200: {at_200:,} "
+            f"(of {all_triples:,} triples: listing them at the brute force's rate would "
+            f"take {years:,.1f} years)"
+        )
 
 
 if __name__ == "__main__":

@@ -15,8 +15,14 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]  # fmt: skip
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 LOCAL = ("file:", "data:", "blob:")  # what a page may load: nothing from the network
 
 
@@ -54,8 +60,9 @@ class Opened:
         self.page.wait_for_function(
             "n => document.querySelectorAll("
             "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-            arg=count, timeout=60_000,
-        )  # fmt: skip
+            arg=count,
+            timeout=60_000,
+        )
         return count
 
 
@@ -71,8 +78,10 @@ def opened(path: Path, width: int = 1300, height: int = 1000) -> Iterator[Opened
             seen = Opened(page)
             page.on("console", lambda m: seen.errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: seen.errors.append(str(e)))
-            page.on("request", lambda r: seen.requests.append(r.url)
-                    if not r.url.startswith(LOCAL) else None)  # fmt: skip
+            page.on(
+                "request",
+                lambda r: seen.requests.append(r.url) if not r.url.startswith(LOCAL) else None,
+            )
             page.goto(Path(path).as_uri())
             yield seen
         finally:

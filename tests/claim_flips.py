@@ -36,8 +36,15 @@ class Flip:
     args: dict[str, Any] = field(default_factory=dict)  # claim args replaced
 
     def kinds(self) -> int:
-        return sum([bool(self.sets), bool(self.files), self.edit is not None,
-                    self.patch is not None, bool(self.args)])  # fmt: skip
+        return sum(
+            [
+                bool(self.sets),
+                bool(self.files),
+                self.edit is not None,
+                self.patch is not None,
+                bool(self.args),
+            ]
+        )
 
 
 def set_(label: str, fields: dict[str, Any] | None = None, **params: Any) -> Flip:
@@ -56,12 +63,14 @@ def bug_in(module: Any) -> Callable[[str, str, Callable[..., Any]], Flip]:
 
 def cases(flips: Mapping[str, list[Flip]]) -> list[Any]:
     """The (claim_id, flip) parameters of ``test_flip_fails_the_claim``."""
-    return [pytest.param(claim_id, flip, id=f"{claim_id}-{flip.label}")
-            for claim_id, fs in flips.items() for flip in fs]  # fmt: skip
+    return [
+        pytest.param(claim_id, flip, id=f"{claim_id}-{flip.label}")
+        for claim_id, fs in flips.items()
+        for flip in fs
+    ]
 
 
-def check_flips_cover_claims(flips: Mapping[str, list[Flip]], claims: Mapping[str, Claim]
-                             ) -> None:  # fmt: skip
+def check_flips_cover_claims(flips: Mapping[str, list[Flip]], claims: Mapping[str, Claim]) -> None:
     assert set(flips) == set(claims)
     for claim_id, fs in flips.items():
         assert fs, claim_id
@@ -69,8 +78,9 @@ def check_flips_cover_claims(flips: Mapping[str, list[Flip]], claims: Mapping[st
             assert flip.kinds() == 1, (claim_id, flip.label)
 
 
-def check_shipped_passes(path: Path, checks: Mapping[str, Any], catalog: Any,
-                         claims: Mapping[str, Claim], at_least: int) -> None:  # fmt: skip
+def check_shipped_passes(
+    path: Path, checks: Mapping[str, Any], catalog: Any, claims: Mapping[str, Claim], at_least: int
+) -> None:
     results = run_claims(path, checks, catalog)
     assert [r.row() for r in results if not r.passed] == []
     assert len(results) == len(claims) >= at_least
@@ -85,10 +95,17 @@ def _appended_copy(tmp_path: Path, game: str, files: Mapping[str, str]) -> Path:
     return root
 
 
-def assert_flip_fails(claim: Claim, flip: Flip, checks: Mapping[str, Any], catalog: Any,
-                      load_catalog: Callable[..., Any], game: str, monkeypatch: Any,
-                      tmp_path: Path | None = None,
-                      forget: Callable[[], None] | None = None) -> None:  # fmt: skip
+def assert_flip_fails(
+    claim: Claim,
+    flip: Flip,
+    checks: Mapping[str, Any],
+    catalog: Any,
+    load_catalog: Callable[..., Any],
+    game: str,
+    monkeypatch: Any,
+    tmp_path: Path | None = None,
+    forget: Callable[[], None] | None = None,
+) -> None:
     """The claim passes on the shipped ``catalog`` and fails once ``flip`` is applied.
     ``forget`` clears memoized results a replaced rule must not read."""
     before = evaluate(claim, checks, catalog)

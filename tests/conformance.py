@@ -93,8 +93,9 @@ def test_tables_are_written_with_their_declared_columns(game, catalog, tmp_path)
 
 def _run(game, experiment, store, **kw):
     kw = {"n": 3 * SMALL_CHUNK, "chunk_size": SMALL_CHUNK, **kw}
-    return simulate(game.name, experiment, seed=11, catalog_root=catalogs_of(game),
-                    store_root=store, **kw)  # fmt: skip
+    return simulate(
+        game.name, experiment, seed=11, catalog_root=catalogs_of(game), store_root=store, **kw
+    )
 
 
 def _rows(outcome, hive: bool = True) -> pl.DataFrame:
@@ -112,11 +113,12 @@ def documented(column: str, schema: str) -> bool:
     """Whether ``--describe``'s text names ``column``: as a word, through a pattern such
     as ``destroyed_<side>_<part>``, or as the ``_b`` twin of ``x_a/_b``."""
     words = set(re.findall(r"[a-z0-9_]+", schema))
-    patterns = [re.sub(r"<[a-z_]+>", "[a-z0-9_]+", p)
-                for p in re.findall(r"[a-z0-9_]*(?:<[a-z_]+>[a-z0-9_]*)+", schema)]  # fmt: skip
+    patterns = [
+        re.sub(r"<[a-z_]+>", "[a-z0-9_]+", p)
+        for p in re.findall(r"[a-z0-9_]*(?:<[a-z_]+>[a-z0-9_]*)+", schema)
+    ]
     twin = column[:-2] + "_a" if column.endswith("_b") else None
-    return (column in words or twin in words
-            or any(re.fullmatch(p, column) for p in patterns))  # fmt: skip
+    return column in words or twin in words or any(re.fullmatch(p, column) for p in patterns)
 
 
 def test_documented_recognises_patterns_and_twins():
@@ -201,17 +203,21 @@ def test_reference_and_vector_agree_alone_and_mixed(game, catalog):
     for members in groups.values():
         scenarios = [named[i][1] for i in members]
         mixed_ids = np.random.default_rng(9).permutation(
-            np.repeat(np.arange(len(members), dtype=np.int32), n_vec))
+            np.repeat(np.arange(len(members), dtype=np.int32), n_vec)
+        )
         mixed = eng.vector(scenarios, mixed_ids, np.random.default_rng(6))
         for k, i in enumerate(members):
             label = named[i][0]
-            ref = eng.metrics(eng.reference([scenarios[k]], np.zeros(n_ref, np.int32),
-                                            np.random.default_rng(5)))  # fmt: skip
-            alone = eng.metrics(eng.vector([scenarios[k]], np.zeros(n_vec, np.int32),
-                                           np.random.default_rng(7)))  # fmt: skip
+            ref = eng.metrics(
+                eng.reference([scenarios[k]], np.zeros(n_ref, np.int32), np.random.default_rng(5))
+            )
+            alone = eng.metrics(
+                eng.vector([scenarios[k]], np.zeros(n_vec, np.int32), np.random.default_rng(7))
+            )
             _agree(ref, alone, f"{label} (alone)")
-            _agree(ref, eng.metrics(_select(mixed, np.flatnonzero(mixed_ids == k))),
-                   f"{label} (mixed)")  # fmt: skip
+            _agree(
+                ref, eng.metrics(_select(mixed, np.flatnonzero(mixed_ids == k))), f"{label} (mixed)"
+            )
 
 
 def test_engines_refuse_scenarios_of_different_batch_keys(game, catalog):
@@ -224,8 +230,9 @@ def test_engines_refuse_scenarios_of_different_batch_keys(game, catalog):
         if isinstance(value, int) and not isinstance(value, bool):
             spec = specs(type(params))[f.name]
             other = spec.low if value != spec.low else spec.high
-            changed = dataclasses.replace(scenario, params=dataclasses.replace(params,
-                                                                               **{f.name: other}))
+            changed = dataclasses.replace(
+                scenario, params=dataclasses.replace(params, **{f.name: other})
+            )
             break
     assert changed is not None and eng.batch_key(changed) != eng.batch_key(scenario)
     for play in (eng.vector, eng.reference):

@@ -53,8 +53,9 @@ def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def run_small(path: Path, store: Path, n: int, monkeypatch: pytest.MonkeyPatch,
-              kernel: Path) -> nbformat.NotebookNode:  # fmt: skip
+def run_small(
+    path: Path, store: Path, n: int, monkeypatch: pytest.MonkeyPatch, kernel: Path
+) -> nbformat.NotebookNode:
     """Execute a copy of the notebook in memory (the stored file is never written) with
     ``MECHBAL_N=n`` into ``store``, in the venv's kernel: no cell errs and the probe shows
     this venv's Python read that N. Returns the executed notebook."""

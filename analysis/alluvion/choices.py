@@ -21,8 +21,14 @@ from sims.alluvion.catalog import KINDS, Catalog
 from sims.alluvion.params import Parameters
 
 Pool = tuple[int, ...]
-OBJECTIVES = {"p_hit": "max", "direct_hits": "max", "p_miss": "max", "move": "max",
-              "spot": "max", "systems": "max"}  # fmt: skip
+OBJECTIVES = {
+    "p_hit": "max",
+    "direct_hits": "max",
+    "p_miss": "max",
+    "move": "max",
+    "spot": "max",
+    "systems": "max",
+}
 ATTACK_CASE = {"smart": rules.SMART_CASE, "ranged": rules.EXPOSED, "close": rules.CLOSE}
 
 
@@ -50,8 +56,10 @@ def defense_against(counts: tuple[int, ...], kind: str, p: Parameters) -> Pool:
 def _attack(attack: Pool, defense: Pool, kind: str, p: Parameters) -> tuple[Fraction, Fraction]:
     """(P(hit), expected Direct Hits) of one attack: the highest die of each pool, spot 0."""
     margins = exact.margin_dist(attack, defense, 0, p)
-    return (exact.p_hit(attack, defense, 0, p),
-            exact.expected_direct_hits(margins, ATTACK_CASE[kind], p))  # fmt: skip
+    return (
+        exact.p_hit(attack, defense, 0, p),
+        exact.expected_direct_hits(margins, ATTACK_CASE[kind], p),
+    )
 
 
 def expected_move(base_move: int, counts: tuple[int, ...], p: Parameters) -> Fraction:
@@ -102,22 +110,29 @@ def loadout_frame(catalog: Catalog) -> pl.DataFrame:
             other = named_counts[ref]
             k = attack_kind(other)
             assert k is not None
-            h, _ = _attack(tuple(sorted(rules.attack_dice(other, p))),
-                           defense_against(counts, k, p), k, p)  # fmt: skip
+            h, _ = _attack(
+                tuple(sorted(rules.attack_dice(other, p))), defense_against(counts, k, p), k, p
+            )
             miss += 1 - h
         ecm, resistive = rules.defense_dice(counts, p)
-        rows.append({
-            "id": code, "chassis": lo.chassis, **dict(zip(KINDS, counts, strict=True)),
-            "attack": kind or "none",
-            "p_hit": float(hit), "direct_hits": float(hits),
-            "p_miss": float(miss / len(attackers)) if attackers else 0.0,
-            "move": float(expected_move(catalog.chassis[lo.chassis].base_move, counts, p)),
-            "spot": float(expected_spot(counts, p)), "systems": sum(counts),
-            "attack_pool": rules.pool_text(attack),
-            "defense_pool": rules.pool_text(ecm + resistive),
-            "move_pool": rules.pool_text(rules.move_dice(counts, p)),
-            "named": names.get((lo.chassis, counts), ""),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": code,
+                "chassis": lo.chassis,
+                **dict(zip(KINDS, counts, strict=True)),
+                "attack": kind or "none",
+                "p_hit": float(hit),
+                "direct_hits": float(hits),
+                "p_miss": float(miss / len(attackers)) if attackers else 0.0,
+                "move": float(expected_move(catalog.chassis[lo.chassis].base_move, counts, p)),
+                "spot": float(expected_spot(counts, p)),
+                "systems": sum(counts),
+                "attack_pool": rules.pool_text(attack),
+                "defense_pool": rules.pool_text(ecm + resistive),
+                "move_pool": rules.pool_text(rules.move_dice(counts, p)),
+                "named": names.get((lo.chassis, counts), ""),
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -125,11 +140,12 @@ def loadouts_doc(catalog: Catalog) -> str:
     p = catalog.params
     named, attackers = references(catalog)
     pools = "; ".join(
-        f"{i} {rules.pool_text(tuple(sorted(sum(rules.defense_dice(c, p), ()))))}"
-        for i, c in named)  # fmt: skip
+        f"{i} {rules.pool_text(tuple(sorted(sum(rules.defense_dice(c, p), ()))))}" for i, c in named
+    )
     attacks = "; ".join(
         f"{i} {attack_kind(dict(named)[i])} {rules.pool_text(rules.attack_dice(dict(named)[i], p))}"
-        for i in attackers)  # fmt: skip
+        for i in attackers
+    )
     return (
         "Exact, from the pools (rules.py) through exact.py's highest-die and margin "
         "distributions, no simulation; spot 0, no cover. The Skill dice (the same 2d6 "
@@ -161,14 +177,21 @@ def choice_sets(catalog: Catalog) -> list[ChoiceSet]:
     frame = loadout_frame(catalog)
     return [
         ChoiceSet(
-            name="loadouts", what="a chassis and its systems (0-2 of each kind, at least "
-            "one, within its slots); rockets aside", frame=frame, objectives=OBJECTIVES,
-            doc=loadouts_doc(catalog), chart=("p_miss", "p_hit"),
-            columns=["chassis", "attack", "attack_pool", "defense_pool", "move_pool",
-                     *OBJECTIVES],
-            labels={"p_hit": "P(its attack hits)", "p_miss": "P(an attack on it misses)",
-                    "direct_hits": "expected Direct Hits per attack",
-                    "move": "expected hexes per Move", "spot": "expected Spot die"},
+            name="loadouts",
+            what="a chassis and its systems (0-2 of each kind, at least "
+            "one, within its slots); rockets aside",
+            frame=frame,
+            objectives=OBJECTIVES,
+            doc=loadouts_doc(catalog),
+            chart=("p_miss", "p_hit"),
+            columns=["chassis", "attack", "attack_pool", "defense_pool", "move_pool", *OBJECTIVES],
+            labels={
+                "p_hit": "P(its attack hits)",
+                "p_miss": "P(an attack on it misses)",
+                "direct_hits": "expected Direct Hits per attack",
+                "move": "expected hexes per Move",
+                "spot": "expected Spot die",
+            },
             note="named",
         ),
-    ]  # fmt: skip
+    ]

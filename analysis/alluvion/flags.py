@@ -42,11 +42,17 @@ def score_flags(standings: pl.DataFrame, limit: Limit, caption: str) -> list[Fla
         if (out := beyond(low, high, limit)) is None:
             continue
         side, bound = out
-        flags.append(Flag(loadout, "loadout_score", score,
-                          f"{loadout} scores {_pct(score)} over the round robin (95% "
-                          f"interval {_pct(low)} to {_pct(high)}), {side} the limit of "
-                          f"{_pct(bound)}.",
-                          f"simulated: {duels:,} duels from {loadout}'s side against every "
-                          f"loadout (its mirror counted from both sides, each half a point), "
-                          f"draws counted half; {caption}"))  # fmt: skip
+        flags.append(
+            Flag(
+                loadout,
+                "loadout_score",
+                score,
+                f"{loadout} scores {_pct(score)} over the round robin (95% "
+                f"interval {_pct(low)} to {_pct(high)}), {side} the limit of "
+                f"{_pct(bound)}.",
+                f"simulated: {duels:,} duels from {loadout}'s side against every "
+                f"loadout (its mirror counted from both sides, each half a point), "
+                f"draws counted half; {caption}",
+            )
+        )
     return flags

@@ -27,8 +27,9 @@ EXPERIMENT = "loadouts"
 
 def view_of(con: duckdb.DuckDBPyConnection, experiment: str = EXPERIMENT) -> str:
     """The one-run view of an Alluvion experiment on this connection."""
-    rows = con.execute("SELECT view FROM shown WHERE game = ? AND experiment = ?",
-                       [GAME, experiment]).fetchall()  # fmt: skip
+    rows = con.execute(
+        "SELECT view FROM shown WHERE game = ? AND experiment = ?", [GAME, experiment]
+    ).fetchall()
     return str(rows[0][0]) if rows else experiment.replace("-", "_")
 
 

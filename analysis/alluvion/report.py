@@ -53,9 +53,18 @@ SPOT = 0  # the exact odds shown: no Spot die added
 
 def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
     """``loadouts``: ctx.n duels over every ordered pair of the named loadouts (resumable)."""
-    run = simulate(GAME, EXPERIMENT, n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root,
-                   store_root=ctx.store, sets=ctx.sets, jobs=ctx.jobs, progress=None,
-                   announce="report")  # fmt: skip
+    run = simulate(
+        GAME,
+        EXPERIMENT,
+        n=ctx.n,
+        seed=ctx.seed,
+        catalog_root=ctx.catalog_root,
+        store_root=ctx.store,
+        sets=ctx.sets,
+        jobs=ctx.jobs,
+        progress=None,
+        announce="report",
+    )
     return {EXPERIMENT: run}
 
 
@@ -114,10 +123,17 @@ def read_study(con: Any, run_id: str, catalog: Any) -> Study:
     fit = rate(cells).with_columns(run=pl.lit(run_id))
     pairs = dominance(matchups).with_columns(run=pl.lit(run_id))
     pools = pools_frame(catalog, fit["loadout"].to_list(), standings)
-    return Study(run=run_id, caption=study_caption(con, run_id), cells=cells,
-                 matchups=matchups, standings=standings,
-                 side_a=_one(queries.side_a(con, view), run_id), ratings=fit,
-                 dominance=pairs, pools=pools.with_columns(run=pl.lit(run_id)))  # fmt: skip
+    return Study(
+        run=run_id,
+        caption=study_caption(con, run_id),
+        cells=cells,
+        matchups=matchups,
+        standings=standings,
+        side_a=_one(queries.side_a(con, view), run_id),
+        ratings=fit,
+        dominance=pairs,
+        pools=pools.with_columns(run=pl.lit(run_id)),
+    )
 
 
 def study_caption(con: Any, run_id: str) -> str:
@@ -132,17 +148,29 @@ def rate(cells: pl.DataFrame) -> pl.DataFrame:
     """Bradley-Terry ratings (:func:`analysis.ratings.bradley_terry`, Elo points with 95%
     intervals) fitted to the ordered cells of different loadouts (mirrors say nothing
     about strength), best first; ``team`` is called ``loadout``."""
-    games = cells.select(pl.col("loadout_a").alias("side_a"), pl.col("loadout_b").alias("side_b"),
-                         pl.col("duels").alias("battles"), "score_a")  # fmt: skip
+    games = cells.select(
+        pl.col("loadout_a").alias("side_a"),
+        pl.col("loadout_b").alias("side_b"),
+        pl.col("duels").alias("battles"),
+        "score_a",
+    )
     return ratings.bradley_terry(ratings.pairwise(games)).rename({"team": "loadout"})
 
 
 # ---- dominance ---------------------------------------------------------------------------
 
-PAIR_SCHEMA = {"loadout": pl.String, "other": pl.String, "opponents": pl.Int64,
-               "at_least": pl.Int64, "apart_above": pl.Int64, "apart_below": pl.Int64,
-               "dominates": pl.Boolean, "above": pl.String, "closest": pl.String,
-               "closest_gap": pl.Float64}  # fmt: skip
+PAIR_SCHEMA = {
+    "loadout": pl.String,
+    "other": pl.String,
+    "opponents": pl.Int64,
+    "at_least": pl.Int64,
+    "apart_above": pl.Int64,
+    "apart_below": pl.Int64,
+    "dominates": pl.Boolean,
+    "above": pl.String,
+    "closest": pl.String,
+    "closest_gap": pl.Float64,
+}
 DOMINANCE_TEXT = (
     "Dominance as read here: loadout X dominates loadout Y when, against every opponent, "
     "X's score is at least Y's, and against at least one opponent their 95% Wilson "
@@ -186,14 +214,26 @@ def dominance(matchups: pl.DataFrame) -> pl.DataFrame:
                 if gap is None or a["score"] - b["score"] < gap:
                     closest, gap = z, a["score"] - b["score"]
             opponents = sum(1 for z in names if z != y and (x, z) in key and (y, z) in key)
-            rows.append({"loadout": x, "other": y, "opponents": opponents, "at_least": at_least,
-                         "apart_above": apart_above, "apart_below": apart_below,
-                         "dominates": opponents > 0 and at_least == opponents and apart_above > 0,
-                         "above": ",".join(above), "closest": closest,
-                         "closest_gap": gap})  # fmt: skip
+            rows.append(
+                {
+                    "loadout": x,
+                    "other": y,
+                    "opponents": opponents,
+                    "at_least": at_least,
+                    "apart_above": apart_above,
+                    "apart_below": apart_below,
+                    "dominates": opponents > 0 and at_least == opponents and apart_above > 0,
+                    "above": ",".join(above),
+                    "closest": closest,
+                    "closest_gap": gap,
+                }
+            )
     frame = pl.DataFrame(rows, schema=PAIR_SCHEMA)
-    back = frame.select(pl.col("other").alias("loadout"), pl.col("loadout").alias("other"),
-                        pl.col("dominates").alias("dominated"))  # fmt: skip
+    back = frame.select(
+        pl.col("other").alias("loadout"),
+        pl.col("loadout").alias("other"),
+        pl.col("dominates").alias("dominated"),
+    )
     return frame.join(back, on=["loadout", "other"], how="left").with_columns(
         pl.col("dominated").fill_null(False)
     )
@@ -239,19 +279,29 @@ def dominance_evidence(pairs: pl.DataFrame, matchups: pl.DataFrame) -> list[str]
     out = []
     for r in pairs.filter(pl.col("dominates")).sort("loadout", "other").iter_rows(named=True):
         x, y, n, k = r["loadout"], r["other"], r["opponents"], r["apart_above"]
-        where = "" if k == n else " (" + ", ".join(
-            "head to head" if z == x else z for z in r["above"].split(",")) + ")"  # fmt: skip
-        out.append(f"{x} dominates {y}: at least as good against all {n} opponents, the 95% "
-                   f"intervals apart against {k}{where}; closest call: "
-                   f"{versus(matchups, x, y, r['closest'])}.")  # fmt: skip
+        where = (
+            ""
+            if k == n
+            else " ("
+            + ", ".join("head to head" if z == x else z for z in r["above"].split(","))
+            + ")"
+        )
+        out.append(
+            f"{x} dominates {y}: at least as good against all {n} opponents, the 95% "
+            f"intervals apart against {k}{where}; closest call: "
+            f"{versus(matchups, x, y, r['closest'])}."
+        )
     return out
 
 
 def near_misses(pairs: pl.DataFrame) -> pl.DataFrame:
     """Pairs that do not dominate but are at least as good against all opponents but
     one and apart against at least one (:func:`dominance` rows), in name order."""
-    return pairs.filter(~pl.col("dominates") & (pl.col("at_least") == pl.col("opponents") - 1)
-                        & (pl.col("apart_above") > 0)).sort("loadout", "other")  # fmt: skip
+    return pairs.filter(
+        ~pl.col("dominates")
+        & (pl.col("at_least") == pl.col("opponents") - 1)
+        & (pl.col("apart_above") > 0)
+    ).sort("loadout", "other")
 
 
 def dominance_sentences(pairs: pl.DataFrame) -> list[str]:
@@ -264,8 +314,9 @@ def dominance_sentences(pairs: pl.DataFrame) -> list[str]:
     else:
         out.append("No loadout dominates every other.")
     if low:
-        out.append("Dominated: " + "; ".join(f"{y} (by {', '.join(xs)})"
-                                            for y, xs in low.items()) + ".")  # fmt: skip
+        out.append(
+            "Dominated: " + "; ".join(f"{y} (by {', '.join(xs)})" for y, xs in low.items()) + "."
+        )
     else:
         out.append("No loadout is dominated by another in this run.")
     return out
@@ -289,17 +340,24 @@ def extreme_sentence(standings: pl.DataFrame, best: bool = True) -> str:
     if ranked.height == 1:
         return f"Only one loadout played: {top['loadout']}, {_estimate(top)}."
     rest = ranked.slice(1)
-    rivals = rest.filter(pl.col("high") >= top["low"]) if best else rest.filter(
-        pl.col("low") <= top["high"])  # fmt: skip
+    rivals = (
+        rest.filter(pl.col("high") >= top["low"])
+        if best
+        else rest.filter(pl.col("low") <= top["high"])
+    )
     lead = f"{top['loadout']} scores {'highest' if best else 'lowest'}, {_estimate(top)}"
     if not rivals.height:
         nxt = rest.row(0, named=True)
-        return (f"{lead} over the round robin, clear of every other: the {word} loadout (the "
-                f"next, {nxt['loadout']}, {_estimate(nxt)}).")  # fmt: skip
+        return (
+            f"{lead} over the round robin, clear of every other: the {word} loadout (the "
+            f"next, {nxt['loadout']}, {_estimate(nxt)})."
+        )
     shown = "; ".join(f"{r['loadout']}, {_estimate(r)}" for r in rivals.iter_rows(named=True))
-    return (f"The data cannot decide which loadout is {word}: {lead}, but the 95% intervals "
-            f"of {rivals.height} other{'s' if rivals.height > 1 else ''} overlap it "
-            f"({shown}).")  # fmt: skip
+    return (
+        f"The data cannot decide which loadout is {word}: {lead}, but the 95% intervals "
+        f"of {rivals.height} other{'s' if rivals.height > 1 else ''} overlap it "
+        f"({shown})."
+    )
 
 
 def side_sentence(side: pl.DataFrame) -> str:
@@ -307,10 +365,12 @@ def side_sentence(side: pl.DataFrame) -> str:
     if not side.height:
         return "No duels."
     r = side.row(0, named=True)
-    text = (f"Side a (each ordered pair is played both ways) scores "
-            f"{readings.interval(r['score_a'], r['low'], r['high'], PCT)} over all "
-            f"{r['duels']:,} duels; {r['draw_share']:.1%} are draws, after "
-            f"{r['mean_rounds']:.1f} rounds on average")  # fmt: skip
+    text = (
+        f"Side a (each ordered pair is played both ways) scores "
+        f"{readings.interval(r['score_a'], r['low'], r['high'], PCT)} over all "
+        f"{r['duels']:,} duels; {r['draw_share']:.1%} are draws, after "
+        f"{r['mean_rounds']:.1f} rounds on average"
+    )
     if r["low"] <= 0.5 <= r["high"]:
         return text + ": the interval holds 50%, so the data cannot tell the sides apart."
     side = "first" if r["score_a"] > 0.5 else "second"
@@ -323,12 +383,15 @@ def pools_sentence(pools: pl.DataFrame) -> str:
     if not pools.height:
         return "No loadout played."
     out = []
-    for column, pool, word in (("attack_dice", "attack_pool", "Attack"),
-                               ("defense_dice", "defense_pool", "Defense")):  # fmt: skip
+    for column, pool, word in (
+        ("attack_dice", "attack_pool", "Attack"),
+        ("defense_dice", "defense_pool", "Defense"),
+    ):
         top = pools[column].max()
         rows = pools.filter(pl.col(column) == top).sort("score", descending=True)
-        names = "; ".join(f"{r['loadout']} ({r[pool]}), {_estimate(r)}"
-                          for r in rows.iter_rows(named=True))  # fmt: skip
+        names = "; ".join(
+            f"{r['loadout']} ({r[pool]}), {_estimate(r)}" for r in rows.iter_rows(named=True)
+        )
         out.append(f"Most {word} dice ({top}): {names}.")
     return (
         " ".join(out) + f" {pools.height} loadouts differ in chassis, policy and Move and "
@@ -357,31 +420,49 @@ def pools_frame(catalog: Any, loadouts: Sequence[str], standings: pl.DataFrame) 
     for name in loadouts:
         lo = catalog.loadout(name)
         pools = builds.pools(lo, catalog)
-        rows.append({"loadout": name, "chassis": lo.chassis, "code": lo.code, **pools,
-                     "attack_dice": dice_count(pools["attack_pool"]),
-                     "rocket_dice": dice_count(pools["rocket_pool"]),
-                     "defense_dice": dice_count(pools["defense_pool"])})  # fmt: skip
+        rows.append(
+            {
+                "loadout": name,
+                "chassis": lo.chassis,
+                "code": lo.code,
+                **pools,
+                "attack_dice": dice_count(pools["attack_pool"]),
+                "rocket_dice": dice_count(pools["rocket_pool"]),
+                "defense_dice": dice_count(pools["defense_pool"]),
+            }
+        )
     scores = standings.select("loadout", "duels", "score", "low", "high")
     return pl.DataFrame(rows).join(scores, on="loadout", how="left")
 
 
-def exact_odds(attack: pl.DataFrame, pools: pl.DataFrame, matchups: pl.DataFrame | None = None,
-               spot: int = SPOT) -> pl.DataFrame:  # fmt: skip
+def exact_odds(
+    attack: pl.DataFrame,
+    pools: pl.DataFrame,
+    matchups: pl.DataFrame | None = None,
+    spot: int = SPOT,
+) -> pl.DataFrame:
     """Per ordered pair of loadouts: the exact P(hit) of one attack (the ``attack`` table
     at ``spot``: the highest die of the attacker's Attack pool + spot against the
     highest of the defender's Defense pool), as the fraction and ``p_hit`` (float); with
     ``matchups``, the attacker's simulated hit share against that defender beside it."""
     p = "p_hit_float" if "p_hit_float" in attack.columns else "p_hit"
     table = attack.filter(pl.col("spot") == spot).select(
-        "attack_pool", "defense_pool", pl.col("p_hit").cast(pl.String).alias("p_hit_exact"),
-        pl.col(p).cast(pl.Float64).alias("p_hit"))  # fmt: skip
+        "attack_pool",
+        "defense_pool",
+        pl.col("p_hit").cast(pl.String).alias("p_hit_exact"),
+        pl.col(p).cast(pl.Float64).alias("p_hit"),
+    )
     a = pools.select(pl.col("loadout").alias("attacker"), "attack_pool")
     d = pools.select(pl.col("loadout").alias("defender"), "defense_pool")
     out = a.join(d, how="cross").join(table, on=["attack_pool", "defense_pool"], how="left")
     if matchups is not None:
-        sim = matchups.select(pl.col("loadout").alias("attacker"),
-                              pl.col("opponent").alias("defender"), "attacks", "hits",
-                              "hit_share")  # fmt: skip
+        sim = matchups.select(
+            pl.col("loadout").alias("attacker"),
+            pl.col("opponent").alias("defender"),
+            "attacks",
+            "hits",
+            "hit_share",
+        )
         out = out.join(sim, on=["attacker", "defender"], how="left")
     return out.with_columns(spot=pl.lit(spot))
 
@@ -413,8 +494,11 @@ def matrix_table(matchups: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
     wide = text.pivot(on="opponent", index="loadout", values="cell")
     cols = [c for c in order if c in wide.columns]
     rank = {name: k for k, name in enumerate(order)}
-    return (wide.with_columns(pl.col("loadout").replace_strict(rank, default=len(rank))
-                              .alias("_rank")).sort("_rank").select("loadout", *cols))  # fmt: skip
+    return (
+        wide.with_columns(pl.col("loadout").replace_strict(rank, default=len(rank)).alias("_rank"))
+        .sort("_rank")
+        .select("loadout", *cols)
+    )
 
 
 def odds_table(odds: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
@@ -423,21 +507,29 @@ def odds_table(odds: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
     without a simulated share)."""
     if "hit_share" not in odds.columns:
         odds = odds.with_columns(hit_share=pl.lit(None, pl.Float64))
-    pct = [(pl.col(c) * 100).round(0).cast(pl.Int64).cast(pl.String).fill_null("-")
-           for c in ("p_hit", "hit_share")]  # fmt: skip
-    text = odds.with_columns(cell=pl.format("{} / {}", *pct),
-                             column=pl.format("{} ({})", "defender", "defense_pool"))  # fmt: skip
+    pct = [
+        (pl.col(c) * 100).round(0).cast(pl.Int64).cast(pl.String).fill_null("-")
+        for c in ("p_hit", "hit_share")
+    ]
+    text = odds.with_columns(
+        cell=pl.format("{} / {}", *pct), column=pl.format("{} ({})", "defender", "defense_pool")
+    )
     wide = text.pivot(on="column", index=["attacker", "attack_pool"], values="cell")
     pools = dict(odds.select("defender", "defense_pool").unique().iter_rows())
     cols = [f"{d} ({pools[d]})" for d in order if d in pools]
     rank = {name: k for k, name in enumerate(order)}
-    return (wide.with_columns(pl.col("attacker").replace_strict(rank, default=len(rank))
-                              .alias("_rank")).sort("_rank")
-            .select("attacker", "attack_pool", *cols))  # fmt: skip
+    return (
+        wide.with_columns(pl.col("attacker").replace_strict(rank, default=len(rank)).alias("_rank"))
+        .sort("_rank")
+        .select("attacker", "attack_pool", *cols)
+    )
 
 
-def study_sections(study: Study, frames: Mapping[str, pl.DataFrame] | None = None,
-                   limits: Mapping[str, Any] | None = None) -> list[Section]:  # fmt: skip
+def study_sections(
+    study: Study,
+    frames: Mapping[str, pl.DataFrame] | None = None,
+    limits: Mapping[str, Any] | None = None,
+) -> list[Section]:
     """The study's sections, in the page's order."""
     frames, limits = frames or {}, limits or {}
     cap, run, order = study.caption, study.run, study.order
@@ -447,123 +539,244 @@ def study_sections(study: Study, frames: Mapping[str, pl.DataFrame] | None = Non
     n_loadouts = study.standings.height
     out: list[Section] = []
 
-    intro = (f"<p>{study.duels:,} duels: each of the {n_loadouts} loadouts against every "
-             f"loadout, itself included, in every ordered pair ({study.cells.height} cells, "
-             f"{int(study.cells['duels'].min()):,} duels each). A score is wins + draws / 2 "
-             f"over duels, with its 95% Wilson interval.</p>")  # fmt: skip
-    items = [extreme_sentence(study.standings, True), extreme_sentence(study.standings, False),
-             *dominance_sentences(study.dominance), side_sentence(study.side_a)]  # fmt: skip
+    intro = (
+        f"<p>{study.duels:,} duels: each of the {n_loadouts} loadouts against every "
+        f"loadout, itself included, in every ordered pair ({study.cells.height} cells, "
+        f"{int(study.cells['duels'].min()):,} duels each). A score is wins + draws / 2 "
+        f"over duels, with its 95% Wilson interval.</p>"
+    )
+    items = [
+        extreme_sentence(study.standings, True),
+        extreme_sentence(study.standings, False),
+        *dominance_sentences(study.dominance),
+        side_sentence(study.side_a),
+    ]
     if limit is not None:
-        items.append(f"{len(flags)} balance flag(s) from this run are listed at the top of "
-                     f"the page: loadouts whose score over the round robin leaves "
-                     f"{limit.min:.0%} to {limit.max:.0%} (limits.toml, {limit.provenance}), "
-                     f"only where the whole 95% interval lies outside.")  # fmt: skip
-    out.append(Section("What should a designer know first?", [
-        intro + _ul(items),
-        charts.standings_chart(study.standings, cap + " Wilson 95% intervals; dashed: 50%"
-                               + ("; red: the loadout_score limits." if band else "."),
-                               order, band),
-        frame_table(_round(study.standings.sort("score", descending=True), 3),
-                    ["loadout", "duels", "wins", "draws", "losses", "score", "low", "high",
-                     "hit_share"])],
-        {"standings": _round(study.standings), "side_a": _round(study.side_a)}))  # fmt: skip
+        items.append(
+            f"{len(flags)} balance flag(s) from this run are listed at the top of "
+            f"the page: loadouts whose score over the round robin leaves "
+            f"{limit.min:.0%} to {limit.max:.0%} (limits.toml, {limit.provenance}), "
+            f"only where the whole 95% interval lies outside."
+        )
+    out.append(
+        Section(
+            "What should a designer know first?",
+            [
+                intro + _ul(items),
+                charts.standings_chart(
+                    study.standings,
+                    cap
+                    + " Wilson 95% intervals; dashed: 50%"
+                    + ("; red: the loadout_score limits." if band else "."),
+                    order,
+                    band,
+                ),
+                frame_table(
+                    _round(study.standings.sort("score", descending=True), 3),
+                    [
+                        "loadout",
+                        "duels",
+                        "wins",
+                        "draws",
+                        "losses",
+                        "score",
+                        "low",
+                        "high",
+                        "hit_share",
+                    ],
+                ),
+            ],
+            {"standings": _round(study.standings), "side_a": _round(study.side_a)},
+        )
+    )
 
-    out.append(Section("The matchup matrix: how does each loadout fare against each other?", [
-        "<p>Each cell: the row loadout's score against the column loadout, both cells of "
-        "the matchup pooled (the row loadout as side a and as side b), each duel counted "
-        "once. A mirror is 50% by construction. Hover a cell for its 95% Wilson interval, "
-        "duels, wins, draws and losses. Rows and columns in rating order.</p>",
-        charts.matchup_heatmap(study.matchups, cap + " Wilson 95% interval of each score in "
-                               "the tooltip.", order),
-        frame_table(matrix_table(study.matchups, order)),
-        "<p class='small'>Score (95% Wilson interval), in per cent. The ordered cells "
-        "(side a's score in each) are in cells.csv.</p>"],
-        {"matchups": _round(study.matchups), "cells": _round(study.cells)}))  # fmt: skip
+    out.append(
+        Section(
+            "The matchup matrix: how does each loadout fare against each other?",
+            [
+                "<p>Each cell: the row loadout's score against the column loadout, both cells of "
+                "the matchup pooled (the row loadout as side a and as side b), each duel counted "
+                "once. A mirror is 50% by construction. Hover a cell for its 95% Wilson interval, "
+                "duels, wins, draws and losses. Rows and columns in rating order.</p>",
+                charts.matchup_heatmap(
+                    study.matchups,
+                    cap + " Wilson 95% interval of each score in the tooltip.",
+                    order,
+                ),
+                frame_table(matrix_table(study.matchups, order)),
+                "<p class='small'>Score (95% Wilson interval), in per cent. The ordered cells "
+                "(side a's score in each) are in cells.csv.</p>",
+            ],
+            {"matchups": _round(study.matchups), "cells": _round(study.cells)},
+        )
+    )
 
     preview = readings.preview_note(study.duels, study.ratings)
     preview_html = f"<p class='stale'>{html.escape(preview)}</p>" if preview else ""
-    plain = study.standings.select("loadout", pl.col("score").alias("round_robin_score"),
-                                   pl.col("low").alias("score_low"),
-                                   pl.col("high").alias("score_high"))  # fmt: skip
+    plain = study.standings.select(
+        "loadout",
+        pl.col("score").alias("round_robin_score"),
+        pl.col("low").alias("score_low"),
+        pl.col("high").alias("score_high"),
+    )
     ranking = study.ratings.join(plain, on="loadout", how="left")
     best = readings.best_sentence(study.ratings, "loadout", "loadout")
-    out.append(Section("The ranking: which loadouts are strongest?", [
-        preview_html + f"<p>{html.escape(best)}</p>"
-        "<p class='small'>Bradley-Terry ratings (analysis/ratings.py): each loadout a "
-        "strength, P(X beats Y) = 1 / (1 + exp(theta_Y - theta_X)), draws half a win, "
-        "fitted to the duels of different loadouts (mirrors say nothing about strength), "
-        "in Elo points centred on 0 with 95% intervals. The round-robin score beside it is "
-        "what the limit reads. Loadouts whose intervals overlap are not told apart by this "
-        "run.</p>",
-        charts.ratings_chart(study.ratings, cap + " Bradley-Terry, 95% intervals from the "
-                             "observed information."),
-        frame_table(ranking.with_columns(pl.col("rating", "low", "high").round(0),
-                                         pl.col("expected_score", "round_robin_score",
-                                                "score_low", "score_high").round(3)),
-                    ["loadout", "rating", "low", "high", "expected_score", "round_robin_score",
-                     "score_low", "score_high", "battles"])],
-        {"ratings": _round(ranking)}))  # fmt: skip
+    out.append(
+        Section(
+            "The ranking: which loadouts are strongest?",
+            [
+                preview_html + f"<p>{html.escape(best)}</p>"
+                "<p class='small'>Bradley-Terry ratings (analysis/ratings.py): each loadout a "
+                "strength, P(X beats Y) = 1 / (1 + exp(theta_Y - theta_X)), draws half a win, "
+                "fitted to the duels of different loadouts (mirrors say nothing about strength), "
+                "in Elo points centred on 0 with 95% intervals. The round-robin score beside it is "
+                "what the limit reads. Loadouts whose intervals overlap are not told apart by this "
+                "run.</p>",
+                charts.ratings_chart(
+                    study.ratings,
+                    cap + " Bradley-Terry, 95% intervals from the observed information.",
+                ),
+                frame_table(
+                    ranking.with_columns(
+                        pl.col("rating", "low", "high").round(0),
+                        pl.col(
+                            "expected_score", "round_robin_score", "score_low", "score_high"
+                        ).round(3),
+                    ),
+                    [
+                        "loadout",
+                        "rating",
+                        "low",
+                        "high",
+                        "expected_score",
+                        "round_robin_score",
+                        "score_low",
+                        "score_high",
+                        "battles",
+                    ],
+                ),
+            ],
+            {"ratings": _round(ranking)},
+        )
+    )
 
     evidence = dominance_evidence(study.dominance, study.matchups)
     near = near_misses(study.dominance)
-    details = (f"<details><summary>The evidence, pair by pair ({len(evidence)} "
-               f"pair{'s' if len(evidence) != 1 else ''})</summary>{_ul(evidence)}</details>"
-               if evidence else "")  # fmt: skip
+    details = (
+        f"<details><summary>The evidence, pair by pair ({len(evidence)} "
+        f"pair{'s' if len(evidence) != 1 else ''})</summary>{_ul(evidence)}</details>"
+        if evidence
+        else ""
+    )
     near_html = (
         "<p>Near misses: at least as good against all opponents but one, and apart against "
         "at least one (one more run, or more duels, may tip them either way):</p>"
-        + frame_table(near.with_columns(pl.col("closest_gap").round(3)),
-                      ["loadout", "other", "opponents", "at_least", "apart_above",
-                       "apart_below", "closest", "closest_gap"])
-        if near.height else "<p>No near misses (pairs short of dominance by one opponent).</p>"
-    )  # fmt: skip
-    out.append(Section("Dominance: is any loadout always at least as good as another?", [
-        f"<p>{html.escape(DOMINANCE_TEXT)}</p>"
-        + _ul(dominance_sentences(study.dominance)) + details,
-        charts.dominance_chart(study.dominance, cap + " Row against column; hover for the "
-                               "count of opponents.", order),
-        near_html,
-        "<p class='small'>closest: the opponent where the row loadout's lead over the other "
-        "is smallest (the row's own name: head to head), closest_gap its score minus the "
-        "other's. Every ordered pair, with the opponents where the row's interval lies "
-        "wholly above (above), is in dominance.csv.</p>"],
-        {"dominance": _round(study.dominance)}))  # fmt: skip
+        + frame_table(
+            near.with_columns(pl.col("closest_gap").round(3)),
+            [
+                "loadout",
+                "other",
+                "opponents",
+                "at_least",
+                "apart_above",
+                "apart_below",
+                "closest",
+                "closest_gap",
+            ],
+        )
+        if near.height
+        else "<p>No near misses (pairs short of dominance by one opponent).</p>"
+    )
+    out.append(
+        Section(
+            "Dominance: is any loadout always at least as good as another?",
+            [
+                f"<p>{html.escape(DOMINANCE_TEXT)}</p>"
+                + _ul(dominance_sentences(study.dominance))
+                + details,
+                charts.dominance_chart(
+                    study.dominance,
+                    cap + " Row against column; hover for the count of opponents.",
+                    order,
+                ),
+                near_html,
+                "<p class='small'>closest: the opponent where the row loadout's lead over the other "
+                "is smallest (the row's own name: head to head), closest_gap its score minus the "
+                "other's. Every ordered pair, with the opponents where the row's interval lies "
+                "wholly above (above), is in dominance.csv.</p>",
+            ],
+            {"dominance": _round(study.dominance)},
+        )
+    )
 
-    pool_cols = ["loadout", "chassis", "code", "attack_pool", "rocket_pool", "defense_pool",
-                 "ecm_pool", "move_pool", "spot_pool", "attack_dice", "defense_dice", "score",
-                 "low", "high"]  # fmt: skip
-    out.append(Section("How do the dice pools trade off?", [
-        f"<p>{html.escape(pools_sentence(study.pools))}</p>",
-        charts.pools_chart(study.pools, cap + " Pools from sims/alluvion/builds.py; Wilson "
-                           "95% intervals of the score."),
-        frame_table(_round(study.pools, 3), [c for c in pool_cols if c in study.pools.columns]),
-        "<p class='small'>Attack: the first weapon system 1d6, each later one 1d8 (rockets "
-        "1d8 each, once); Defense: the first defensive system 2d6, each later one 1d6 "
-        "(ECM dice alone may meet a Smart weapon). Every loadout also rolls the 2d6 Skill "
-        "dice.</p>"],
-        {"pools": _round(study.pools)}))  # fmt: skip
+    pool_cols = [
+        "loadout",
+        "chassis",
+        "code",
+        "attack_pool",
+        "rocket_pool",
+        "defense_pool",
+        "ecm_pool",
+        "move_pool",
+        "spot_pool",
+        "attack_dice",
+        "defense_dice",
+        "score",
+        "low",
+        "high",
+    ]
+    out.append(
+        Section(
+            "How do the dice pools trade off?",
+            [
+                f"<p>{html.escape(pools_sentence(study.pools))}</p>",
+                charts.pools_chart(
+                    study.pools,
+                    cap + " Pools from sims/alluvion/builds.py; Wilson 95% intervals of the score.",
+                ),
+                frame_table(
+                    _round(study.pools, 3), [c for c in pool_cols if c in study.pools.columns]
+                ),
+                "<p class='small'>Attack: the first weapon system 1d6, each later one 1d8 (rockets "
+                "1d8 each, once); Defense: the first defensive system 2d6, each later one 1d6 "
+                "(ECM dice alone may meet a Smart weapon). Every loadout also rolls the 2d6 Skill "
+                "dice.</p>",
+            ],
+            {"pools": _round(study.pools)},
+        )
+    )
 
     if "attack" in frames:
         odds = exact_odds(frames["attack"], study.pools, study.matchups)
-        out.append(Section("The exact single-attack odds, pool against pool", [
-            f"<p>Exact: P(hit) of one attack, the highest die of the row loadout's Attack pool "
-            f"(its weapon systems, no rockets, no Skill dice) + Spot {SPOT} against the highest "
-            "die of the column loadout's Defense pool, hit when Attack + Spot - Defense >= 1 "
-            "(the attack table, sims/alluvion/exact.py). Beside it, the simulated hit share "
-            "of the row loadout's attacks in its duels with the column loadout. They differ "
-            "by design: in a duel the second attack of a round takes the next-highest die, "
-            "the 2d6 Skill dice stand in when a pool runs out (so a loadout with no defensive "
-            "system, Defense pool 0, still defends with them: the exact 100% is the pools "
-            "alone), rockets and Spot dice add, the defender's policy picks its die (block: "
-            "the smallest that makes the attack miss), only ECM dice meet a Smart weapon, and "
-            "the Opportunity die is added beyond direct fire range.</p>",
-            charts.exact_odds_chart(odds, exact_caption(source="exact", params={"spot": SPOT})
-                                    + " Simulated hit share in the tooltip.", order),
-            frame_table(odds_table(odds, order)),
-            "<p class='small'>Each cell: exact P(hit) of the pools alone / the simulated hit "
-            "share in the duels, in per cent; the pools and the exact fractions are in "
-            "exact_odds.csv. Every pool and spot: <a href='tables/alluvion/attack.csv'>"
-            "attack.csv</a>; a whole round of two attacks: <a href='tables/alluvion/round.csv'>"
-            "round.csv</a>.</p>"],
-            {"exact_odds": _round(odds.with_columns(run=pl.lit(run)))}))  # fmt: skip
+        out.append(
+            Section(
+                "The exact single-attack odds, pool against pool",
+                [
+                    f"<p>Exact: P(hit) of one attack, the highest die of the row loadout's Attack pool "
+                    f"(its weapon systems, no rockets, no Skill dice) + Spot {SPOT} against the highest "
+                    "die of the column loadout's Defense pool, hit when Attack + Spot - Defense >= 1 "
+                    "(the attack table, sims/alluvion/exact.py). Beside it, the simulated hit share "
+                    "of the row loadout's attacks in its duels with the column loadout. They differ "
+                    "by design: in a duel the second attack of a round takes the next-highest die, "
+                    "the 2d6 Skill dice stand in when a pool runs out (so a loadout with no defensive "
+                    "system, Defense pool 0, still defends with them: the exact 100% is the pools "
+                    "alone), rockets and Spot dice add, the defender's policy picks its die (block: "
+                    "the smallest that makes the attack miss), only ECM dice meet a Smart weapon, and "
+                    "the Opportunity die is added beyond direct fire range.</p>",
+                    charts.exact_odds_chart(
+                        odds,
+                        exact_caption(source="exact", params={"spot": SPOT})
+                        + " Simulated hit share in the tooltip.",
+                        order,
+                    ),
+                    frame_table(odds_table(odds, order)),
+                    "<p class='small'>Each cell: exact P(hit) of the pools alone / the simulated hit "
+                    "share in the duels, in per cent; the pools and the exact fractions are in "
+                    "exact_odds.csv. Every pool and spot: <a href='tables/alluvion/attack.csv'>"
+                    "attack.csv</a>; a whole round of two attacks: <a href='tables/alluvion/round.csv'>"
+                    "round.csv</a>.</p>",
+                ],
+                {"exact_odds": _round(odds.with_columns(run=pl.lit(run)))},
+            )
+        )
     return out

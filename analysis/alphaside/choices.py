@@ -11,8 +11,7 @@ from analysis.dominance import ChoiceSet
 from sims.alphaside import exact
 from sims.alphaside.catalog import Catalog
 
-OBJECTIVES = {"damage_per_tl": "max", "p_defeat": "max", "range": "max", "area": "max",
-              "tl": "min"}  # fmt: skip
+OBJECTIVES = {"damage_per_tl": "max", "p_defeat": "max", "range": "max", "area": "max", "tl": "min"}
 
 DOC = (
     "Exact: weapon_vs_unit (one attack from full HP against each catalog unit with its "
@@ -37,13 +36,19 @@ def weapon_frame(catalog: Catalog) -> pl.DataFrame:
             _, kill, expected, per = exact.weapon_vs_unit(catalog, w.id, u)
             per_tl, defeat, damage = per_tl + per, defeat + kill, damage + expected
         carried = [u.id for u in catalog.units.values() if w.id in u.weapons]
-        rows.append({
-            "id": w.id, "damage_per_tl": float(per_tl / len(units)),
-            "p_defeat": float(defeat / len(units)), "range": w.range, "area": w.area,
-            "tl": w.tl, "expected_damage": float(damage / len(units)),
-            "crit": w.crit_effect + (f" {w.crit_value}" if w.crit_value else ""),
-            "carried_by": ", ".join(carried),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": w.id,
+                "damage_per_tl": float(per_tl / len(units)),
+                "p_defeat": float(defeat / len(units)),
+                "range": w.range,
+                "area": w.area,
+                "tl": w.tl,
+                "expected_damage": float(damage / len(units)),
+                "crit": w.crit_effect + (f" {w.crit_value}" if w.crit_value else ""),
+                "carried_by": ", ".join(carried),
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -51,12 +56,18 @@ def choice_sets(catalog: Catalog) -> list[ChoiceSet]:
     """ALPHASIDE's choice set: the weapons."""
     return [
         ChoiceSet(
-            name="weapons", what="a weapon (its TL cost, Range, Strength, Accuracy, area and "
-            "crit effect)", frame=weapon_frame(catalog), objectives=OBJECTIVES, doc=DOC,
+            name="weapons",
+            what="a weapon (its TL cost, Range, Strength, Accuracy, area and crit effect)",
+            frame=weapon_frame(catalog),
+            objectives=OBJECTIVES,
+            doc=DOC,
             chart=("tl", "damage_per_tl"),
             columns=[*OBJECTIVES, "expected_damage", "crit", "carried_by"],
-            labels={"damage_per_tl": "expected damage per TL (mean over units)",
-                    "p_defeat": "P(one attack defeats, mean over units)", "tl": "TL cost",
-                    "expected_damage": "expected damage per attack"},
+            labels={
+                "damage_per_tl": "expected damage per TL (mean over units)",
+                "p_defeat": "P(one attack defeats, mean over units)",
+                "tl": "TL cost",
+                "expected_damage": "expected damage per attack",
+            },
         ),
-    ]  # fmt: skip
+    ]

@@ -41,11 +41,17 @@ def score_flags(standings: pl.DataFrame, limit: Limit, caption: str) -> list[Fla
         if (out := beyond(low, high, limit)) is None:
             continue
         side, bound = out
-        flags.append(Flag(unit, "unit_score", score,
-                          f"{unit} scores {_pct(score)} over the duel round robin (95% "
-                          f"interval {_pct(low)} to {_pct(high)}), {side} the limit of "
-                          f"{_pct(bound)}.",
-                          f"simulated: {games:,} engagements from {unit}'s seat against "
-                          f"every unit, one unit a side over a whole game (its mirror "
-                          f"counted from both seats, each half a point); {caption}"))  # fmt: skip
+        flags.append(
+            Flag(
+                unit,
+                "unit_score",
+                score,
+                f"{unit} scores {_pct(score)} over the duel round robin (95% "
+                f"interval {_pct(low)} to {_pct(high)}), {side} the limit of "
+                f"{_pct(bound)}.",
+                f"simulated: {games:,} engagements from {unit}'s seat against "
+                f"every unit, one unit a side over a whole game (its mirror "
+                f"counted from both seats, each half a point); {caption}",
+            )
+        )
     return flags

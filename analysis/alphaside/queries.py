@@ -38,8 +38,9 @@ SLOTS = (0, 1)  # weapon slots a unit carries (battle.WEAPONS)
 
 def view_of(con: duckdb.DuckDBPyConnection, experiment: str = DUEL) -> str:
     """The one-run view of an ALPHASIDE experiment on this connection."""
-    rows = con.execute("SELECT view FROM shown WHERE game = ? AND experiment = ?",
-                       [GAME, experiment]).fetchall()  # fmt: skip
+    rows = con.execute(
+        "SELECT view FROM shown WHERE game = ? AND experiment = ?", [GAME, experiment]
+    ).fetchall()
     return str(rows[0][0]) if rows else experiment.replace("-", "_")
 
 
@@ -56,8 +57,10 @@ def _ratio(prefix: str = "") -> str:
     r = "(s_d / nullif(s_t, 0))"
     resid = f"(s_dd - 2 * {r} * s_dt + {r} * {r} * s_tt)"
     se = f"(sqrt(greatest({resid}, 0) * games / nullif(games - 1, 0)) / nullif(s_t, 0))"
-    return (f"{r} AS damage_per_tl, {se} AS {prefix}se, {r} - 1.96 * {se} AS {prefix}low, "
-            f"{r} + 1.96 * {se} AS {prefix}high")  # fmt: skip
+    return (
+        f"{r} AS damage_per_tl, {se} AS {prefix}se, {r} - 1.96 * {se} AS {prefix}low, "
+        f"{r} + 1.96 * {se} AS {prefix}high"
+    )
 
 
 def cells(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
@@ -120,8 +123,7 @@ SIDE_COLUMNS = (
 )
 
 
-def matchups(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
-             ) -> pl.DataFrame:  # fmt: skip
+def matchups(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
     """Per run, ``<key>`` and opponent: the games of both cells of the matchup pooled,
     each counted once from the ``<key>``'s seat (a mirror once, from side a): games,
     wins, losses, the score with its 95% Wilson interval (a mirror's is exactly 1/2, its
@@ -170,8 +172,7 @@ def matchups(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
     return fetch(con, sql)
 
 
-def standings(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
-              ) -> pl.DataFrame:  # fmt: skip
+def standings(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
     """Per run and ``<key>`` over the whole round robin (every opponent, mirrors included:
     a mirror game counts once from each seat, so exactly half a point each time): games
     (from its seat), wins, losses, the score with its 95% Wilson interval, its mean VP
@@ -243,8 +244,9 @@ def side_a(con: duckdb.DuckDBPyConnection, view: str = DUEL) -> pl.DataFrame:
     return fetch(con, sql)
 
 
-def damage_per_tl(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
-                  ) -> pl.DataFrame:  # fmt: skip
+def damage_per_tl(
+    con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
+) -> pl.DataFrame:
     """Per run, ``<key>`` and opponent (both cells pooled, a mirror from side a): games,
     the damage dealt and the TL spent on attacks summed, the damage per TL (the ratio
     estimator, module docstring) with its standard error and 95% interval, and the
@@ -273,8 +275,9 @@ def damage_per_tl(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "
     return fetch(con, sql)
 
 
-def weapons(con: duckdb.DuckDBPyConnection, view: str = DUEL, per_opponent: bool = True
-            ) -> pl.DataFrame:  # fmt: skip
+def weapons(
+    con: duckdb.DuckDBPyConnection, view: str = DUEL, per_opponent: bool = True
+) -> pl.DataFrame:
     """Per run, unit, opponent (``per_opponent``; else over every opponent, the mirror
     from side a) and weapon slot (0, 1) of the ``duel`` round robin (both cells pooled, a
     mirror from side a): games, the share of them in which the slot attacked, the damage
@@ -312,8 +315,9 @@ def weapons(con: duckdb.DuckDBPyConnection, view: str = DUEL, per_opponent: bool
     return fetch(con, sql)
 
 
-def defeat_times(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
-                 ) -> pl.DataFrame:  # fmt: skip
+def defeat_times(
+    con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
+) -> pl.DataFrame:
     """Per run, ``<key>``, opponent (both cells pooled, a mirror from side a) and time:
     the games whose first defeat of an enemy unit by the ``<key>``'s side came at that
     Timeline time (1..20: space + 10 x (Phase - 1)); time 0: games with none."""

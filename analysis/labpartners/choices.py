@@ -77,8 +77,14 @@ def situations(catalog: Catalog) -> list[tuple[str, battle.Foe]]:
         for r in range(min(k.countdown, len(traits)) + 1):
             for flipped in itertools.combinations(traits, r):
                 f = battle.foe(k, flipped, (), "", p)
-                key = (f.weak_forms, f.resist_forms, f.weak_types, f.resist_types,
-                       f.crit_immune, f.arm_bonus)  # all an Arm reads of the kaiju
+                key = (
+                    f.weak_forms,
+                    f.resist_forms,
+                    f.weak_types,
+                    f.resist_types,
+                    f.crit_immune,
+                    f.arm_bonus,
+                )  # all an Arm reads of the kaiju
                 if key not in seen:
                     seen.add(key)
                     out.append(("+".join([k.id, *(t.id for t in flipped)]), f))
@@ -96,9 +102,17 @@ def arm_frame(catalog: Catalog) -> pl.DataFrame:
 
     def case(card: Card, foe: battle.Foe, lesson: int, head: int) -> tuple[float, bool]:
         """(expected hit, deals damage) of exact.arm_case, memoized on what it reads."""
-        key = (card.id, card.form in foe.weak_forms, card.form in foe.resist_forms,
-               card.type in foe.weak_types, card.type in foe.resist_types, foe.crit_immune,
-               foe.arm_bonus, lesson, head)  # fmt: skip
+        key = (
+            card.id,
+            card.form in foe.weak_forms,
+            card.form in foe.resist_forms,
+            card.type in foe.weak_types,
+            card.type in foe.resist_types,
+            foe.crit_immune,
+            foe.arm_bonus,
+            lesson,
+            head,
+        )
         if key not in memo:
             out = exact.arm_case(card, foe, bool(lesson), bool(head), p)
             memo[key] = (float(out["expected"]), out["damage"] > 0)
@@ -120,12 +134,19 @@ def arm_frame(catalog: Catalog) -> pl.DataFrame:
     rows = []
     for c in cards:
         hits = [float(exact.arm_case(c, f, False, True, p)["expected"]) for f in printed]
-        rows.append({
-            "id": c.id, "part_form": f"{c.part} {c.form}", "form": c.form, "type": c.type,
-            "power": c.power, "in_alpha": "yes" if c.id in alpha else "no",
-            "mean_hit": sum(hits) / len(hits), "best_hit": max(hits),
-            **debuff_columns(catalog, c),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": c.id,
+                "part_form": f"{c.part} {c.form}",
+                "form": c.form,
+                "type": c.type,
+                "power": c.power,
+                "in_alpha": "yes" if c.id in alpha else "no",
+                "mean_hit": sum(hits) / len(hits),
+                "best_hit": max(hits),
+                **debuff_columns(catalog, c),
+            }
+        )
     return pl.DataFrame(rows).hstack(pl.DataFrame({n: columns[n] for n in kept}))
 
 
@@ -138,8 +159,14 @@ def body_frame(catalog: Catalog) -> pl.DataFrame:
         if not c.is_body:
             continue
         part = rules.PARTS.index(c.part)
-        row = {"id": c.id, "part_form": f"{c.part} {c.form}", "part": c.part, "form": c.form,
-               "type": c.type, "in_alpha": "yes" if c.id in alpha else "no"}  # fmt: skip
+        row = {
+            "id": c.id,
+            "part_form": f"{c.part} {c.form}",
+            "part": c.part,
+            "form": c.form,
+            "type": c.type,
+            "in_alpha": "yes" if c.id in alpha else "no",
+        }
         for lesson, tag in ((0, ""), (1, "_lesson")):
             bonus = int(rules.lesson_bonus(lesson, True, p))
             nums = rules.card_numbers(part, c.form, 0, bonus, 0, 0, 0, p)
@@ -151,27 +178,37 @@ def body_frame(catalog: Catalog) -> pl.DataFrame:
 def choice_sets(catalog: Catalog) -> list[ChoiceSet]:
     """Lab Partners' choice sets: Arm cards and body cards (module docstring)."""
     arms = arm_frame(catalog)
-    arm_obj = {c: "max" for c in arms.columns
-               if ":" in c or c.startswith("counts_")}  # fmt: skip
+    arm_obj = {c: "max" for c in arms.columns if ":" in c or c.startswith("counts_")}
     body = body_frame(catalog)
-    body_obj = {c: "max" for c in body.columns
-                if c.startswith(BODY_NUMBERS) or c.startswith("counts_")}  # fmt: skip
+    body_obj = {
+        c: "max" for c in body.columns if c.startswith(BODY_NUMBERS) or c.startswith("counts_")
+    }
     counts = [c for c in arms.columns if c.startswith("counts_")]
     return [
         ChoiceSet(
-            name="arm cards", what="an Arm card of the full spread (Form, Type, Power)",
-            frame=arms, objectives=arm_obj, doc=DOC_ARMS, group="part_form",
+            name="arm cards",
+            what="an Arm card of the full spread (Form, Type, Power)",
+            frame=arms,
+            objectives=arm_obj,
+            doc=DOC_ARMS,
+            group="part_form",
             chart=("power", "mean_hit"),
             columns=["form", "type", "power", "in_alpha", "mean_hit", "best_hit", *counts],
-            labels={"part_form": "Part-Type and Form",
-                    "mean_hit": "expected hit, mean over the kaiju as printed",
-                    "best_hit": "expected hit, best kaiju as printed"},
+            labels={
+                "part_form": "Part-Type and Form",
+                "mean_hit": "expected hit, mean over the kaiju as printed",
+                "best_hit": "expected hit, best kaiju as printed",
+            },
         ),
         ChoiceSet(
-            name="body cards", what="a Legs, Torso or Head card of the full spread (Form, "
-            "Type)", frame=body, objectives=body_obj, doc=DOC_BODY, group="part_form",
+            name="body cards",
+            what="a Legs, Torso or Head card of the full spread (Form, Type)",
+            frame=body,
+            objectives=body_obj,
+            doc=DOC_BODY,
+            group="part_form",
             chart=("type", "part_form"),
             columns=["part", "form", "type", "in_alpha", *body_obj],
             labels={"part_form": "Part-Type and Form"},
         ),
-    ]  # fmt: skip
+    ]

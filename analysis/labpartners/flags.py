@@ -40,12 +40,18 @@ def win_rate_flags(win: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
         if (out := beyond(low, high, limit)) is None:
             continue
         side, bound = out
-        flags.append(Flag(kaiju, "win_rate", rate,
-                          f"With the full spread {kaiju} is beaten in {_pct(rate)} of whole "
-                          f"games (95% interval {_pct(low)} to {_pct(high)}), {side} the "
-                          f"limit of {_pct(bound)}.",
-                          f"simulated: {games:,} whole games with the full spread, every "
-                          f"player count pooled; {caption}"))  # fmt: skip
+        flags.append(
+            Flag(
+                kaiju,
+                "win_rate",
+                rate,
+                f"With the full spread {kaiju} is beaten in {_pct(rate)} of whole "
+                f"games (95% interval {_pct(low)} to {_pct(high)}), {side} the "
+                f"limit of {_pct(bound)}.",
+                f"simulated: {games:,} whole games with the full spread, every "
+                f"player count pooled; {caption}",
+            )
+        )
     return flags
 
 
@@ -72,12 +78,18 @@ def deck_gap_flags(gaps: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]
             continue
         side, bound = out
         verb = "harder" if diff < 0 else "easier"
-        flags.append(Flag(kaiju, "deck_gap", diff,
-                          f"The alpha deck makes {kaiju} {verb}: its win rate is "
-                          f"{100 * diff:+.1f} percentage points from the full spread's "
-                          f"(95% {100 * low:+.1f} to {100 * high:+.1f}), a gap {side} the "
-                          f"limit of {100 * bound:.1f} points.",
-                          f"simulated: {games:,} whole games each played with both decks "
-                          f"(paired difference, every player count pooled); "
-                          f"{caption}"))  # fmt: skip
+        flags.append(
+            Flag(
+                kaiju,
+                "deck_gap",
+                diff,
+                f"The alpha deck makes {kaiju} {verb}: its win rate is "
+                f"{100 * diff:+.1f} percentage points from the full spread's "
+                f"(95% {100 * low:+.1f} to {100 * high:+.1f}), a gap {side} the "
+                f"limit of {100 * bound:.1f} points.",
+                f"simulated: {games:,} whole games each played with both decks "
+                f"(paired difference, every player count pooled); "
+                f"{caption}",
+            )
+        )
     return flags

@@ -22,8 +22,9 @@ FACTORS = ("lesson_took", "gaps", "weak_matches", "resist_matches")
 
 def view_of(con: duckdb.DuckDBPyConnection, experiment: str = "battles") -> str:
     """The one-run view of a Lab Partners experiment on this connection."""
-    rows = con.execute("SELECT view FROM shown WHERE game = ? AND experiment = ?",
-                       [GAME, experiment]).fetchall()  # fmt: skip
+    rows = con.execute(
+        "SELECT view FROM shown WHERE game = ? AND experiment = ?", [GAME, experiment]
+    ).fetchall()
     return str(rows[0][0]) if rows else experiment.replace("-", "_")
 
 
@@ -153,9 +154,10 @@ METRICS = {
     "weak_matches": "CAST(weak_matches AS DOUBLE)",
     "win": "CAST(result = 'win' AS DOUBLE)",
     "gpa": "CAST(gpa AS DOUBLE)",
-    "study_done": "(" + " + ".join(f"coalesce(CAST(study_done_{k} AS DOUBLE), 0)"
-                                   for k in range(1, SEATS + 1)) + ") / players",
-}  # fmt: skip
+    "study_done": "("
+    + " + ".join(f"coalesce(CAST(study_done_{k} AS DOUBLE), 0)" for k in range(1, SEATS + 1))
+    + ") / players",
+}
 RATES = ("lesson_took", "win")
 BY = ("kaiju", "players")
 
@@ -178,8 +180,9 @@ def _long(view: str, decks: str = "") -> str:
     )
 
 
-def deck_means(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha",
-               by: tuple[str, ...] = ()) -> pl.DataFrame:  # fmt: skip
+def deck_means(
+    con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha", by: tuple[str, ...] = ()
+) -> pl.DataFrame:
     """Per run, deck, the ``by`` columns (kaiju, players) and metric (METRICS): games,
     the mean with its 95% interval (Wilson for the rates lesson_took and win, else
     normal: 1.96 standard errors), its standard deviation and, for rates, the count."""
@@ -209,8 +212,12 @@ def deck_means(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha
     return fetch(con, sql)
 
 
-def paired_differences(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha",
-                       by: tuple[str, ...] = (), base: str = "full") -> pl.DataFrame:  # fmt: skip
+def paired_differences(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "full_spread_vs_alpha",
+    by: tuple[str, ...] = (),
+    base: str = "full",
+) -> pl.DataFrame:
     """Per run, deck (every deck but ``base``), the ``by`` columns and metric: the mean
     over games of (the deck's value - ``base``'s value in the SAME game), ``diff``, with
     the paired 95% interval diff +/- 1.96 sd(per-game difference) / sqrt(games); each
@@ -252,8 +259,9 @@ def paired_differences(con: duckdb.DuckDBPyConnection, view: str = "full_spread_
     return fetch(con, sql)
 
 
-def lesson_dealt(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
-                 ) -> pl.DataFrame:  # fmt: skip
+def lesson_dealt(
+    con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+) -> pl.DataFrame:
     """Per run, deck and player count: games, how many had a body card of the lesson Form
     in the opening hands (``lesson_dealt``: the first hand_size x players body cards, dealt
     before any choice), and that rate with its 95% Wilson interval."""
@@ -271,8 +279,7 @@ def lesson_dealt(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alp
     return fetch(con, sql)
 
 
-def lesson_seen(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
-                ) -> pl.DataFrame:  # fmt: skip
+def lesson_seen(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha") -> pl.DataFrame:
     """Per run and deck (descriptive: how many body cards leave the pile depends on
     choices that read the lesson): games, the mean body cards that left the draw pile in
     Assembly, how many games saw a body card of the lesson Form among them, and that rate
@@ -292,8 +299,9 @@ def lesson_seen(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alph
     return fetch(con, sql)
 
 
-def study_completion(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
-                     ) -> pl.DataFrame:  # fmt: skip
+def study_completion(
+    con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
+) -> pl.DataFrame:
     """Per run, deck and Independent Study: the seats that held it, how many completed
     it, and the completion rate with its 95% Wilson interval (every seat of every game:
     seat k's study is ``study_<k>``, completed when ``study_done_<k>``)."""
@@ -319,8 +327,7 @@ def study_completion(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs
     return fetch(con, sql)
 
 
-def scarcity(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha"
-             ) -> pl.DataFrame:  # fmt: skip
+def scarcity(con: duckdb.DuckDBPyConnection, view: str = "full_spread_vs_alpha") -> pl.DataFrame:
     """Per run, deck, attribute (form, type) and value: the locked mechs holding at
     least one part of that Form (Type), of all the deck's games, and that share with its
     95% Wilson interval. A card id is PART-FORM-TYPE[-POWER] (catalog.card_id), so the

@@ -61,8 +61,16 @@ def run_default_experiments(ctx: ReportContext) -> dict[str, RunOutcome]:
     """``full-spread-vs-alpha``: ctx.n whole games, each with the alpha, the full spread
     and SAMPLES sampled alphas; ``battles``: ctx.n dealt mechs, alpha and full, against
     every kaiju (both resumable)."""
-    common = dict(n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root, store_root=ctx.store,
-                  sets=ctx.sets, jobs=ctx.jobs, progress=None, announce="report")  # fmt: skip
+    common = dict(
+        n=ctx.n,
+        seed=ctx.seed,
+        catalog_root=ctx.catalog_root,
+        store_root=ctx.store,
+        sets=ctx.sets,
+        jobs=ctx.jobs,
+        progress=None,
+        announce="report",
+    )
     study = simulate(GAME, STUDY, options={"alpha_samples": SAMPLES}, **common)
     run = simulate(GAME, EXPERIMENT, **common)
     return {STUDY_KEY: study, EXPERIMENT: run}
@@ -101,14 +109,20 @@ def _one(frame: pl.DataFrame, run_id: str) -> pl.DataFrame:
 def deck_gaps(win: pl.DataFrame, a: str = "alpha", b: str = "full") -> pl.DataFrame:
     """Per kaiju: deck ``b``'s win rate minus deck ``a``'s in percentage points, with a
     normal 95% interval of the difference of two proportions (independent samples)."""
-    wide = win.filter(pl.col("deck") == a).join(win.filter(pl.col("deck") == b), on="kaiju",
-                                                 suffix="_b")  # fmt: skip
+    wide = win.filter(pl.col("deck") == a).join(
+        win.filter(pl.col("deck") == b), on="kaiju", suffix="_b"
+    )
     rows = []
     for r in wide.iter_rows(named=True):
-        rows.append({"kaiju": r["kaiju"], **difference(r["wins"], r["battles"], r["wins_b"],
-                                                       r["battles_b"])})  # fmt: skip
-    return pl.DataFrame(rows, schema={"kaiju": pl.String, "gap": pl.Float64,
-                                      "low": pl.Float64, "high": pl.Float64})  # fmt: skip
+        rows.append(
+            {
+                "kaiju": r["kaiju"],
+                **difference(r["wins"], r["battles"], r["wins_b"], r["battles_b"]),
+            }
+        )
+    return pl.DataFrame(
+        rows, schema={"kaiju": pl.String, "gap": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+    )
 
 
 def difference(wins_a: int, n_a: int, wins_b: int, n_b: int) -> dict[str, float]:
@@ -116,15 +130,17 @@ def difference(wins_a: int, n_a: int, wins_b: int, n_b: int) -> dict[str, float]
     p_a, p_b = wins_a / n_a, wins_b / n_b
     se = math.sqrt(p_a * (1 - p_a) / n_a + p_b * (1 - p_b) / n_b)
     gap = 100 * (p_b - p_a)
-    return {"gap": gap, "low": gap - 100 * readings.Z95 * se,
-            "high": gap + 100 * readings.Z95 * se}  # fmt: skip
+    return {"gap": gap, "low": gap - 100 * readings.Z95 * se, "high": gap + 100 * readings.Z95 * se}
 
 
 def hardest_sentence(win: pl.DataFrame, deck: str) -> str:
     """The kaiju the deck's mechs beat least often, with its interval, and whether the
     next hardest can be told from it."""
-    rows = (win.filter(pl.col("deck") == deck).sort("win_rate", "kaiju")
-            .rename({"win_low": "low", "win_high": "high"}))  # fmt: skip
+    rows = (
+        win.filter(pl.col("deck") == deck)
+        .sort("win_rate", "kaiju")
+        .rename({"win_low": "low", "win_high": "high"})
+    )
     if not rows.height:
         return f"No battles from the {deck} deck."
     top = rows.row(0, named=True)
@@ -134,8 +150,9 @@ def hardest_sentence(win: pl.DataFrame, deck: str) -> str:
     )
     if rows.height > 1:
         nxt = rows.row(1, named=True)
-        text += " " + readings.compare(top, nxt, name="kaiju", value="win_rate", fmt=PCT,
-                                       above="is beaten more often than")  # fmt: skip
+        text += " " + readings.compare(
+            top, nxt, name="kaiju", value="win_rate", fmt=PCT, above="is beaten more often than"
+        )
     return text
 
 
@@ -144,21 +161,33 @@ def summary(win: pl.DataFrame, totals: pl.DataFrame, gaps: pl.DataFrame, cap: st
     decks = totals["deck"].to_list()
     items = [hardest_sentence(win, d) for d in decks]
     for r in totals.iter_rows(named=True):
-        items.append(f"The {r['deck']} deck wins "
-                     f"{readings.interval(r['win_rate'], r['win_low'], r['win_high'], PCT)} "
-                     f"of its battles over every kaiju ({r['battles']:,} battles).")  # fmt: skip
+        items.append(
+            f"The {r['deck']} deck wins "
+            f"{readings.interval(r['win_rate'], r['win_low'], r['win_high'], PCT)} "
+            f"of its battles over every kaiju ({r['battles']:,} battles)."
+        )
     chart = None
     if {"alpha", "full"} <= set(decks):
         a = totals.filter(pl.col("deck") == "alpha").row(0, named=True)
         b = totals.filter(pl.col("deck") == "full").row(0, named=True)
-        items.append(readings.gap_sentence(
-            difference(a["wins"], a["battles"], b["wins"], b["battles"]),
-            "The full spread's win rate", "the alpha deck's", unit="percentage points",
-            verb="sits"))  # fmt: skip
-        gpa = [{"deck": r["deck"], "mean_gpa": r["mean_gpa"],
+        items.append(
+            readings.gap_sentence(
+                difference(a["wins"], a["battles"], b["wins"], b["battles"]),
+                "The full spread's win rate",
+                "the alpha deck's",
+                unit="percentage points",
+                verb="sits",
+            )
+        )
+        gpa = [
+            {
+                "deck": r["deck"],
+                "mean_gpa": r["mean_gpa"],
                 "low": r["mean_gpa"] - readings.Z95 * r["sd_gpa"] / math.sqrt(r["battles"]),
-                "high": r["mean_gpa"] + readings.Z95 * r["sd_gpa"] / math.sqrt(r["battles"])}
-               for r in (a, b)]  # fmt: skip
+                "high": r["mean_gpa"] + readings.Z95 * r["sd_gpa"] / math.sqrt(r["battles"]),
+            }
+            for r in (a, b)
+        ]
         items.append(
             readings.compare(
                 gpa[1],
@@ -192,8 +221,12 @@ def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
     view = queries.view_of(con, EXPERIMENT)
     win = _one(queries.win_rates(con, view), run_id)
     totals = _one(queries.deck_totals(con, view), run_id)
-    by = pl.concat([_one(queries.win_by(con, f, view), run_id)
-                    for f in ("lesson_took", "gaps", "weak_matches")])  # fmt: skip
+    by = pl.concat(
+        [
+            _one(queries.win_by(con, f, view), run_id)
+            for f in ("lesson_took", "gaps", "weak_matches")
+        ]
+    )
     crit = _one(queries.crits(con, view), run_id)
     policy = win["policy"][0] if win.height else POLICY
     cap = run_caption(con, run_id) + f" Policy {policy}."
@@ -201,37 +234,84 @@ def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
     frames = ctx.frames
     exact_cap = caption(source="exact")
     out = [
-        Section("Battle only: what should a designer know first?",
-                [BATTLE_ONLY, *_pieces(summary(win, totals, gaps, cap))],
-                {"deck_totals": totals, "deck_gaps": gaps.with_columns(run=pl.lit(run_id))}),
-        Section("Battle only: how often does each deck beat each kaiju?", [
-            charts.win_gpa_chart(win, cap + " Wilson 95% interval of the win rate, normal "
-                                 "95% interval of the mean GPA."),
-            frame_table(win.with_columns(pl.col(pl.Float64).round(3)),
-                        ["deck", "kaiju", "battles", "wins", "win_rate", "win_low", "win_high",
-                         "mean_gpa", "gpa_low", "gpa_high", "city_rate", "destroyed_rate",
-                         "mean_rounds"])], {"win_rates": win}),
-        Section("Battle only: what makes a dealt mech win?", [
-            charts.factor_chart(by, cap + " Every kaiju pooled; Wilson 95% intervals."),
-            "<p class='small'>A mech's lesson takes at 3+ parts of the lesson Form; gaps are "
-            "slots left empty in Assembly; weakness matches count the parts whose Form or "
-            "Type the kaiju (Traits applied) is weak to. These are associations across dealt "
-            "mechs, not controlled changes.</p>"], {"win_by": by}),
-    ]  # fmt: skip
+        Section(
+            "Battle only: what should a designer know first?",
+            [BATTLE_ONLY, *_pieces(summary(win, totals, gaps, cap))],
+            {"deck_totals": totals, "deck_gaps": gaps.with_columns(run=pl.lit(run_id))},
+        ),
+        Section(
+            "Battle only: how often does each deck beat each kaiju?",
+            [
+                charts.win_gpa_chart(
+                    win,
+                    cap + " Wilson 95% interval of the win rate, normal "
+                    "95% interval of the mean GPA.",
+                ),
+                frame_table(
+                    win.with_columns(pl.col(pl.Float64).round(3)),
+                    [
+                        "deck",
+                        "kaiju",
+                        "battles",
+                        "wins",
+                        "win_rate",
+                        "win_low",
+                        "win_high",
+                        "mean_gpa",
+                        "gpa_low",
+                        "gpa_high",
+                        "city_rate",
+                        "destroyed_rate",
+                        "mean_rounds",
+                    ],
+                ),
+            ],
+            {"win_rates": win},
+        ),
+        Section(
+            "Battle only: what makes a dealt mech win?",
+            [
+                charts.factor_chart(by, cap + " Every kaiju pooled; Wilson 95% intervals."),
+                "<p class='small'>A mech's lesson takes at 3+ parts of the lesson Form; gaps are "
+                "slots left empty in Assembly; weakness matches count the parts whose Form or "
+                "Type the kaiju (Traits applied) is weak to. These are associations across dealt "
+                "mechs, not controlled changes.</p>",
+            ],
+            {"win_by": by},
+        ),
+    ]
     if "draws" in frames:
-        out.append(Section("How soon does a Form or Type show up?", [
-            charts.draws_chart(frames["draws"], exact_cap + " Hypergeometric draws from the "
-                               "freshly shuffled body pile."),
-            "<p class='small'>The whole table: <a href='tables/labpartners/draws.csv'>"
-            "draws.csv</a>.</p>"]))  # fmt: skip
+        out.append(
+            Section(
+                "How soon does a Form or Type show up?",
+                [
+                    charts.draws_chart(
+                        frames["draws"],
+                        exact_cap + " Hypergeometric draws from the freshly shuffled body pile.",
+                    ),
+                    "<p class='small'>The whole table: <a href='tables/labpartners/draws.csv'>"
+                    "draws.csv</a>.</p>",
+                ],
+            )
+        )
     if "battle" in frames:
         table = frames["battle"]
         floats = [c for c in table.columns if c.endswith("_float")]
-        out.append(Section("Each catalog mech against each kaiju (exact)", [
-            charts.exact_battle_chart(table, exact_cap + " The exact battle DP, policy "
-                                      "steady, no Traits, no spares."),
-            frame_table(table.with_columns(pl.col(floats).cast(pl.Float64).round(3)),
-                        ["mech", "kaiju", "lesson", *floats])]))  # fmt: skip
+        out.append(
+            Section(
+                "Each catalog mech against each kaiju (exact)",
+                [
+                    charts.exact_battle_chart(
+                        table,
+                        exact_cap + " The exact battle DP, policy steady, no Traits, no spares.",
+                    ),
+                    frame_table(
+                        table.with_columns(pl.col(floats).cast(pl.Float64).round(3)),
+                        ["mech", "kaiju", "lesson", *floats],
+                    ),
+                ],
+            )
+        )
     crit_html = ""
     if "crit" in frames:
         c = frames["crit"]
@@ -241,9 +321,13 @@ def sections(ctx: ReportContext, con: Any, run_id: str) -> list[Section]:
             )
             + "<p class='small'>Exact P(crit) per damaging Arm by Head.</p>"
         )
-    out.append(Section("Battle only: how much do crits matter?", [
-        charts.crits_chart(crit, cap + " Normal 95% interval of mean crits."), crit_html],
-        {"crits": crit}))  # fmt: skip
+    out.append(
+        Section(
+            "Battle only: how much do crits matter?",
+            [charts.crits_chart(crit, cap + " Normal 95% interval of mean crits."), crit_html],
+            {"crits": crit},
+        )
+    )
     return out
 
 
@@ -306,8 +390,9 @@ def sample_cards(catalog: Any, notes: Mapping[str, Any] | None) -> dict[str, lis
     return {deck: [catalog.cards[c] for c in ids] for deck, ids in listed.items()}
 
 
-def exact_lesson_dealt(cards: Sequence[Any], forms: Sequence[str], dealt: Iterable[int]
-                       ) -> dict[int, Fraction]:  # fmt: skip
+def exact_lesson_dealt(
+    cards: Sequence[Any], forms: Sequence[str], dealt: Iterable[int]
+) -> dict[int, Fraction]:
     """P(a body card of the lesson Form among the first k body cards of the shuffled body
     pile) for each k in ``dealt``: the lesson is the top body card shuffled back (000
     Assembly), so it is Form F with F's share of the body pile, and then the pile is a
@@ -316,13 +401,18 @@ def exact_lesson_dealt(cards: Sequence[Any], forms: Sequence[str], dealt: Iterab
     body = draws.body_pile(cards)
     odds = draws.lesson_form_odds(cards, forms)
     counts = Counter(c.form for c in body)
-    return {k: sum((odds[f] * draws.p_at_least_one(len(body), counts[f], k) for f in forms),
-                   Fraction(0))
-            for k in dealt if 0 <= k <= len(body)}  # fmt: skip
+    return {
+        k: sum(
+            (odds[f] * draws.p_at_least_one(len(body), counts[f], k) for f in forms), Fraction(0)
+        )
+        for k in dealt
+        if 0 <= k <= len(body)
+    }
 
 
-def with_exact(lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: Sequence[str],
-               hand_size: int) -> pl.DataFrame:  # fmt: skip
+def with_exact(
+    lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: Sequence[str], hand_size: int
+) -> pl.DataFrame:
     """``queries.lesson_dealt`` with the body cards in the opening hands (``dealt`` =
     hand_size x players: Assembly deals each player a full hand before anyone chooses),
     the exact odds at that many cards (``exact``, a float; null for a deck whose cards are
@@ -334,8 +424,9 @@ def with_exact(lesson: pl.DataFrame, cards: Mapping[str, Sequence[Any]], forms: 
     for deck, k in zip(lesson["deck"].to_list(), dealt, strict=True):
         p = exact_lesson_dealt(cards[deck], forms, [k]).get(k) if deck in cards else None
         exact.append(None if p is None else float(p))
-    out = lesson.with_columns(pl.Series("dealt", dealt, dtype=pl.Int64),
-                              pl.Series("exact", exact, dtype=pl.Float64))  # fmt: skip
+    out = lesson.with_columns(
+        pl.Series("dealt", dealt, dtype=pl.Int64), pl.Series("exact", exact, dtype=pl.Float64)
+    )
     se = (pl.col("exact") * (1 - pl.col("exact")) / pl.col("games")).sqrt()
     z = pl.when(se > 0).then((pl.col("rate") - pl.col("exact")) / se)
     return out.with_columns(z.alias("z"))
@@ -349,39 +440,71 @@ def lesson_check(lesson: pl.DataFrame) -> str:
     errors from the exact odds, and the largest gap with its group."""
     scored = lesson.filter(pl.col("z").is_not_null())
     far = scored.filter(pl.col("z").abs() > FAR)
-    text = (f"{far.height} of {lesson.height} (deck, player count) groups lie more than "
-            f"{FAR} standard errors from the exact odds")  # fmt: skip
+    text = (
+        f"{far.height} of {lesson.height} (deck, player count) groups lie more than "
+        f"{FAR} standard errors from the exact odds"
+    )
     if not scored.height:
         return text + "."
     top = scored.sort(pl.col("z").abs(), descending=True).row(0, named=True)
-    return (f"{text}; the largest gap is {top['z']:+.2f} standard errors ({top['deck']} at "
-            f"{top['players']} players, {top['dealt']} cards dealt).")  # fmt: skip
+    return (
+        f"{text}; the largest gap is {top['z']:+.2f} standard errors ({top['deck']} at "
+        f"{top['players']} players, {top['dealt']} cards dealt)."
+    )
 
 
 def lesson_seen_sentence(seen: pl.DataFrame) -> str:
     """Per deck, how often the lesson's Form was among all the body cards that left the
     pile (descriptive: not compared with exact odds)."""
-    bits = [f"{r['rate']:.1%} of {r['games']:,} games with {deck_name(r['deck'])} (95% "
-            f"{r['low']:.1%} to {r['high']:.1%}; {r['body_seen']:.1f} body cards left the pile "
-            f"a game on average)" for r in seen.iter_rows(named=True)]  # fmt: skip
-    return ("The lesson's Form was among all the body cards that left the draw pile in "
-            "Assembly in " + ", and ".join(bits) + ".") if bits else ""  # fmt: skip
+    bits = [
+        f"{r['rate']:.1%} of {r['games']:,} games with {deck_name(r['deck'])} (95% "
+        f"{r['low']:.1%} to {r['high']:.1%}; {r['body_seen']:.1f} body cards left the pile "
+        f"a game on average)"
+        for r in seen.iter_rows(named=True)
+    ]
+    return (
+        (
+            "The lesson's Form was among all the body cards that left the draw pile in "
+            "Assembly in " + ", and ".join(bits) + "."
+        )
+        if bits
+        else ""
+    )
 
 
-def complete_scarcity(scarce: pl.DataFrame, decks: Sequence[str], games: Mapping[str, int],
-                      forms: Sequence[str], types: Sequence[str], run: str
-                      ) -> pl.DataFrame:  # fmt: skip
+def complete_scarcity(
+    scarce: pl.DataFrame,
+    decks: Sequence[str],
+    games: Mapping[str, int],
+    forms: Sequence[str],
+    types: Sequence[str],
+    run: str,
+) -> pl.DataFrame:
     """``queries.scarcity`` with a row for every Form and Type of every deck: a value no
     locked mech held shows as 0 (with its Wilson interval), not as a missing row."""
     rows = []
     for deck in decks:
         for attribute, names in (("form", forms), ("type", types)):
             for value in names:
-                rows.append({"run": run, "deck": deck, "attribute": attribute, "value": value,
-                             "games": games[deck]})  # fmt: skip
-    grid = pl.DataFrame(rows, schema={"run": pl.String, "deck": pl.String,
-                                      "attribute": pl.String, "value": pl.String,
-                                      "games": pl.Int64})  # fmt: skip
+                rows.append(
+                    {
+                        "run": run,
+                        "deck": deck,
+                        "attribute": attribute,
+                        "value": value,
+                        "games": games[deck],
+                    }
+                )
+    grid = pl.DataFrame(
+        rows,
+        schema={
+            "run": pl.String,
+            "deck": pl.String,
+            "attribute": pl.String,
+            "value": pl.String,
+            "games": pl.Int64,
+        },
+    )
     held = scarce.select("run", "deck", "attribute", "value", "mechs")
     out = grid.join(held, on=["run", "deck", "attribute", "value"], how="left").with_columns(
         pl.col("mechs").fill_null(0).cast(pl.Int64)
@@ -398,20 +521,30 @@ def study_caption(con: Any, run_id: str, games: int, decks: int) -> str:
     """``Simulated (vector engine): 64,000 whole games, each played with all 6 decks on
     the same seeds, seed 1, run 1a2b3c.``: the study's caption (``run_caption`` would
     count its rows, games x decks, as battles)."""
-    rows = con.execute("SELECT engine, seed, set_json, label FROM runs WHERE run_id = ?",
-                       [run_id]).fetchall()  # fmt: skip
+    rows = con.execute(
+        "SELECT engine, seed, set_json, label FROM runs WHERE run_id = ?", [run_id]
+    ).fetchall()
     if not rows:
         raise ValueError(f"no run {run_id!r} in the store")
     engine, seed, set_json, label = rows[0]
-    text = caption(source="simulated", seed=seed, params=json.loads(set_json or "{}"),
-                   run=run_id, engine=engine, label=label)  # fmt: skip
+    text = caption(
+        source="simulated",
+        seed=seed,
+        params=json.loads(set_json or "{}"),
+        run=run_id,
+        engine=engine,
+        label=label,
+    )
     head, tail = text.split(": ", 1)
-    return (f"{head}: {games:,} whole games, each played with all {decks} decks on the same "
-            f"seeds, {tail}")  # fmt: skip
+    return (
+        f"{head}: {games:,} whole games, each played with all {decks} decks on the same "
+        f"seeds, {tail}"
+    )
 
 
-def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
-               view: str | None = None) -> Study:  # fmt: skip
+def read_study(
+    con: Any, run_id: str, catalog: Any, store: Path | None = None, view: str | None = None
+) -> Study:
     """Read one ``full-spread-vs-alpha`` run (``run_id`` on a connection from
     ``analysis.query.connect``) into a :class:`Study`; ``store`` is where its manifest
     (the sampled alphas' card lists, for their exact draw odds) is found."""
@@ -424,10 +557,12 @@ def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
     decks = deck_order(means["deck"].unique().to_list())
     wins = means.filter(pl.col("metric") == "win")
     games = dict(zip(wins["deck"].to_list(), wins["games"].to_list(), strict=True))
-    notes = (read_manifest(run_dir(store, GAME, STUDY, run_id)) or {}).get("notes") if store \
-        else None  # fmt: skip
-    cards: dict[str, Sequence[Any]] = {d: catalog.decks[d].cards for d in decks
-                                       if d in catalog.decks}  # fmt: skip
+    notes = (
+        (read_manifest(run_dir(store, GAME, STUDY, run_id)) or {}).get("notes") if store else None
+    )
+    cards: dict[str, Sequence[Any]] = {
+        d: catalog.decks[d].cards for d in decks if d in catalog.decks
+    }
     cards.update(sample_cards(catalog, notes))
     forms, types = list(catalog.forms), list(catalog.types)
     n_games = games.get(BASE, max(games.values(), default=0))
@@ -446,7 +581,7 @@ def read_study(con: Any, run_id: str, catalog: Any, store: Path | None = None,
         studies=one(queries.study_completion(con, view)),
         scarcity=complete_scarcity(
             one(queries.scarcity(con, view)), decks, games, forms, types, run_id
-        ),  # fmt: skip
+        ),
         lesson_dealt=with_exact(
             one(queries.lesson_dealt(con, view)), cards, forms, catalog.params.hand_size
         ),
@@ -524,11 +659,16 @@ def kaiju_gap_sentence(gaps: pl.DataFrame, deck: str = "alpha") -> str:
     for r, word in ((hard, "harder"), (easy, "easier")):
         if (word == "harder") != (r["diff"] < 0):
             continue
-        decided = "" if not r["low"] <= 0 <= r["high"] else (
-            ": the interval holds 0, so the data cannot decide")  # fmt: skip
+        decided = (
+            ""
+            if not r["low"] <= 0 <= r["high"]
+            else (": the interval holds 0, so the data cannot decide")
+        )
         gap = readings.interval(100 * r["diff"], 100 * r["low"], 100 * r["high"], "{:+.1f}")
-        out.append(f"{deck_name(deck).capitalize()} makes {r['kaiju']} {word} most: win rate "
-                   f"{gap} percentage points against the full spread{decided}.")  # fmt: skip
+        out.append(
+            f"{deck_name(deck).capitalize()} makes {r['kaiju']} {word} most: win rate "
+            f"{gap} percentage points against the full spread{decided}."
+        )
     return " ".join(out) or "The deck moves no kaiju's win rate."
 
 
@@ -544,19 +684,33 @@ def samples_table(by_kaiju: pl.DataFrame) -> pl.DataFrame:
         if not sampled:
             continue
         alpha = rate.get("alpha")
-        rows.append({"kaiju": kaiju, "full": rate.get(BASE), "alpha": alpha,
-                     "samples": len(sampled), "sample_low": sampled[0],
-                     "sample_median": float(sorted(sampled)[len(sampled) // 2])
-                     if len(sampled) % 2 else (sampled[len(sampled) // 2 - 1]
-                                               + sampled[len(sampled) // 2]) / 2,
-                     "sample_high": sampled[-1],
-                     "samples_below_alpha": None if alpha is None
-                     else sum(v < alpha for v in sampled)})  # fmt: skip
-    return pl.DataFrame(rows, schema={"kaiju": pl.String, "full": pl.Float64,
-                                      "alpha": pl.Float64, "samples": pl.Int64,
-                                      "sample_low": pl.Float64, "sample_median": pl.Float64,
-                                      "sample_high": pl.Float64,
-                                      "samples_below_alpha": pl.Int64})  # fmt: skip
+        rows.append(
+            {
+                "kaiju": kaiju,
+                "full": rate.get(BASE),
+                "alpha": alpha,
+                "samples": len(sampled),
+                "sample_low": sampled[0],
+                "sample_median": float(sorted(sampled)[len(sampled) // 2])
+                if len(sampled) % 2
+                else (sampled[len(sampled) // 2 - 1] + sampled[len(sampled) // 2]) / 2,
+                "sample_high": sampled[-1],
+                "samples_below_alpha": None if alpha is None else sum(v < alpha for v in sampled),
+            }
+        )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "kaiju": pl.String,
+            "full": pl.Float64,
+            "alpha": pl.Float64,
+            "samples": pl.Int64,
+            "sample_low": pl.Float64,
+            "sample_median": pl.Float64,
+            "sample_high": pl.Float64,
+            "samples_below_alpha": pl.Int64,
+        },
+    )
 
 
 def samples_sentence(table: pl.DataFrame) -> str:
@@ -569,10 +723,15 @@ def samples_sentence(table: pl.DataFrame) -> str:
         if r["alpha"] is not None and not r["sample_low"] <= r["alpha"] <= r["sample_high"]
     ]
     k = table["samples"][0]
-    text = (f"Against each kaiju the {k} sampled alphas' win rates span "
-            + "; ".join(f"{r['kaiju']} {r['sample_low']:.0%} to {r['sample_high']:.0%} "
-                        f"(catalog alpha {r['alpha']:.0%})" for r in table.iter_rows(named=True))
-            + ".")  # fmt: skip
+    text = (
+        f"Against each kaiju the {k} sampled alphas' win rates span "
+        + "; ".join(
+            f"{r['kaiju']} {r['sample_low']:.0%} to {r['sample_high']:.0%} "
+            f"(catalog alpha {r['alpha']:.0%})"
+            for r in table.iter_rows(named=True)
+        )
+        + "."
+    )
     if outside:
         text += (
             f" The catalog's alpha lies outside the samples' range against "
@@ -632,105 +791,211 @@ def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> lis
         f"per-game difference). Biggest first, by the difference over the metric's own "
         f"spread.</p>"
     )
-    flagged = [f"{len(study_flags(study, limits))} balance flag(s) from this run are listed "
-               f"at the top of the page (kaiju outside the win-rate limit with the full "
-               f"spread, or with an alpha-full gap beyond the deck-gap limit; only where the "
-               f"95% interval lies wholly outside).",
-               kaiju_gap_sentence(study.kaiju_gaps)] if limits else [
-               kaiju_gap_sentence(study.kaiju_gaps)]  # fmt: skip
-    out.append(Section("What the alpha deck changes", [
-        intro + _ul(bits) + _ul(flagged),
-        charts.difference_chart(ranked, cap + " Paired 95% intervals.")],
-        {"deck_differences": _round(ranked)}))  # fmt: skip
+    flagged = (
+        [
+            f"{len(study_flags(study, limits))} balance flag(s) from this run are listed "
+            f"at the top of the page (kaiju outside the win-rate limit with the full "
+            f"spread, or with an alpha-full gap beyond the deck-gap limit; only where the "
+            f"95% interval lies wholly outside).",
+            kaiju_gap_sentence(study.kaiju_gaps),
+        ]
+        if limits
+        else [kaiju_gap_sentence(study.kaiju_gaps)]
+    )
+    out.append(
+        Section(
+            "What the alpha deck changes",
+            [
+                intro + _ul(bits) + _ul(flagged),
+                charts.difference_chart(ranked, cap + " Paired 95% intervals."),
+            ],
+            {"deck_differences": _round(ranked)},
+        )
+    )
 
-    out.append(Section("How does each deck build its mechs?", [
-        charts.build_chart(of(study.by_players), cap + " Wilson 95% interval of the "
-                           "lesson-take rate, normal 95% intervals of the means."),
-        "<p class='small'>The lesson takes at 3+ locked parts of the lesson Form; gaps are "
-        "slots still empty when the countdown ran out; weakness matches count the locked "
-        "parts whose Form or Type the kaiju (Traits applied) is weak to.</p>"],
-        {"study_by_players": _round(of(study.by_players, study.decks))}))  # fmt: skip
+    out.append(
+        Section(
+            "How does each deck build its mechs?",
+            [
+                charts.build_chart(
+                    of(study.by_players),
+                    cap + " Wilson 95% interval of the "
+                    "lesson-take rate, normal 95% intervals of the means.",
+                ),
+                "<p class='small'>The lesson takes at 3+ locked parts of the lesson Form; gaps are "
+                "slots still empty when the countdown ran out; weakness matches count the locked "
+                "parts whose Form or Type the kaiju (Traits applied) is weak to.</p>",
+            ],
+            {"study_by_players": _round(of(study.by_players, study.decks))},
+        )
+    )
 
     kp = of(study.by_kaiju_players)
     win_kp = kp.filter(pl.col("metric").is_in(["win", "gpa"]))
-    out.append(Section("How often does each deck beat each kaiju, at each player count?", [
-        charts.kaiju_players_chart(win_kp, cap + " Wilson 95% interval of the win rate, "
-                                   "normal 95% interval of the mean GPA."),
-        frame_table(_round(win_kp.pivot(on="metric", index=["deck", "kaiju", "players"],
-                                        values="mean"), 3))],
-        {"study_by_kaiju_players": _round(of(study.by_kaiju_players, study.decks)),
-         "study_by_kaiju": _round(of(study.by_kaiju, study.decks))}))  # fmt: skip
+    out.append(
+        Section(
+            "How often does each deck beat each kaiju, at each player count?",
+            [
+                charts.kaiju_players_chart(
+                    win_kp,
+                    cap + " Wilson 95% interval of the win rate, "
+                    "normal 95% interval of the mean GPA.",
+                ),
+                frame_table(
+                    _round(
+                        win_kp.pivot(
+                            on="metric", index=["deck", "kaiju", "players"], values="mean"
+                        ),
+                        3,
+                    )
+                ),
+            ],
+            {
+                "study_by_kaiju_players": _round(of(study.by_kaiju_players, study.decks)),
+                "study_by_kaiju": _round(of(study.by_kaiju, study.decks)),
+            },
+        )
+    )
 
     gaps = study.kaiju_gaps.filter(pl.col("metric") == "win")
     alpha_gaps = gaps.filter(pl.col("deck") == "alpha")
     gap_text = [kaiju_gap_sentence(study.kaiju_gaps)]
     if rate_limit is not None:
-        gap_text.append(f"Limit (limits.toml, {rate_limit.provenance}): every kaiju beaten "
-                        f"{rate_limit.min:.0%} to {rate_limit.max:.0%} of the time with the "
-                        f"full spread.")  # fmt: skip
+        gap_text.append(
+            f"Limit (limits.toml, {rate_limit.provenance}): every kaiju beaten "
+            f"{rate_limit.min:.0%} to {rate_limit.max:.0%} of the time with the "
+            f"full spread."
+        )
     if gap_limit is not None:
-        gap_text.append(f"Limit (limits.toml, {gap_limit.provenance}): the alpha's win rate "
-                        f"within {100 * gap_limit.max:.0f} percentage points of the full "
-                        f"spread's against every kaiju.")  # fmt: skip
-    out.append(Section("Which kaiju does the alpha deck make too hard or too easy?", [
-        _ul(gap_text),
-        charts.kaiju_gap_chart(alpha_gaps, cap + " Paired 95% intervals (every player count "
-                               "pooled); red: the deck-gap limit.",
-                               gap_limit.max if gap_limit is not None else None),
-        frame_table(_round(alpha_gaps.with_columns(pl.col("diff", "low", "high") * 100), 2),
-                    ["kaiju", "games", "mean_deck", "mean_base", "diff", "low", "high"]),
-        "<p class='small'>diff, low and high in percentage points (alpha minus full).</p>"],
-        {"kaiju_gaps": _round(study.kaiju_gaps)}))  # fmt: skip
+        gap_text.append(
+            f"Limit (limits.toml, {gap_limit.provenance}): the alpha's win rate "
+            f"within {100 * gap_limit.max:.0f} percentage points of the full "
+            f"spread's against every kaiju."
+        )
+    out.append(
+        Section(
+            "Which kaiju does the alpha deck make too hard or too easy?",
+            [
+                _ul(gap_text),
+                charts.kaiju_gap_chart(
+                    alpha_gaps,
+                    cap + " Paired 95% intervals (every player count "
+                    "pooled); red: the deck-gap limit.",
+                    gap_limit.max if gap_limit is not None else None,
+                ),
+                frame_table(
+                    _round(alpha_gaps.with_columns(pl.col("diff", "low", "high") * 100), 2),
+                    ["kaiju", "games", "mean_deck", "mean_base", "diff", "low", "high"],
+                ),
+                "<p class='small'>diff, low and high in percentage points (alpha minus full).</p>",
+            ],
+            {"kaiju_gaps": _round(study.kaiju_gaps)},
+        )
+    )
 
-    out.append(Section("Which Independent Studies get completed?", [
-        charts.study_chart(of(study.studies), cap + " Every seat that held the study; "
-                           "Wilson 95% intervals."),
-        frame_table(_round(of(study.studies), 3),
-                    ["deck", "study", "seats", "done", "rate", "low", "high"])],
-        {"study_completion": _round(of(study.studies, study.decks))}))  # fmt: skip
+    out.append(
+        Section(
+            "Which Independent Studies get completed?",
+            [
+                charts.study_chart(
+                    of(study.studies),
+                    cap + " Every seat that held the study; Wilson 95% intervals.",
+                ),
+                frame_table(
+                    _round(of(study.studies), 3),
+                    ["deck", "study", "seats", "done", "rate", "low", "high"],
+                ),
+            ],
+            {"study_completion": _round(of(study.studies, study.decks))},
+        )
+    )
 
-    out.append(Section("Which Forms and Types are scarce in the locked mechs?", [
-        charts.scarcity_chart(of(study.scarcity), cap + " Share of locked mechs holding at "
-                              "least one part of each Form (Type); Wilson 95% intervals."),
-        "<p class='small'>A mech's Form or Type counts once however many of its parts "
-        "carry it. A share near 0 for the alpha deck only is the reduced deck at work "
-        "(Appendix: The Full Spread).</p>"],
-        {"scarcity": _round(of(study.scarcity, study.decks))}))  # fmt: skip
+    out.append(
+        Section(
+            "Which Forms and Types are scarce in the locked mechs?",
+            [
+                charts.scarcity_chart(
+                    of(study.scarcity),
+                    cap + " Share of locked mechs holding at "
+                    "least one part of each Form (Type); Wilson 95% intervals.",
+                ),
+                "<p class='small'>A mech's Form or Type counts once however many of its parts "
+                "carry it. A share near 0 for the alpha deck only is the reduced deck at work "
+                "(Appendix: The Full Spread).</p>",
+            ],
+            {"scarcity": _round(of(study.scarcity, study.decks))},
+        )
+    )
 
     dealt = of(study.lesson_dealt)
     seen = of(study.lesson_seen)
     hand = dealt["dealt"][0] // dealt["players"][0] if dealt.height else "hand_size"
-    out.append(Section("Does the lesson's Form show up as often as the exact draw odds say?", [
-        "<p>Exact: P(a body card of the lesson Form among the first k body cards) = the sum "
-        "over Forms F of P(lesson = F) x P(at least one F among k) (hypergeometric, "
-        "sims/labpartners/draws.py), the lesson being the top body card shuffled back, at "
-        f"k = the opening hands ({hand} body cards a player). Simulated: the rate of "
-        "<code>lesson_dealt</code> per deck and player count, with its Wilson 95% interval; "
-        "z is the gap in standard errors of the exact odds. The deal is the exact test "
-        "because it happens before any choice, whereas how many body cards are seen later "
-        "depends on the players' choices, which themselves read the lesson. "
-        f"{html.escape(lesson_check(dealt))}</p>",
-        charts.lesson_odds_chart(dealt, cap + " Black ticks: exact; points: simulated with "
-                                 "Wilson 95% intervals."),
-        frame_table(_round(dealt, 4), ["deck", "players", "dealt", "games", "hits", "rate",
-                                       "low", "high", "exact", "z"]),
-        f"<p class='small'>Descriptive only, not a test of the odds: "
-        f"{html.escape(lesson_seen_sentence(seen))}</p>",
-        ], {"lesson_dealt": _round(of(study.lesson_dealt, study.decks)),
-            "lesson_seen": _round(of(study.lesson_seen, study.decks))}))  # fmt: skip
+    out.append(
+        Section(
+            "Does the lesson's Form show up as often as the exact draw odds say?",
+            [
+                "<p>Exact: P(a body card of the lesson Form among the first k body cards) = the sum "
+                "over Forms F of P(lesson = F) x P(at least one F among k) (hypergeometric, "
+                "sims/labpartners/draws.py), the lesson being the top body card shuffled back, at "
+                f"k = the opening hands ({hand} body cards a player). Simulated: the rate of "
+                "<code>lesson_dealt</code> per deck and player count, with its Wilson 95% interval; "
+                "z is the gap in standard errors of the exact odds. The deal is the exact test "
+                "because it happens before any choice, whereas how many body cards are seen later "
+                "depends on the players' choices, which themselves read the lesson. "
+                f"{html.escape(lesson_check(dealt))}</p>",
+                charts.lesson_odds_chart(
+                    dealt, cap + " Black ticks: exact; points: simulated with Wilson 95% intervals."
+                ),
+                frame_table(
+                    _round(dealt, 4),
+                    [
+                        "deck",
+                        "players",
+                        "dealt",
+                        "games",
+                        "hits",
+                        "rate",
+                        "low",
+                        "high",
+                        "exact",
+                        "z",
+                    ],
+                ),
+                f"<p class='small'>Descriptive only, not a test of the odds: "
+                f"{html.escape(lesson_seen_sentence(seen))}</p>",
+            ],
+            {
+                "lesson_dealt": _round(of(study.lesson_dealt, study.decks)),
+                "lesson_seen": _round(of(study.lesson_seen, study.decks)),
+            },
+        )
+    )
 
     table = samples_table(study.by_kaiju)
     if study.samples:
         win = study.by_kaiju.filter(pl.col("metric") == "win")
-        out.append(Section("How much does the answer depend on which 70 cards the alpha holds?", [
-            f"<p>{html.escape(samples_sentence(table))}</p>",
-            charts.alpha_samples_chart(win, cap + f" {len(study.samples)} sampled alphas "
-                                       "(--alpha-samples): the alpha's count of each "
-                                       "Part-Type drawn from the full spread. Wilson 95% "
-                                       "intervals."),
-            frame_table(_round(table, 3))],
-            {"alpha_samples": _round(table.with_columns(run=pl.lit(run)))}))  # fmt: skip
+        out.append(
+            Section(
+                "How much does the answer depend on which 70 cards the alpha holds?",
+                [
+                    f"<p>{html.escape(samples_sentence(table))}</p>",
+                    charts.alpha_samples_chart(
+                        win,
+                        cap + f" {len(study.samples)} sampled alphas "
+                        "(--alpha-samples): the alpha's count of each "
+                        "Part-Type drawn from the full spread. Wilson 95% "
+                        "intervals.",
+                    ),
+                    frame_table(_round(table, 3)),
+                ],
+                {"alpha_samples": _round(table.with_columns(run=pl.lit(run)))},
+            )
+        )
     else:
-        out.append(Section("How much does the answer depend on which 70 cards the alpha holds?",
-                           f"<p>{html.escape(samples_sentence(table))}</p>"))  # fmt: skip
+        out.append(
+            Section(
+                "How much does the answer depend on which 70 cards the alpha holds?",
+                f"<p>{html.escape(samples_sentence(table))}</p>",
+            )
+        )
     return out

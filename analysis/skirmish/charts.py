@@ -15,18 +15,35 @@ from analysis.charts import win_rate_heatmap as _heatmap
 from sims.skirmish.maps import Map
 
 __all__ = [  # with the shared captions, so a notebook needs this module only
-    "caption", "run_caption", "win_rate_heatmap", "destroyed_by_round_chart",
-    "damage_by_range_chart", "strike_frequency_chart", "crit_margin_chart", "team_cap_chart",
-    "build_team_cap_chart", "win_rate_by_map_chart", "decided_by_map_chart",
-    "zone_control_chart", "positions_heatmap", "map_grid", "kit_moves_chart", "SILHOUETTE",
-]  # fmt: skip
+    "caption",
+    "run_caption",
+    "win_rate_heatmap",
+    "destroyed_by_round_chart",
+    "damage_by_range_chart",
+    "strike_frequency_chart",
+    "crit_margin_chart",
+    "team_cap_chart",
+    "build_team_cap_chart",
+    "win_rate_by_map_chart",
+    "decided_by_map_chart",
+    "zone_control_chart",
+    "positions_heatmap",
+    "map_grid",
+    "kit_moves_chart",
+    "SILHOUETTE",
+]
 
 # Hit-location order (F4), with the cover band (H5) last, and the rulebook's names.
 SILHOUETTE = ("head", "right_arm", "left_arm", "core", "back", "legs", "cover")
 PART_NAMES = {
-    "head": "Head", "right_arm": "Right Arm", "left_arm": "Left Arm", "core": "Core",
-    "back": "Back", "legs": "Legs", "cover": "Cover",
-}  # fmt: skip
+    "head": "Head",
+    "right_arm": "Right Arm",
+    "left_arm": "Left Arm",
+    "core": "Core",
+    "back": "Back",
+    "legs": "Legs",
+    "cover": "Cover",
+}
 COVER_NAMES = {"none": "No cover", "hard": "Hard cover"}
 
 KIT_A = "Kit (side A)"
@@ -36,8 +53,9 @@ KIT_B = "Opponent kit"
 def win_rate_heatmap(win_rates: pl.DataFrame, caption: str) -> alt.LayerChart:
     """Side A's score in every kit-against-kit duel (:func:`analysis.charts.win_rate_heatmap`
     in the rulebook's words)."""
-    return _heatmap(win_rates, caption, side=KIT_A, opponent=KIT_B,
-                    question="Which kit wins each duel?")  # fmt: skip
+    return _heatmap(
+        win_rates, caption, side=KIT_A, opponent=KIT_B, question="Which kit wins each duel?"
+    )
 
 
 def destroyed_by_round_chart(curves: pl.DataFrame, caption: str) -> alt.LayerChart:
@@ -60,27 +78,30 @@ def destroyed_by_round_chart(curves: pl.DataFrame, caption: str) -> alt.LayerCha
         alt.Tooltip("round:Q", title="Round"),
         alt.Tooltip("share_wiped_b:Q", title="Destroyed by this round or sooner", format=".1%"),
         *(
-            [alt.Tooltip(f"{c}:Q", title=t, format=",")
-             for c, t in (("wiped_b", "Battles destroyed"), ("battles", "Battles"))
-             if c in curves.columns]
+            [
+                alt.Tooltip(f"{c}:Q", title=t, format=",")
+                for c, t in (("wiped_b", "Battles destroyed"), ("battles", "Battles"))
+                if c in curves.columns
+            ]
         ),
-    ]  # fmt: skip
+    ]
     last_round = int(curves["round"].max())
-    base = (
-        alt.Chart(values(curves))
-        .encode(
-            x=alt.X(
-                "round:Q", title="Round", scale=alt.Scale(domain=[1, last_round]),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-            ),
-            # A fixed 0..1 scale, so switching kits compares like with like.
-            y=alt.Y(
-                "share_wiped_b:Q", title="Destroyed by this round or sooner",
-                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"),
-            ),
-            color=alt.Color("side_b:N", title=KIT_B),
-        )
-    )  # fmt: skip
+    base = alt.Chart(values(curves)).encode(
+        x=alt.X(
+            "round:Q",
+            title="Round",
+            scale=alt.Scale(domain=[1, last_round]),
+            axis=alt.Axis(tickMinStep=1, format="d"),
+        ),
+        # A fixed 0..1 scale, so switching kits compares like with like.
+        y=alt.Y(
+            "share_wiped_b:Q",
+            title="Destroyed by this round or sooner",
+            scale=alt.Scale(domain=[0, 1]),
+            axis=alt.Axis(format=".0%"),
+        ),
+        color=alt.Color("side_b:N", title=KIT_B),
+    )
     lines = base.mark_line()
     points = base.mark_point(filled=True, size=40).encode(tooltip=tooltip)
     return (
@@ -133,9 +154,12 @@ def damage_by_range_chart(frame: pl.DataFrame, caption: str) -> alt.LayerChart:
 
 
 def strike_frequency_chart(
-    bands: pl.DataFrame, caption: str, *, order: Sequence[str] = SILHOUETTE,
+    bands: pl.DataFrame,
+    caption: str,
+    *,
+    order: Sequence[str] = SILHOUETTE,
     columns: int = 4,
-) -> alt.FacetChart:  # fmt: skip
+) -> alt.FacetChart:
     """Per kit (one panel each), the share of hits that strike each part, without cover
     and behind hard cover side by side, parts in silhouette order."""
     name = "strike_frequency_chart"
@@ -170,16 +194,24 @@ def strike_frequency_chart(
         alt.Chart()
         .mark_bar()
         .encode(
-            x=alt.X("location:N", title="Hit location (d20 bands)", sort=present,
-                    axis=alt.Axis(labelAngle=-45)),
+            x=alt.X(
+                "location:N",
+                title="Hit location (d20 bands)",
+                sort=present,
+                axis=alt.Axis(labelAngle=-45),
+            ),
             xOffset=alt.XOffset("cover_name:N", sort=covers),
             y=alt.Y(f"{p}:Q", title="Share of hits struck", axis=alt.Axis(format=".0%")),
-            color=alt.Color("cover_name:N", title="Cover", sort=covers,
-                            scale=alt.Scale(range=["#4c78a8", "#f58518"])),
+            color=alt.Color(
+                "cover_name:N",
+                title="Cover",
+                sort=covers,
+                scale=alt.Scale(range=["#4c78a8", "#f58518"]),
+            ),
             tooltip=tooltip,
         )
         .properties(width=200, height=160)
-    )  # fmt: skip
+    )
     return alt.FacetChart(
         data=values(frame),
         spec=bars,
@@ -230,22 +262,28 @@ def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> al
     )
     at_margin = alt.datum.crit_margin == margin
     x_margin = alt.X(
-        "crit_margin:Q", title="Crit margin",
+        "crit_margin:Q",
+        title="Crit margin",
         scale=alt.Scale(domain=[margins[0], margins[-1]]),
         axis=alt.Axis(values=margins, format="d"),
-    )  # fmt: skip
+    )
     crit_tooltip = [
         alt.Tooltip("weapon:N", title="Weapon"),
         alt.Tooltip("crit_margin:Q", title="Crit margin"),
         alt.Tooltip("crit_share:Q", title="Share of hits that crit", format=".1%"),
         *(
-            [alt.Tooltip(f"{c}:Q", title=t, format=f)
-             for c, t, f in (("crit_low", "Wilson 95% low", ".1%"),
-                             ("crit_high", "Wilson 95% high", ".1%"),
-                             ("hits", "Hits", ","), ("crits", "Crits", ","))
-             if c in crit.columns]
+            [
+                alt.Tooltip(f"{c}:Q", title=t, format=f)
+                for c, t, f in (
+                    ("crit_low", "Wilson 95% low", ".1%"),
+                    ("crit_high", "Wilson 95% high", ".1%"),
+                    ("hits", "Hits", ","),
+                    ("crits", "Crits", ","),
+                )
+                if c in crit.columns
+            ]
         ),
-    ]  # fmt: skip
+    ]
     base = alt.Chart(values(crit)).encode(
         x=x_margin,
         y=alt.Y("crit_share:Q", title="Share of hits that crit", axis=alt.Axis(format=".0%")),
@@ -273,28 +311,31 @@ def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> al
     ttk_tooltip = [
         alt.Tooltip("side_a:N", title=KIT_A),
         alt.Tooltip("crit_margin:Q", title="Crit margin"),
-        alt.Tooltip("mean_rounds_to_kill:Q", title="Rounds to destroy the opponent",
-                    format=".2f"),
+        alt.Tooltip("mean_rounds_to_kill:Q", title="Rounds to destroy the opponent", format=".2f"),
         *(
-            [alt.Tooltip(f"{c}:Q", title=t, format=f)
-             for c, t, f in (("share_wiped", "Share of battles won by destroying it", ".1%"),
-                             ("wipes", "Battles won by destroying it", ","),
-                             ("battles", "Battles", ","))
-             if c in ttk.columns]
+            [
+                alt.Tooltip(f"{c}:Q", title=t, format=f)
+                for c, t, f in (
+                    ("share_wiped", "Share of battles won by destroying it", ".1%"),
+                    ("wipes", "Battles won by destroying it", ","),
+                    ("battles", "Battles", ","),
+                )
+                if c in ttk.columns
+            ]
         ),
-    ]  # fmt: skip
+    ]
     # A fixed axis over every margin, so moving the slider moves the bars, not the scale.
     top = ttk["mean_rounds_to_kill"].max()
     top = float(top) if isinstance(top, int | float) else 1.0
-    bars_base = (
-        alt.Chart(values(ttk))
-        .encode(
-            y=alt.Y("side_a:N", title=KIT_A, sort=sorted(ttk["side_a"].unique().to_list())),
-            x=alt.X("mean_rounds_to_kill:Q", title="Rounds to destroy the opponent",
-                    scale=alt.Scale(domain=[0, math.ceil(top)])),
-            tooltip=ttk_tooltip,
-        )
-    )  # fmt: skip
+    bars_base = alt.Chart(values(ttk)).encode(
+        y=alt.Y("side_a:N", title=KIT_A, sort=sorted(ttk["side_a"].unique().to_list())),
+        x=alt.X(
+            "mean_rounds_to_kill:Q",
+            title="Rounds to destroy the opponent",
+            scale=alt.Scale(domain=[0, math.ceil(top)]),
+        ),
+        tooltip=ttk_tooltip,
+    )
     bars = bars_base.mark_bar(color="#4c78a8")
     layers: list[alt.Chart] = [bars]
     if "share_wiped" in ttk.columns:
@@ -320,29 +361,29 @@ def crit_margin_chart(crit: pl.DataFrame, ttk: pl.DataFrame, caption: str) -> al
         alt.hconcat(left, right, spacing=40)
         .add_params(margin)
         .resolve_scale(color="independent")
-        .properties(title=title("What does the crit margin do to crits and time-to-kill?",
-                                 caption))
-    )  # fmt: skip
+        .properties(title=title("What does the crit margin do to crits and time-to-kill?", caption))
+    )
 
 
 def team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.Chart:
     """Legal fielded kit teams against the Team Cap, one line per class mix (003 B3);
     ``counts`` from ``sims.skirmish.teams.kit_team_counts``."""
     need(counts, ["team_cap", "light", "medium", "heavy", "teams"], "team_cap_chart")
-    frame = counts.with_columns(
-        mix=pl.format("{}L {}M {}H", "light", "medium", "heavy")
-    ).filter(pl.col("teams").max().over("mix") > 0)  # mixes no cap admits add nothing
+    frame = counts.with_columns(mix=pl.format("{}L {}M {}H", "light", "medium", "heavy")).filter(
+        pl.col("teams").max().over("mix") > 0
+    )  # mixes no cap admits add nothing
     return (
-        alt.Chart(values(frame), title=title("How many teams does the Team Cap admit?",
-                                               caption))  # fmt: skip
+        alt.Chart(values(frame), title=title("How many teams does the Team Cap admit?", caption))
         .mark_line(interpolate="step-after", point=False)
         .encode(
             x=alt.X("team_cap:Q", title="Team Cap", scale=alt.Scale(zero=False)),
             y=alt.Y("teams:Q", title="Legal fielded teams (kits)"),
             color=alt.Color("mix:N", title="Class mix (Light/Medium/Heavy)"),
-            tooltip=[alt.Tooltip("mix:N", title="Class mix"),
-                     alt.Tooltip("team_cap:Q", title="Team Cap"),
-                     alt.Tooltip("teams:Q", title="Teams")],  # fmt: skip
+            tooltip=[
+                alt.Tooltip("mix:N", title="Class mix"),
+                alt.Tooltip("team_cap:Q", title="Team Cap"),
+                alt.Tooltip("teams:Q", title="Teams"),
+            ],
         )
         .properties(width=520, height=280)
     )
@@ -362,8 +403,7 @@ def build_team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.LayerChart:
     one_row_per(counts, ["team_cap", "light", "medium", "heavy"], name)
     exact = [c for c in ("teams", "piloted") if c in counts.columns]
     frame = (
-        counts.sort(["light", "medium", "heavy", "team_cap"],
-                    descending=[True, True, True, False])  # fmt: skip
+        counts.sort(["light", "medium", "heavy", "team_cap"], descending=[True, True, True, False])
         .filter(pl.col("teams") > 0)
         .select(
             "team_cap",
@@ -379,16 +419,24 @@ def build_team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.LayerChart:
         alt.Tooltip("mix:N", title="Class mix"),
         alt.Tooltip("team_cap:Q", title="Team Cap"),
         alt.Tooltip("teams_exact:N", title="Legal fielded teams (exact)"),
-        *([alt.Tooltip("piloted_exact:N", title="With three different pilots (exact)")]
-          if "piloted" in exact else []),
-    ]  # fmt: skip
+        *(
+            [alt.Tooltip("piloted_exact:N", title="With three different pilots (exact)")]
+            if "piloted" in exact
+            else []
+        ),
+    ]
     base = alt.Chart(values(frame)).encode(
-        x=alt.X("team_cap:Q", title="Team Cap", scale=alt.Scale(zero=False),
-                axis=alt.Axis(format="d")),
-        y=alt.Y("teams_float:Q", title="Legal fielded teams (builds, log scale)",
-                scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+        x=alt.X(
+            "team_cap:Q", title="Team Cap", scale=alt.Scale(zero=False), axis=alt.Axis(format="d")
+        ),
+        y=alt.Y(
+            "teams_float:Q",
+            title="Legal fielded teams (builds, log scale)",
+            scale=alt.Scale(type="log"),
+            axis=alt.Axis(format=".0e"),
+        ),
         color=alt.Color("mix:N", title="Class mix (Light/Medium/Heavy)", sort=mixes),
-    )  # fmt: skip
+    )
     lines = base.mark_line(interpolate="step-after")
     points = base.mark_point(filled=True, size=14).encode(tooltip=tooltip)  # one per cap
     return (lines + points).properties(
@@ -401,8 +449,13 @@ def build_team_cap_chart(counts: pl.DataFrame, caption: str) -> alt.LayerChart:
 # --- the board (003 H, I4) ---------------------------------------------------------------
 
 # How a battle is decided (analysis.skirmish.queries.decided_by_map), in reading order.
-HOW_NAMES = {"wipe": "Wipe (kills)", "zones": "Points: zones", "kills": "Points: kills",
-             "hull": "Hull", "draw": "Draw"}  # fmt: skip
+HOW_NAMES = {
+    "wipe": "Wipe (kills)",
+    "zones": "Points: zones",
+    "kills": "Points: kills",
+    "hull": "Hull",
+    "draw": "Draw",
+}
 HOW_COLORS = ("#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#7f7f7f")
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 # A pointy-top hexagon in Vega's symbol space [-1, 1]: odd-r rows (003 H).
@@ -427,28 +480,37 @@ def win_rate_by_map_chart(scores: pl.DataFrame, caption: str) -> alt.LayerChart:
     boards = frame["board"].unique(maintain_order=True).to_list()
     sides = sorted(frame["side"].unique().to_list())
     tooltip = [
-        alt.Tooltip("side:N", title="Side"), alt.Tooltip("board:N", title="Map"),
+        alt.Tooltip("side:N", title="Side"),
+        alt.Tooltip("board:N", title="Map"),
         alt.Tooltip("score:Q", title="Score (draws count half)", format=".1%"),
         alt.Tooltip("interval:N", title="Wilson 95% interval"),
         alt.Tooltip("battles:Q", title="Battles", format=","),
-    ]  # fmt: skip
+    ]
     base = alt.Chart(values(frame)).encode(
         y=alt.Y("side:N", title=None, sort=sides),
         yOffset=alt.YOffset("board:N", sort=boards),
         color=alt.Color("board:N", title="Map", sort=boards),
     )
     bars = base.mark_bar(opacity=0.8).encode(
-        x=alt.X("score:Q", title="Score against every other side (draws count half)",
-                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+        x=alt.X(
+            "score:Q",
+            title="Score against every other side (draws count half)",
+            scale=alt.Scale(domain=[0, 1]),
+            axis=alt.Axis(format=".0%"),
+        ),
         tooltip=tooltip,
-    )  # fmt: skip
+    )
     whiskers = base.mark_rule(color="black").encode(x="low:Q", x2="high:Q", tooltip=tooltip)
-    even = alt.Chart(values([{"even": 0.5}])).mark_rule(strokeDash=[4, 3], color="#333").encode(
-        x="even:Q")
+    even = (
+        alt.Chart(values([{"even": 0.5}]))
+        .mark_rule(strokeDash=[4, 3], color="#333")
+        .encode(x="even:Q")
+    )
     return (bars + whiskers + even).properties(
-        title=title("Which map favours whom?", caption), width=460,
+        title=title("Which map favours whom?", caption),
+        width=460,
         height=alt.Step(16),
-    )  # fmt: skip
+    )
 
 
 def decided_by_map_chart(decided: pl.DataFrame, caption: str) -> alt.Chart:
@@ -463,32 +525,45 @@ def decided_by_map_chart(decided: pl.DataFrame, caption: str) -> alt.Chart:
     label = pl.format("{} on {}", "fight", "board") if "fight" in keys else pl.col("board")
     order = {h: i for i, h in enumerate(HOW_NAMES)}
     frame = decided.with_columns(
-        label=label, way=pl.col("how").replace_strict(HOW_NAMES, default=pl.col("how")),
+        label=label,
+        way=pl.col("how").replace_strict(HOW_NAMES, default=pl.col("how")),
         rank=pl.col("how").replace_strict(order, default=len(order), return_dtype=pl.Int64),
         interval=_interval_text(),
     )
     labels = frame["label"].unique(maintain_order=True).to_list()
     ways = [HOW_NAMES[h] for h in HOW_NAMES]
     return (
-        alt.Chart(values(frame), title=title("Where are battles won: zones, kills or Hull?",
-                                             caption))  # fmt: skip
+        alt.Chart(
+            values(frame), title=title("Where are battles won: zones, kills or Hull?", caption)
+        )
         .mark_bar()
         .encode(
             y=alt.Y("label:N", title=None, sort=labels),
-            x=alt.X("share:Q", title="Share of battles", stack="zero",
-                    scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
-            color=alt.Color("way:N", title="Decided by", sort=ways,
-                            scale=alt.Scale(domain=ways, range=list(HOW_COLORS))),
+            x=alt.X(
+                "share:Q",
+                title="Share of battles",
+                stack="zero",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format=".0%"),
+            ),
+            color=alt.Color(
+                "way:N",
+                title="Decided by",
+                sort=ways,
+                scale=alt.Scale(domain=ways, range=list(HOW_COLORS)),
+            ),
             order=alt.Order("rank:Q"),
-            tooltip=[alt.Tooltip("label:N", title="Battles"),
-                     alt.Tooltip("way:N", title="Decided by"),
-                     alt.Tooltip("share:Q", title="Share", format=".1%"),
-                     alt.Tooltip("interval:N", title="Wilson 95% interval"),
-                     alt.Tooltip("games:Q", title="Battles so decided", format=","),
-                     alt.Tooltip("battles:Q", title="Battles", format=",")],
+            tooltip=[
+                alt.Tooltip("label:N", title="Battles"),
+                alt.Tooltip("way:N", title="Decided by"),
+                alt.Tooltip("share:Q", title="Share", format=".1%"),
+                alt.Tooltip("interval:N", title="Wilson 95% interval"),
+                alt.Tooltip("games:Q", title="Battles so decided", format=","),
+                alt.Tooltip("battles:Q", title="Battles", format=","),
+            ],
         )
         .properties(width=460, height=alt.Step(26))
-    )  # fmt: skip
+    )
 
 
 def zone_control_chart(zones: pl.DataFrame, caption: str) -> alt.FacetChart:
@@ -499,34 +574,46 @@ def zone_control_chart(zones: pl.DataFrame, caption: str) -> alt.FacetChart:
     need(zones, ["board", "round", "side", "mean_zones", "low", "high", "battles"], name)
     one_row_per(zones, ["board", "round", "side"], name)
     frame = zones.with_columns(
-        side_name=pl.col("side").replace_strict(SIDE_NAMES, default=pl.col("side")))
+        side_name=pl.col("side").replace_strict(SIDE_NAMES, default=pl.col("side"))
+    )
     boards = frame["board"].unique(maintain_order=True).to_list()
     last = int(frame["round"].max()) if frame.height else 1
     top = max(1.0, float(frame["high"].max() or 0)) if frame.height else 1.0
     tooltip = [
-        alt.Tooltip("board:N", title="Map"), alt.Tooltip("round:Q", title="Round"),
+        alt.Tooltip("board:N", title="Map"),
+        alt.Tooltip("round:Q", title="Round"),
         alt.Tooltip("side_name:N", title="Side"),
         alt.Tooltip("mean_zones:Q", title="Mean zones held", format=".2f"),
         alt.Tooltip("low:Q", title="95% low", format=".2f"),
         alt.Tooltip("high:Q", title="95% high", format=".2f"),
         alt.Tooltip("battles:Q", title="Battles still running", format=","),
-    ]  # fmt: skip
+    ]
     base = alt.Chart().encode(
-        x=alt.X("round:Q", title="End of round", scale=alt.Scale(domain=[1, last]),
-                axis=alt.Axis(tickMinStep=1, format="d")),
+        x=alt.X(
+            "round:Q",
+            title="End of round",
+            scale=alt.Scale(domain=[1, last]),
+            axis=alt.Axis(tickMinStep=1, format="d"),
+        ),
         color=alt.Color("side_name:N", title="Side", sort=list(SIDE_NAMES.values())),
-    )  # fmt: skip
+    )
     y = alt.Y("mean_zones:Q", title="Mean zones held", scale=alt.Scale(domain=[0, top]))
-    band = base.mark_area(opacity=0.2).encode(y=alt.Y("low:Q", title="Mean zones held"),
-                                              y2="high:Q")  # fmt: skip
+    band = base.mark_area(opacity=0.2).encode(
+        y=alt.Y("low:Q", title="Mean zones held"), y2="high:Q"
+    )
     lines = base.mark_line().encode(y=y)
     points = base.mark_point(filled=True, size=30).encode(y=y, tooltip=tooltip)
-    return alt.layer(band, lines, points, data=values(frame)).properties(
-        width=240, height=200,
-    ).facet(
-        column=alt.Column("board:N", title="Map", sort=boards),
-        title=title("Who holds the zones, round by round?", caption),
-    )  # fmt: skip
+    return (
+        alt.layer(band, lines, points, data=values(frame))
+        .properties(
+            width=240,
+            height=200,
+        )
+        .facet(
+            column=alt.Column("board:N", title="Map", sort=boards),
+            title=title("Who holds the zones, round by round?", caption),
+        )
+    )
 
 
 def map_grid(maps: Sequence[Map]) -> pl.DataFrame:
@@ -536,15 +623,30 @@ def map_grid(maps: Sequence[Map]) -> pl.DataFrame:
     for m in maps:
         zone = {hex_ for flower in m.zones for hex_ in flower}
         for col, row in m.hexes():
-            rows.append({"board": m.id, "col": col, "row": row,
-                         "terrain": TERRAIN_NAMES[int(m.terrain[row, col])],
-                         "zone": (col, row) in zone})  # fmt: skip
-    return pl.DataFrame(rows, schema={"board": pl.String, "col": pl.Int64, "row": pl.Int64,
-                                      "terrain": pl.String, "zone": pl.Boolean})  # fmt: skip
+            rows.append(
+                {
+                    "board": m.id,
+                    "col": col,
+                    "row": row,
+                    "terrain": TERRAIN_NAMES[int(m.terrain[row, col])],
+                    "zone": (col, row) in zone,
+                }
+            )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "board": pl.String,
+            "col": pl.Int64,
+            "row": pl.Int64,
+            "terrain": pl.String,
+            "zone": pl.Boolean,
+        },
+    )
 
 
-def positions_heatmap(positions: pl.DataFrame, grid: pl.DataFrame, caption: str,
-                      *, width: int = 330) -> alt.FacetChart:  # fmt: skip
+def positions_heatmap(
+    positions: pl.DataFrame, grid: pl.DataFrame, caption: str, *, width: int = 330
+) -> alt.FacetChart:
     """Where mechs end the battle standing and where they are destroyed: per map (columns)
     and state (rows: standing, destroyed), each hex colored by how many mechs ended there
     (both sides; a log scale), on the map's terrain with its zone hexes outlined.
@@ -555,90 +657,162 @@ def positions_heatmap(positions: pl.DataFrame, grid: pl.DataFrame, caption: str,
     name = "positions_heatmap"
     need(positions, ["board", "state", "col", "row", "mechs"], name)
     need(grid, ["board", "col", "row", "terrain", "zone"], name)
-    counts = (positions.group_by("board", "state", "col", "row")
-              .agg(pl.col("mechs").sum()))  # both sides: fmt: skip
-    boards = [b for b in grid["board"].unique(maintain_order=True).to_list()
-              if b in set(counts["board"].to_list())]  # fmt: skip
+    counts = positions.group_by("board", "state", "col", "row").agg(
+        pl.col("mechs").sum()
+    )  # both sides
+    boards = [
+        b
+        for b in grid["board"].unique(maintain_order=True).to_list()
+        if b in set(counts["board"].to_list())
+    ]
     if not boards:
         raise ValueError(f"{name}: no positions on any map of the grid")
     states = ["standing", "destroyed"]
     ground = grid.filter(pl.col("board").is_in(boards))
     total = counts.group_by("board", "state").agg(pl.col("mechs").sum().alias("of"))
-    layers = pl.concat([
-        ground.join(pl.DataFrame({"state": states}), how="cross")
-        .select("board", "state", "col", "row", "terrain", "zone",
-                layer=pl.lit("ground"), mechs=pl.lit(None, pl.Int64), of=pl.lit(None, pl.Int64)),
-        counts.join(total, on=["board", "state"]).join(
-            ground.select("board", "col", "row", "terrain", "zone"),
-            on=["board", "col", "row"], how="left")
-        .select("board", "state", "col", "row", "terrain", "zone", layer=pl.lit("mechs"),
-                mechs=pl.col("mechs").cast(pl.Int64), of=pl.col("of").cast(pl.Int64)),
-    ], how="vertical_relaxed").with_columns(
+    layers = pl.concat(
+        [
+            ground.join(pl.DataFrame({"state": states}), how="cross").select(
+                "board",
+                "state",
+                "col",
+                "row",
+                "terrain",
+                "zone",
+                layer=pl.lit("ground"),
+                mechs=pl.lit(None, pl.Int64),
+                of=pl.lit(None, pl.Int64),
+            ),
+            counts.join(total, on=["board", "state"])
+            .join(
+                ground.select("board", "col", "row", "terrain", "zone"),
+                on=["board", "col", "row"],
+                how="left",
+            )
+            .select(
+                "board",
+                "state",
+                "col",
+                "row",
+                "terrain",
+                "zone",
+                layer=pl.lit("mechs"),
+                mechs=pl.col("mechs").cast(pl.Int64),
+                of=pl.col("of").cast(pl.Int64),
+            ),
+        ],
+        how="vertical_relaxed",
+    ).with_columns(
         x=pl.col("col") + 0.5 * (pl.col("row") % 2),
         share=pl.col("mechs") / pl.col("of"),
-    )  # fmt: skip
+    )
     length = int(ground["col"].max()) + 1
     depth = int(ground["row"].max()) + 1
     step = width / (length + 0.5)  # pixels per column
     height = round(depth * step * 0.866)  # rows 1.5 radii apart, a radius step / sqrt(3)
     size = (2 * step / 3**0.5) ** 2  # the symbol's [-1, 1] box spans two radii
-    x = alt.X("x:Q", title=None, scale=alt.Scale(domain=[-0.5, length], nice=False),
-              axis=None)  # fmt: skip
-    y = alt.Y("row:Q", title=None, axis=None,
-              scale=alt.Scale(domain=[-0.5, depth - 0.5], reverse=True, nice=False))
+    x = alt.X("x:Q", title=None, scale=alt.Scale(domain=[-0.5, length], nice=False), axis=None)
+    y = alt.Y(
+        "row:Q",
+        title=None,
+        axis=None,
+        scale=alt.Scale(domain=[-0.5, depth - 0.5], reverse=True, nice=False),
+    )
     hexes = {"shape": HEX, "size": size}
     tooltip = [
-        alt.Tooltip("board:N", title="Map"), alt.Tooltip("state:N", title="Mechs"),
-        alt.Tooltip("col:Q", title="Column"), alt.Tooltip("row:Q", title="Row"),
-        alt.Tooltip("terrain:N", title="Terrain"), alt.Tooltip("zone:N", title="In a zone"),
-    ]  # fmt: skip
+        alt.Tooltip("board:N", title="Map"),
+        alt.Tooltip("state:N", title="Mechs"),
+        alt.Tooltip("col:Q", title="Column"),
+        alt.Tooltip("row:Q", title="Row"),
+        alt.Tooltip("terrain:N", title="Terrain"),
+        alt.Tooltip("zone:N", title="In a zone"),
+    ]
     terrain = (
-        alt.Chart().transform_filter(alt.datum.layer == "ground")
+        alt.Chart()
+        .transform_filter(alt.datum.layer == "ground")
         .mark_point(filled=True, **hexes)
-        .encode(x=x, y=y, fill=alt.Fill("terrain:N", title="Terrain", sort=list(TERRAIN_NAMES),
-                                        scale=alt.Scale(domain=list(TERRAIN_NAMES),
-                                                        range=list(TERRAIN_COLORS))),
-                tooltip=tooltip)
-    )  # fmt: skip
+        .encode(
+            x=x,
+            y=y,
+            fill=alt.Fill(
+                "terrain:N",
+                title="Terrain",
+                sort=list(TERRAIN_NAMES),
+                scale=alt.Scale(domain=list(TERRAIN_NAMES), range=list(TERRAIN_COLORS)),
+            ),
+            tooltip=tooltip,
+        )
+    )
     mechs = (
-        alt.Chart().transform_filter(alt.datum.layer == "mechs")
+        alt.Chart()
+        .transform_filter(alt.datum.layer == "mechs")
         .mark_point(filled=True, **hexes)
-        .encode(x=x, y=y,
-                color=alt.Color("mechs:Q", title="Mechs",
-                                scale=alt.Scale(type="log", scheme="inferno", reverse=True)),
-                tooltip=[*tooltip, alt.Tooltip("mechs:Q", title="Mechs ended here", format=","),
-                         alt.Tooltip("share:Q", title="Share of the panel's mechs",
-                                     format=".2%")])
-    )  # fmt: skip
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                "mechs:Q",
+                title="Mechs",
+                scale=alt.Scale(type="log", scheme="inferno", reverse=True),
+            ),
+            tooltip=[
+                *tooltip,
+                alt.Tooltip("mechs:Q", title="Mechs ended here", format=","),
+                alt.Tooltip("share:Q", title="Share of the panel's mechs", format=".2%"),
+            ],
+        )
+    )
     zones = (
-        alt.Chart().transform_filter((alt.datum.layer == "ground") & alt.datum.zone)
+        alt.Chart()
+        .transform_filter((alt.datum.layer == "ground") & alt.datum.zone)
         .mark_point(filled=False, stroke="#1f77b4", strokeWidth=1.5, **hexes)
         .encode(x=x, y=y)
-    )  # fmt: skip
-    return alt.layer(terrain, mechs, zones, data=values(layers)).properties(
-        width=width, height=height,
-    ).facet(
-        row=alt.Row("state:N", title=None, sort=states),
-        column=alt.Column("board:N", title="Map", sort=boards),
-        title=title("Where do mechs stand and fall?", caption),
-    ).resolve_scale(fill="shared", color="shared")  # fmt: skip
+    )
+    return (
+        alt.layer(terrain, mechs, zones, data=values(layers))
+        .properties(
+            width=width,
+            height=height,
+        )
+        .facet(
+            row=alt.Row("state:N", title=None, sort=states),
+            column=alt.Column("board:N", title="Map", sort=boards),
+            title=title("Where do mechs stand and fall?", caption),
+        )
+        .resolve_scale(fill="shared", color="shared")
+    )
 
 
-def kit_moves_chart(moves: pl.DataFrame, caption: str, *, base: str = "track"
-                    ) -> alt.HConcatChart:  # fmt: skip
+def kit_moves_chart(moves: pl.DataFrame, caption: str, *, base: str = "track") -> alt.HConcatChart:
     """Each kit's duel score on a map against ``base`` (the track): left, an arrow from
     its score on the track to its score on the map, with the map score's 95% interval;
     right, the change with its 95% interval and zero marked. Kits sorted by change;
     ``moves`` from :func:`analysis.skirmish.queries.score_moves` (one map, one policy)."""
     name = "kit_moves_chart"
-    need(moves, ["board", "side", "score", "low", "high", "base_score", "change",
-                 "change_low", "change_high"], name)  # fmt: skip
+    need(
+        moves,
+        [
+            "board",
+            "side",
+            "score",
+            "low",
+            "high",
+            "base_score",
+            "change",
+            "change_low",
+            "change_high",
+        ],
+        name,
+    )
     one_row_per(moves, ["side"], name)
-    frame = moves.with_columns(interval=_interval_text(),
-                               change_interval=pl.format(
-                                   "{} to {} points",
-                                   (pl.col("change_low") * 100).round(1),
-                                   (pl.col("change_high") * 100).round(1)))  # fmt: skip
+    frame = moves.with_columns(
+        interval=_interval_text(),
+        change_interval=pl.format(
+            "{} to {} points",
+            (pl.col("change_low") * 100).round(1),
+            (pl.col("change_high") * 100).round(1),
+        ),
+    )
     order = frame.sort("change", descending=True)["side"].to_list()
     board = frame["board"][0] if frame.height else "map"
     tooltip = [
@@ -653,27 +827,38 @@ def kit_moves_chart(moves: pl.DataFrame, caption: str, *, base: str = "track"
     base_chart = alt.Chart(values(frame)).encode(y=y, tooltip=tooltip)
     pct = alt.Axis(format=".0%")
     arrow = base_chart.mark_rule(color="#999").encode(
-        x=alt.X("base_score:Q", title="Duel score (both seats, draws count half)", axis=pct,
-                scale=alt.Scale(domain=[0, 1])),
-        x2="score:Q")  # fmt: skip
+        x=alt.X(
+            "base_score:Q",
+            title="Duel score (both seats, draws count half)",
+            axis=pct,
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+        x2="score:Q",
+    )
     on_base = base_chart.mark_point(color="#999", size=50).encode(x="base_score:Q")
     whiskers = base_chart.mark_rule(color="#1f77b4").encode(x="low:Q", x2="high:Q")
     on_map = base_chart.mark_point(filled=True, color="#1f77b4", size=60).encode(x="score:Q")
     left = (arrow + on_base + whiskers + on_map).properties(
         title=alt.TitleParams(f"Score: the {base} (grey ring) to {board} (blue)"),
-        width=320, height=alt.Step(22))  # fmt: skip
-    change_x = alt.X("change:Q", title=f"Change from the {base} (points of score)",
-                     axis=alt.Axis(format="+.0%"))  # fmt: skip
-    rules = base_chart.mark_rule(color="#333").encode(x=alt.X("change_low:Q", title=None),
-                                                      x2="change_high:Q")  # fmt: skip
+        width=320,
+        height=alt.Step(22),
+    )
+    change_x = alt.X(
+        "change:Q", title=f"Change from the {base} (points of score)", axis=alt.Axis(format="+.0%")
+    )
+    rules = base_chart.mark_rule(color="#333").encode(
+        x=alt.X("change_low:Q", title=None), x2="change_high:Q"
+    )
     dots = base_chart.mark_point(filled=True, size=60).encode(
         x=change_x,
-        color=alt.when(alt.datum.change >= 0).then(alt.value("#2ca02c"))
+        color=alt.when(alt.datum.change >= 0)
+        .then(alt.value("#2ca02c"))
         .otherwise(alt.value("#d62728")),
-    )  # fmt: skip
+    )
     zero = alt.Chart(values([{"zero": 0}])).mark_rule(strokeDash=[4, 3]).encode(x="zero:Q")
     right = (zero + rules + dots).properties(
-        title=alt.TitleParams("Change, with its 95% interval"), width=260,
-        height=alt.Step(22))  # fmt: skip
+        title=alt.TitleParams("Change, with its 95% interval"), width=260, height=alt.Step(22)
+    )
     return alt.hconcat(left, right, spacing=30).properties(
-        title=title("How did the kit win rates move against the track?", caption))
+        title=title("How did the kit win rates move against the track?", caption)
+    )

@@ -33,8 +33,10 @@ from sims.core.dist import Dist
 from sims.skirmish import builds, exact, rules
 from sims.skirmish.catalog import Catalog, Kit, Part
 
-ABILITY_TAGS = {"weapons": {"indirect": "max", "pulse": "max", "heavy": "min"},
-                "parts": {"guard": "max", "jump": "max", "smoke": "max"}}  # fmt: skip
+ABILITY_TAGS = {
+    "weapons": {"indirect": "max", "pulse": "max", "heavy": "min"},
+    "parts": {"guard": "max", "jump": "max", "smoke": "max"},
+}
 PART_STATS = ("armor", "durability", "evasion", "speed", "sensors", "e_def", "acc", "reactor")
 CONFIRM_PAIRS = 6  # frontier builds --confirm plays, each with one build it dominates
 CONFIRM_POLICY = "gunline"
@@ -67,14 +69,23 @@ def weapon_frame(catalog: Catalog) -> pl.DataFrame:
     rows = []
     targets = [catalog.mech(k) for k in catalog.kits]
     for w in catalog.weapons():
-        mean = sum((exact.expected_damage(w, t, catalog.params) for t in targets),
-                   Fraction(0)) / len(targets)  # fmt: skip
-        rows.append({
-            "id": w.id, "slot": w.slot, "damage": float(mean), "range": w.range,
-            "heat": w.heat, "weight": w.weight, "durability": w.durability, "armor": w.armor,
-            **{tag: int(tag in w.tags) for tag in ABILITY_TAGS["weapons"]},
-            "tags": ",".join(w.tags),
-        })  # fmt: skip
+        mean = sum(
+            (exact.expected_damage(w, t, catalog.params) for t in targets), Fraction(0)
+        ) / len(targets)
+        rows.append(
+            {
+                "id": w.id,
+                "slot": w.slot,
+                "damage": float(mean),
+                "range": w.range,
+                "heat": w.heat,
+                "weight": w.weight,
+                "durability": w.durability,
+                "armor": w.armor,
+                **{tag: int(tag in w.tags) for tag in ABILITY_TAGS["weapons"]},
+                "tags": ",".join(w.tags),
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -88,11 +99,15 @@ def part_frame(catalog: Catalog) -> pl.DataFrame:
     for p in catalog.parts.values():
         if p.is_weapon:
             continue
-        rows.append({
-            "id": p.id, "slot": _part_group(p), "weight": p.weight,
-            **{s: getattr(p, s) for s in PART_STATS},
-            **{tag: int(tag in p.tags) for tag in ABILITY_TAGS["parts"]},
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": p.id,
+                "slot": _part_group(p),
+                "weight": p.weight,
+                **{s: getattr(p, s) for s in PART_STATS},
+                **{tag: int(tag in p.tags) for tag in ABILITY_TAGS["parts"]},
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -103,13 +118,20 @@ def reference_weapon(catalog: Catalog) -> Part:
     """The weapon every build's Core is measured against: the standard Medium's weapon
     with the most expected damage against the standard Medium itself."""
     standard = catalog.mech(catalog.params.standard_medium)
-    return max(standard.weapons,
-               key=lambda w: exact.expected_damage(w, standard, catalog.params))  # fmt: skip
+    return max(standard.weapons, key=lambda w: exact.expected_damage(w, standard, catalog.params))
 
 
 @functools.cache
-def _core_hits(pen: int, damage: str, acc: int, evasion: int, band: int, armor: int,
-               durability: int, params: rules.Parameters) -> Fraction:  # fmt: skip
+def _core_hits(
+    pen: int,
+    damage: str,
+    acc: int,
+    evasion: int,
+    band: int,
+    armor: int,
+    durability: int,
+    params: rules.Parameters,
+) -> Fraction:
     """Expected hits of a weapon (Pen ``pen``, ``damage`` dice, accuracy ``acc``) on a
     target of ``evasion`` until the damage dealt to its Core (``band`` faces of 20,
     ``armor``, ``durability``) reaches its Durability, counting only hits whose location
@@ -134,8 +156,9 @@ def _core_hits(pen: int, damage: str, acc: int, evasion: int, band: int, armor: 
     return e[durability]
 
 
-def _fire_table(catalog: Catalog, ids: tuple[str, ...], heads: tuple[str, ...],
-                target: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+def _fire_table(
+    catalog: Catalog, ids: tuple[str, ...], heads: tuple[str, ...], target: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """[head, part] expected damage per Fire action against ``target`` (0 for a part that
     is no weapon), the parts' Heat and whether each is a weapon."""
     p = catalog.params
@@ -152,8 +175,9 @@ def _fire_table(catalog: Catalog, ids: tuple[str, ...], heads: tuple[str, ...],
     return dmg, heat, weapon
 
 
-def per_activation(dmg: np.ndarray, heat: np.ndarray, weapon: np.ndarray,
-                   reactor: np.ndarray, barrage_heat: int) -> np.ndarray:  # fmt: skip
+def per_activation(
+    dmg: np.ndarray, heat: np.ndarray, weapon: np.ndarray, reactor: np.ndarray, barrage_heat: int
+) -> np.ndarray:
     """[N] expected damage of one activation from [N, 3] per-mount damage, Heat and
     weapon flags: the better of one Fire of the best weapon and a Barrage of the two
     best when their Heat + ``barrage_heat`` fits the Reactor Cap (from Heat 0)."""
@@ -176,8 +200,11 @@ def build_frame(catalog: Catalog) -> pl.DataFrame:
     arm_dmg, arm_heat, arm_w = _fire_table(catalog, ids["arm"], ids["head"], standard)
     back_dmg, back_heat, back_w = _fire_table(catalog, ids["back"], ids["head"], standard)
     h = b.head.astype(np.intp)
-    mounts = [(arm_dmg, arm_heat, arm_w, b.right_arm), (arm_dmg, arm_heat, arm_w, b.left_arm),
-              (back_dmg, back_heat, back_w, b.back)]  # fmt: skip
+    mounts = [
+        (arm_dmg, arm_heat, arm_w, b.right_arm),
+        (arm_dmg, arm_heat, arm_w, b.left_arm),
+        (back_dmg, back_heat, back_w, b.back),
+    ]
     dmg = np.stack([d[h, m.astype(np.intp)] for d, _, _, m in mounts], axis=1)
     heat = np.stack([t[m.astype(np.intp)] for _, t, _, m in mounts], axis=1)
     weapon = np.stack([w[m.astype(np.intp)] for _, _, w, m in mounts], axis=1)
@@ -195,20 +222,27 @@ def build_frame(catalog: Catalog) -> pl.DataFrame:
         e = _core_hits(ref.pen, ref.damage, acc, int(ev), int(bd), core.armor, core.durability, p)
         hits[k] = float(e)
         attacks[k] = float(e / rules.hit_chances(acc, int(ev), 0)[0])
-    names = {slot: np.array(ids[builds.CATALOG_SLOT[slot]], dtype=object)
-             for slot in builds.BUILD_SLOTS}  # fmt: skip
+    names = {
+        slot: np.array(ids[builds.CATALOG_SLOT[slot]], dtype=object) for slot in builds.BUILD_SLOTS
+    }
     parts = {slot: names[slot][getattr(b, slot)] for slot in builds.BUILD_SLOTS}
     build_id = ["/".join(t) for t in zip(*(parts[s] for s in builds.BUILD_SLOTS), strict=True)]
     kits = {}
     for kit in catalog.kits.values():
         right, left = sorted((kit.right_arm, kit.left_arm), key=ids["arm"].index)
         kits["/".join((kit.chassis, kit.head, right, left, kit.legs, kit.back))] = kit.id
-    frame = pl.DataFrame({
-        "id": build_id, "chassis": parts["chassis"].astype(str),
-        "weight": b.weight.astype(np.int64), "damage": damage,
-        "core_attacks": attacks[inverse.ravel()], "core_hits": hits[inverse.ravel()],
-        "evasion": b.evasion.astype(np.int64), "core_band": band.astype(np.int64),
-    })  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "id": build_id,
+            "chassis": parts["chassis"].astype(str),
+            "weight": b.weight.astype(np.int64),
+            "damage": damage,
+            "core_attacks": attacks[inverse.ravel()],
+            "core_hits": hits[inverse.ravel()],
+            "evasion": b.evasion.astype(np.int64),
+            "core_band": band.astype(np.int64),
+        }
+    )
     kit = pl.col("id").replace_strict(kits, default="")
     return frame.with_columns(kit=pl.when(kit != "").then(pl.lit("kit ") + kit).otherwise(kit))
 
@@ -242,15 +276,16 @@ def builds_doc(catalog: Catalog) -> str:
 def _build_kit(catalog: Catalog, build_id: str, name: str) -> Kit:
     chassis, head, right, left, legs, back = build_id.split("/")
     pilot = catalog.kits[catalog.params.standard_medium].pilot
-    return Kit(name, name, chassis, head, right, left, legs, back, pilot=pilot,
-               provenance="assumed")  # fmt: skip
+    return Kit(
+        name, name, chassis, head, right, left, legs, back, pilot=pilot, provenance="assumed"
+    )
 
 
 def _gap(row: dict[str, Any]) -> pl.Expr:
     """How far a build lies from ``row`` on the two proxies, each relative to ``row``'s."""
-    return ((pl.col("damage") - row["damage"]).abs() / max(row["damage"], 1e-9)
-            + (pl.col("core_attacks") - row["core_attacks"]).abs()
-            / max(row["core_attacks"], 1e-9))  # fmt: skip
+    return (pl.col("damage") - row["damage"]).abs() / max(row["damage"], 1e-9) + (
+        pl.col("core_attacks") - row["core_attacks"]
+    ).abs() / max(row["core_attacks"], 1e-9)
 
 
 def confirm_pairs(result: pl.DataFrame, count: int = CONFIRM_PAIRS) -> list[tuple[str, str]]:
@@ -291,22 +326,36 @@ def confirm(catalog: Catalog, result: pl.DataFrame, n: int, seed: int) -> pl.Dat
     kits = {f"choice_{k}": _build_kit(catalog, b, f"choice_{k}") for k, b in enumerate(ids)}
     cat = replace(catalog, kits={**catalog.kits, **kits})
     standard = catalog.params.standard_medium
-    battles = [compile_battle(cat, Side((k,), CONFIRM_POLICY), Side((standard,), CONFIRM_POLICY))
-               for k in kits]  # fmt: skip
+    battles = [
+        compile_battle(cat, Side((k,), CONFIRM_POLICY), Side((standard,), CONFIRM_POLICY))
+        for k in kits
+    ]
     scenario = np.repeat(np.arange(len(battles)), n)
     res = vector.play(battles, scenario, np.random.default_rng(seed))
     winner = res["winner"].reshape(len(battles), n)
-    score = {b: float(((winner[k] == rules.SIDE_A) + 0.5 * (winner[k] == rules.DRAW)).sum())
-             for k, b in enumerate(ids)}  # fmt: skip
+    score = {
+        b: float(((winner[k] == rules.SIDE_A) + 0.5 * (winner[k] == rules.DRAW)).sum())
+        for k, b in enumerate(ids)
+    }
     rows = []
     kit_of = dict(zip(result["id"], result["kit"], strict=True))
     for k, (top, low) in enumerate(pairs):
         a, d = (wilson(score[b], n) for b in (top, low))
-        verdict = ("higher" if a[0] > d[1] else "lower" if a[1] < d[0] else "cannot tell")
+        verdict = "higher" if a[0] > d[1] else "lower" if a[1] < d[0] else "cannot tell"
         for role, b, (lo, hi) in (("frontier", top, a), ("dominated by it", low, d)):
-            rows.append({"pair": k + 1, "role": role, "build": b, "kit": kit_of[b],
-                         "duels": n, "score": score[b] / n, "low": lo, "high": hi,
-                         "frontier_scores": verdict})  # fmt: skip
+            rows.append(
+                {
+                    "pair": k + 1,
+                    "role": role,
+                    "build": b,
+                    "kit": kit_of[b],
+                    "duels": n,
+                    "score": score[b] / n,
+                    "low": lo,
+                    "high": hi,
+                    "frontier_scores": verdict,
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -328,31 +377,52 @@ CONFIRM_DOC = (
 
 def choice_sets(catalog: Catalog) -> list[ChoiceSet]:
     """Skirmish's choice sets (module docstring)."""
-    weapon_obj = {"damage": "max", "range": "max", "heat": "min", "weight": "min",
-                  "durability": "max", "armor": "max", **ABILITY_TAGS["weapons"]}  # fmt: skip
+    weapon_obj = {
+        "damage": "max",
+        "range": "max",
+        "heat": "min",
+        "weight": "min",
+        "durability": "max",
+        "armor": "max",
+        **ABILITY_TAGS["weapons"],
+    }
     part_obj = {"weight": "min", **dict.fromkeys(PART_STATS, "max"), **ABILITY_TAGS["parts"]}
     return [
         ChoiceSet(
-            name="weapons", what="a weapon part for an arm or the back",
-            frame=weapon_frame(catalog), objectives=weapon_obj, doc=DOC_WEAPONS, group="slot",
-            chart=("weight", "damage"), columns=[*weapon_obj, "tags"],
+            name="weapons",
+            what="a weapon part for an arm or the back",
+            frame=weapon_frame(catalog),
+            objectives=weapon_obj,
+            doc=DOC_WEAPONS,
+            group="slot",
+            chart=("weight", "damage"),
+            columns=[*weapon_obj, "tags"],
             labels={"damage": "expected damage per Fire action (mean over kits)"},
         ),
         ChoiceSet(
-            name="parts", what="a part that is no weapon (chassis, head, shield arm, legs, "
-            "back system)", frame=part_frame(catalog), objectives=part_obj, doc=DOC_PARTS,
-            group="slot", chart=("weight", "durability"),
+            name="parts",
+            what="a part that is no weapon (chassis, head, shield arm, legs, back system)",
+            frame=part_frame(catalog),
+            objectives=part_obj,
+            doc=DOC_PARTS,
+            group="slot",
+            chart=("weight", "durability"),
         ),
         ChoiceSet(
-            name="builds", what="a legal build of the playable parts: chassis, head, two "
-            "arms (unordered), legs, back; no pilot", frame=build_frame(catalog),
+            name="builds",
+            what="a legal build of the playable parts: chassis, head, two "
+            "arms (unordered), legs, back; no pilot",
+            frame=build_frame(catalog),
             objectives={"weight": "min", "damage": "max", "core_attacks": "max"},
-            doc=builds_doc(catalog), chart=("weight", "damage"),
+            doc=builds_doc(catalog),
+            chart=("weight", "damage"),
             columns=["weight", "damage", "core_attacks", "core_hits", "evasion", "core_band"],
-            labels={"damage": "expected damage per activation",
-                    "core_attacks": "expected Fire actions to destroy the Core"},
+            labels={
+                "damage": "expected damage per activation",
+                "core_attacks": "expected Fire actions to destroy the Core",
+            },
             note="kit",
             confirm=lambda result, n, seed: confirm(catalog, result, n, seed),
             confirm_doc=CONFIRM_DOC,
         ),
-    ]  # fmt: skip
+    ]

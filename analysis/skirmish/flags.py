@@ -14,10 +14,9 @@ LIMITS = ("crit_share", "win_rate")
 
 def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> list[Flag]:
     """Weapons whose exact crit share, averaged over every kit, leaves the limits."""
-    per_weapon = (
-        weapon_vs_kit.group_by("weapon", maintain_order=True)
-        .agg(pl.col("crit_share_float").mean().alias("share"), pl.len().alias("kits"))
-    )  # fmt: skip
+    per_weapon = weapon_vs_kit.group_by("weapon", maintain_order=True).agg(
+        pl.col("crit_share_float").mean().alias("share"), pl.len().alias("kits")
+    )
     flags = []
     for weapon, share, kits in per_weapon.iter_rows():
         if (out := outside(share, limit)) is None:
@@ -27,9 +26,16 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
             "exact: weapon_vs_kit.csv attacker (Gunnery 2, no Head Acc, no modifier dice, "
             f"no cover), averaged over {kits} kits at crit margin {margin}"
         )
-        flags.append(Flag(weapon, "crit_share", share,
-                          f"The {weapon} crits on {_pct(share)} of its hits, {side} the "
-                          f"limit of {_pct(bound)}.", evidence))  # fmt: skip
+        flags.append(
+            Flag(
+                weapon,
+                "crit_share",
+                share,
+                f"The {weapon} crits on {_pct(share)} of its hits, {side} the "
+                f"limit of {_pct(bound)}.",
+                evidence,
+            )
+        )
     return flags
 
 
@@ -39,17 +45,21 @@ def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[
     gives the score's 95% Wilson interval, and says the data cannot decide when that
     interval reaches back inside the limits."""
     others = win_rates.filter(pl.col("side_a") != pl.col("side_b"))
-    as_a = others.select(pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"),
-                         pl.col("battles"))  # fmt: skip
-    as_b = others.select(pl.col("side_b").alias("kit"), (1 - pl.col("score_a")).alias("score"),
-                         pl.col("battles"))  # fmt: skip
+    as_a = others.select(
+        pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"), pl.col("battles")
+    )
+    as_b = others.select(
+        pl.col("side_b").alias("kit"), (1 - pl.col("score_a")).alias("score"), pl.col("battles")
+    )
     both = pl.concat([as_a, as_b])
     per_kit = (
         both.group_by("kit", maintain_order=True)
-        .agg(((pl.col("score") * pl.col("battles")).sum() / pl.col("battles").sum()).alias("score"),
-             pl.col("battles").sum())
+        .agg(
+            ((pl.col("score") * pl.col("battles")).sum() / pl.col("battles").sum()).alias("score"),
+            pl.col("battles").sum(),
+        )
         .sort("score")
-    )  # fmt: skip
+    )
     flags = []
     for kit, score, battles in per_kit.iter_rows():
         if (out := outside(score, limit)) is None:
@@ -59,12 +69,18 @@ def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[
         undecided = (
             f"; the interval reaches inside the limits, so the data cannot decide whether it "
             f"is really {side} them (a larger --n can)"
-            if low <= bound <= high else ""
+            if low <= bound <= high
+            else ""
         )
-        flags.append(Flag(kit, "win_rate", score,
-                          f"The {kit} scores {_pct(score)} in its duels "
-                          f"(95% interval {_pct(low)} to {_pct(high)}), {side} "
-                          f"the limit of {_pct(bound)}{undecided}.",
-                          f"simulated: {battles:,} duels against every other kit, both "
-                          f"seats; {caption}"))  # fmt: skip
+        flags.append(
+            Flag(
+                kit,
+                "win_rate",
+                score,
+                f"The {kit} scores {_pct(score)} in its duels "
+                f"(95% interval {_pct(low)} to {_pct(high)}), {side} "
+                f"the limit of {_pct(bound)}{undecided}.",
+                f"simulated: {battles:,} duels against every other kit, both seats; {caption}",
+            )
+        )
     return flags

@@ -117,8 +117,9 @@ def crit_share(con: duckdb.DuckDBPyConnection, view: str = "skirmish_crit_margin
     return fetch(con, sql)
 
 
-def time_to_kill(con: duckdb.DuckDBPyConnection, view: str = "skirmish_crit_margin"
-                 ) -> pl.DataFrame:  # fmt: skip
+def time_to_kill(
+    con: duckdb.DuckDBPyConnection, view: str = "skirmish_crit_margin"
+) -> pl.DataFrame:
     """Per kit (side A) and crit margin: battles, wipes (battles side A won by destroying
     side B: ``decided = 'wipe'`` and ``winner = 'a'``), their share, and the mean rounds
     those wipes took (NULL where there was none), per run, pooling every opponent and policy.
@@ -171,9 +172,13 @@ def _runs_filter(runs: Sequence[str] | None) -> str:
     return f"run IN ({', '.join(_text(r) for r in runs)})" if runs else "false"
 
 
-def win_rates_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
-                     default_board: str = "broken", runs: Sequence[str] | None = None
-                     ) -> pl.DataFrame:  # fmt: skip
+def win_rates_by_map(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_teamfight",
+    *,
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Per run, board and matchup (sides and policies): battles, side A's wins, draws and
     losses, its score (wins + draws / 2, over battles) with a 95% Wilson interval
     (``score_low``, ``score_high``).
@@ -218,9 +223,13 @@ def _seats(view: str, board: str, runs: Sequence[str] | None) -> str:
     return "\n        UNION ALL".join(rows)
 
 
-def scores_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
-                  default_board: str = "broken", runs: Sequence[str] | None = None
-                  ) -> pl.DataFrame:  # fmt: skip
+def scores_by_map(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_teamfight",
+    *,
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Per run, board, side (a kit, or a team: its kits joined by "+") and its policy: its
     score over both seats against every other side (mirrors, side_a = side_b, left out),
     a win 1, a draw 0.5, a loss 0, with a 95% Wilson interval (``low``, ``high``);
@@ -243,9 +252,14 @@ def scores_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfigh
     return fetch(con, sql)
 
 
-def score_moves(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel_all", *,
-                base: str = TRACK, default_board: str = "broken",
-                runs: Sequence[str] | None = None) -> pl.DataFrame:  # fmt: skip
+def score_moves(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_duel_all",
+    *,
+    base: str = TRACK,
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """How each side's score (as :func:`scores_by_map`, pooled over the chosen runs) moves
     from the ``base`` board (the track by default) to each other board: per board, side
     and policy, ``score`` with ``low``/``high`` (95% Wilson) and ``battles`` on the board,
@@ -287,9 +301,13 @@ def score_moves(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel_all",
     return fetch(con, sql)
 
 
-def decided_by_map(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
-                   default_board: str = "broken", runs: Sequence[str] | None = None
-                   ) -> pl.DataFrame:  # fmt: skip
+def decided_by_map(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_teamfight",
+    *,
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Per run and board, how the battles were decided (003 I4), one row per way ``how``
     in the order wipe, zones, kills, hull, draw: ``games`` decided so (``won_a``,
     ``won_b`` of them won by side A, side B), ``battles`` on that board, ``share`` =
@@ -357,9 +375,13 @@ def _numbered(columns: Sequence[str], pattern: str) -> list[int]:
     return sorted(int(m[1]) for c in columns if (m := re.fullmatch(pattern, c)))
 
 
-def zone_control(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
-                 default_board: str = "broken", runs: Sequence[str] | None = None
-                 ) -> pl.DataFrame:  # fmt: skip
+def zone_control(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_teamfight",
+    *,
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Per run, board, round r and side (``a``, ``b``): the mean zones that side held at
     the end of round r (``zones_a_r<r>``, ``zones_b_r<r>``; 003 H Zones, I4) over the
     battles still running then (``battles``), with a 95% normal interval of the mean,
@@ -406,9 +428,14 @@ def zone_control(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight
     return fetch(con, sql)
 
 
-def positions(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", *,
-              lengths: Mapping[str, int], default_board: str = "broken",
-              runs: Sequence[str] | None = None) -> pl.DataFrame:  # fmt: skip
+def positions(
+    con: duckdb.DuckDBPyConnection,
+    view: str = "skirmish_teamfight",
+    *,
+    lengths: Mapping[str, int],
+    default_board: str = "broken",
+    runs: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Per run, board, side (``a``, ``b``), state and hex: how many mechs ended there
     (``mechs``): ``state`` is ``standing`` where the mech ended the battle alive
     (``down_<side>_<k>`` false) and ``destroyed`` where it was destroyed (true), from its
@@ -421,12 +448,19 @@ def positions(con: duckdb.DuckDBPyConnection, view: str = "skirmish_teamfight", 
     """
     columns = _columns(con, view)
     board = _board(columns, default_board)
-    mechs = [(s, k) for s in "ab" for k in _numbered(columns, rf"hex_{s}_(\d+)")
-             if f"down_{s}_{k}" in columns]  # fmt: skip
+    mechs = [
+        (s, k)
+        for s in "ab"
+        for k in _numbered(columns, rf"hex_{s}_(\d+)")
+        if f"down_{s}_{k}" in columns
+    ]
     if not mechs:
         raise ValueError(f"positions: {view} has no hex_<side>_<k> and down_<side>_<k> columns")
-    maps = (f"(VALUES {', '.join(f'({_text(b)}, {int(n)})' for b, n in lengths.items())})"
-            if lengths else "(SELECT NULL::VARCHAR, NULL::INTEGER WHERE false)")  # fmt: skip
+    maps = (
+        f"(VALUES {', '.join(f'({_text(b)}, {int(n)})' for b, n in lengths.items())})"
+        if lengths
+        else "(SELECT NULL::VARCHAR, NULL::INTEGER WHERE false)"
+    )
     sql = f"""
     WITH maps(board, length) AS {maps},
     mechs AS (

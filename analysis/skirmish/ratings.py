@@ -14,12 +14,19 @@ from analysis.ratings import bradley_terry, pairwise
 from analysis.readings import best_sentence
 
 __all__ = [  # the fit, and its readings
-    "bradley_terry", "pairwise", "best_by_cap", "by_heavies", "best_sentence", "heavy_sentence",
+    "bradley_terry",
+    "pairwise",
+    "best_by_cap",
+    "by_heavies",
+    "best_sentence",
+    "heavy_sentence",
     "caveats",
-]  # fmt: skip
+]
 
-def best_by_cap(ratings: pl.DataFrame, weights: dict[str, int], caps: Iterable[int]
-                ) -> pl.DataFrame:  # fmt: skip
+
+def best_by_cap(
+    ratings: pl.DataFrame, weights: dict[str, int], caps: Iterable[int]
+) -> pl.DataFrame:
     """The highest-rated team whose fielded Weight fits each Team Cap (B3), with its 95%
     interval (``low``, ``high``)."""
     rows = []
@@ -27,10 +34,16 @@ def best_by_cap(ratings: pl.DataFrame, weights: dict[str, int], caps: Iterable[i
         fits = ratings.filter(pl.col("team").replace_strict(weights, default=10**9) <= cap)
         if fits.height:
             top = fits.row(0, named=True)
-            rows.append({
-                "team_cap": cap, "team": top["team"], "weight": weights[top["team"]],
-                "rating": top["rating"], "low": top["low"], "high": top["high"],
-            })  # fmt: skip
+            rows.append(
+                {
+                    "team_cap": cap,
+                    "team": top["team"],
+                    "weight": weights[top["team"]],
+                    "rating": top["rating"],
+                    "low": top["low"],
+                    "high": top["high"],
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -64,8 +77,13 @@ def by_heavies(fit: pl.DataFrame, heavies: dict[str, int]) -> pl.DataFrame:
     )
 
 
-def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFrame | None = None,
-                   heavies: Mapping[str, int] | None = None, sample: str = "") -> str:  # fmt: skip
+def heavy_sentence(
+    fit: pl.DataFrame,
+    by_heavy: pl.DataFrame,
+    pairs: pl.DataFrame | None = None,
+    heavies: Mapping[str, int] | None = None,
+    sample: str = "",
+) -> str:
     """A plain answer to "are Heavies viable?" from ``ratings.by_heavies``, every estimate
     with its 95% interval: the best team with a Heavy against the best team (or, when it
     is the best, against the best without one), and with ``pairs`` (``ratings.pairwise``)
@@ -79,15 +97,17 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
     ranked = fit.sort("rating", "team", descending=[True, False])
     mine = fit.filter(pl.col("team") == top["best_team"]).row(0, named=True)
     if top["best_rank"] == 1:
-        light = (ranked.filter(pl.col("team").replace_strict(heavies, default=0) == 0)
-                 if heavies else ranked.slice(1))  # fmt: skip
+        light = (
+            ranked.filter(pl.col("team").replace_strict(heavies, default=0) == 0)
+            if heavies
+            else ranked.slice(1)
+        )
         rival = light.row(0, named=True) if light.height else None
         lead = f"The best rated team, {top['best_team']}, fields a Heavy (rank 1 of {n})."
         against = "the best team without a Heavy"
     else:
         rival = ranked.row(0, named=True)
-        lead = (f"The best team with a Heavy, {top['best_team']}, is rank {top['best_rank']} "
-                f"of {n}.")  # fmt: skip
+        lead = f"The best team with a Heavy, {top['best_team']}, is rank {top['best_rank']} of {n}."
         against = "the best team"
     versus = ""
     if rival is not None:
@@ -96,8 +116,9 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
     lights = n - int(heavy["teams"].sum())
     if pairs is not None and heavies is not None and lights > 0:
         group = [t for t in fit["team"] if heavies.get(t, 0) > 0]
-        gap = " " + readings.gap_sentence(ratings.mean_gap(pairs, group),
-                                         "Teams with a Heavy", "teams without")  # fmt: skip
+        gap = " " + readings.gap_sentence(
+            ratings.mean_gap(pairs, group), "Teams with a Heavy", "teams without"
+        )
     return (
         f"{lead}{versus}{gap} Teams with a Heavy are {heavy['in_top_quarter'].sum()} of the "
         f"top {-(-n // 4)} and {heavy['teams'].sum()} of all {n}."
@@ -105,8 +126,9 @@ def heavy_sentence(fit: pl.DataFrame, by_heavy: pl.DataFrame, pairs: pl.DataFram
     )
 
 
-def caveats(fit: pl.DataFrame, *, battles: int, legal_teams: int | None = None,
-            custom: int = 0) -> list[str]:  # fmt: skip
+def caveats(
+    fit: pl.DataFrame, *, battles: int, legal_teams: int | None = None, custom: int = 0
+) -> list[str]:
     """The lines to print before any reading of a ratings fit: PREVIEW when ``battles``
     leave the ratings wider than ``readings.PRECISION``, and that the teams are a sample
     when fewer than the ``legal_teams`` kit teams were rated (``custom``: generated teams
@@ -114,7 +136,8 @@ def caveats(fit: pl.DataFrame, *, battles: int, legal_teams: int | None = None,
     out = []
     if note := readings.preview_note(battles, fit):
         out.append(note)
-    if legal_teams is not None and (note := readings.sample_note(fit.height - custom, legal_teams,
-                                                                "kit teams")):  # fmt: skip
+    if legal_teams is not None and (
+        note := readings.sample_note(fit.height - custom, legal_teams, "kit teams")
+    ):
         out.append(note)
     return out

@@ -101,8 +101,15 @@ RESULTS = ("a", "b", "draw")  # winner codes
 DEFENSE = {"block": 0, "highest": 1}
 AMBUSH = {"none": -1, "a": 0, "b": 1}
 # 3d: the system a grappled Armor gives up (the one it needs least while held)
-GRAPPLE_LOSS = (rules.MOVEMENT, rules.SURVEILLANCE, rules.RESISTIVE, rules.ECM,
-                rules.HAND_TO_HAND, rules.DIRECT_FIRE, rules.SMART)  # fmt: skip
+GRAPPLE_LOSS = (
+    rules.MOVEMENT,
+    rules.SURVEILLANCE,
+    rules.RESISTIVE,
+    rules.ECM,
+    rules.HAND_TO_HAND,
+    rules.DIRECT_FIRE,
+    rules.SMART,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,11 +147,19 @@ def batch_key(battle: Battle) -> tuple:
     return (battle.params,)
 
 
-def compile_battle(catalog: Catalog, a: Sequence[Loadout | str], b: Sequence[Loadout | str],
-                   *, squads: tuple[int, int] = (0, 0), morale: tuple[int, int] = (0, 0),
-                   ambush: str = "none", cover: tuple[str, str] = ("none", "none"),
-                   depleted: tuple[bool, bool] = (False, False), range_: int = 0,
-                   label: str = "") -> Battle:  # fmt: skip
+def compile_battle(
+    catalog: Catalog,
+    a: Sequence[Loadout | str],
+    b: Sequence[Loadout | str],
+    *,
+    squads: tuple[int, int] = (0, 0),
+    morale: tuple[int, int] = (0, 0),
+    ambush: str = "none",
+    cover: tuple[str, str] = ("none", "none"),
+    depleted: tuple[bool, bool] = (False, False),
+    range_: int = 0,
+    label: str = "",
+) -> Battle:
     """Side A's and side B's Armors (loadouts or their ids/codes) and the terms."""
     p = catalog.params
     sides = []
@@ -192,10 +207,18 @@ def compile_battle(catalog: Catalog, a: Sequence[Loadout | str], b: Sequence[Loa
 def scenario_battle(catalog: Catalog, scenario: Scenario | str) -> Battle:
     """A battle of ``scenarios.toml``."""
     s = catalog.scenarios[scenario] if isinstance(scenario, str) else scenario
-    return compile_battle(catalog, s.a, s.b, squads=(s.squads_a, s.squads_b),
-                          morale=(s.morale_a, s.morale_b), ambush=s.ambush,
-                          cover=(s.cover_a, s.cover_b), depleted=(s.depleted_a, s.depleted_b),
-                          range_=s.range, label=s.id)  # fmt: skip
+    return compile_battle(
+        catalog,
+        s.a,
+        s.b,
+        squads=(s.squads_a, s.squads_b),
+        morale=(s.morale_a, s.morale_b),
+        ambush=s.ambush,
+        cover=(s.cover_a, s.cover_b),
+        depleted=(s.depleted_a, s.depleted_b),
+        range_=s.range,
+        label=s.id,
+    )
 
 
 def duel(catalog: Catalog, a: Loadout | str, b: Loadout | str, **terms) -> Battle:

@@ -78,15 +78,17 @@ def frame(catalog: Catalog) -> pl.DataFrame:
     """The ``loadouts`` table: one row per legal loadout."""
     rows = []
     for lo in every_loadout(catalog):
-        rows.append({
-            "chassis": lo.chassis,
-            "code": lo.code,
-            **dict(zip(KINDS, lo.counts, strict=True)),
-            "rockets": lo.rockets,
-            "systems": sum(lo.counts),
-            **pools(lo, catalog),
-            "attacks": ",".join(rules.attack_kinds(lo.counts)) or "none",
-        })  # fmt: skip
+        rows.append(
+            {
+                "chassis": lo.chassis,
+                "code": lo.code,
+                **dict(zip(KINDS, lo.counts, strict=True)),
+                "rockets": lo.rockets,
+                "systems": sum(lo.counts),
+                **pools(lo, catalog),
+                "attacks": ",".join(rules.attack_kinds(lo.counts)) or "none",
+            }
+        )
     order = {c: i for i, c in enumerate(catalog.chassis)}
     return (
         pl.DataFrame(rows)

@@ -173,68 +173,125 @@ class Catalog:
         return parse_loadout(text, self)
 
 
-FILES = ("rules.toml", "systems.toml", "reach.toml", "chassis.toml", "cover.toml",
-         "repairs.toml", "policies.toml", "loadouts.toml", "scenarios.toml")  # fmt: skip
+FILES = (
+    "rules.toml",
+    "systems.toml",
+    "reach.toml",
+    "chassis.toml",
+    "cover.toml",
+    "repairs.toml",
+    "policies.toml",
+    "loadouts.toml",
+    "scenarios.toml",
+)
 # --set KIND.ID.FIELD: the file each kind lives in
-KIND_FILES = {"system": "systems.toml", "reach": "reach.toml", "chassis": "chassis.toml",
-              "cover": "cover.toml", "repair": "repairs.toml", "policy": "policies.toml",
-              "loadout": "loadouts.toml", "scenario": "scenarios.toml"}  # fmt: skip
+KIND_FILES = {
+    "system": "systems.toml",
+    "reach": "reach.toml",
+    "chassis": "chassis.toml",
+    "cover": "cover.toml",
+    "repair": "repairs.toml",
+    "policy": "policies.toml",
+    "loadout": "loadouts.toml",
+    "scenario": "scenarios.toml",
+}
 
 
 def _load_systems(path: Path, doc: dict[str, Any]) -> dict[str, System]:
-    specs = [FieldSpec("name", "str"), FieldSpec("family", "str", choices=FAMILIES),
-             FieldSpec("code", "str"), FieldSpec("attack", "str", choices=ATTACKS),
-             FieldSpec("ecm", "bool")]  # fmt: skip
-    out = {raw["id"]: System(**check_entry(raw, specs, path, "system"))
-           for raw in entries(doc, "system", path)}  # fmt: skip
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("family", "str", choices=FAMILIES),
+        FieldSpec("code", "str"),
+        FieldSpec("attack", "str", choices=ATTACKS),
+        FieldSpec("ecm", "bool"),
+    ]
+    out = {
+        raw["id"]: System(**check_entry(raw, specs, path, "system"))
+        for raw in entries(doc, "system", path)
+    }
     if tuple(out) != KINDS:
         raise CatalogError(path, f"must list the seven kinds in order: {', '.join(KINDS)}")
     for s in out.values():
         if s.family != rules.FAMILY[s.id]:
-            raise CatalogError(path, f"{s.id} is a {rules.FAMILY[s.id]} system", kind="system",
-                               entry=s.id, field="family")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"{s.id} is a {rules.FAMILY[s.id]} system",
+                kind="system",
+                entry=s.id,
+                field="family",
+            )
         if (s.family == "weapon") != bool(s.attack):
-            raise CatalogError(path, "weapons (and only weapons) name their attack",
-                               kind="system", entry=s.id, field="attack")  # fmt: skip
+            raise CatalogError(
+                path,
+                "weapons (and only weapons) name their attack",
+                kind="system",
+                entry=s.id,
+                field="attack",
+            )
         if len(s.code) != 1 or not s.code.islower():
-            raise CatalogError(path, f"{s.code!r} is not one lower-case letter", kind="system",
-                               entry=s.id, field="code")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"{s.code!r} is not one lower-case letter",
+                kind="system",
+                entry=s.id,
+                field="code",
+            )
     codes = [s.code for s in out.values()]
     if len(set(codes)) != len(codes):
-        raise CatalogError(path, "two systems share a code letter", kind="system",
-                           entry=next(s.id for s in out.values() if codes.count(s.code) > 1),
-                           field="code")  # fmt: skip
+        raise CatalogError(
+            path,
+            "two systems share a code letter",
+            kind="system",
+            entry=next(s.id for s in out.values() if codes.count(s.code) > 1),
+            field="code",
+        )
     return out
 
 
 def _load_reach(path: Path, doc: dict[str, Any]) -> tuple[Reach, ...]:
-    specs = [FieldSpec("surveillance", "int", min=0, max=4),
-             FieldSpec("range", "int", min=0, max=200), FieldSpec("cover", "bool")]  # fmt: skip
-    out = tuple(Reach(**check_entry(raw, specs, path, "reach"))
-                for raw in entries(doc, "reach", path))  # fmt: skip
+    specs = [
+        FieldSpec("surveillance", "int", min=0, max=4),
+        FieldSpec("range", "int", min=0, max=200),
+        FieldSpec("cover", "bool"),
+    ]
+    out = tuple(
+        Reach(**check_entry(raw, specs, path, "reach")) for raw in entries(doc, "reach", path)
+    )
     if [r.surveillance for r in out] != list(range(len(out))):
         raise CatalogError(path, "one entry per surveillance count 0, 1, 2, ... in order")
     return out
 
 
 def _load_chassis(path: Path, doc: dict[str, Any]) -> dict[str, Chassis]:
-    specs = [FieldSpec("name", "str"), FieldSpec("slots", "int", min=1, max=14),
-             FieldSpec("base_move", "int", min=0, max=60)]  # fmt: skip
-    return {raw["id"]: Chassis(**check_entry(raw, specs, path, "chassis"))
-            for raw in entries(doc, "chassis", path)}  # fmt: skip
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("slots", "int", min=1, max=14),
+        FieldSpec("base_move", "int", min=0, max=60),
+    ]
+    return {
+        raw["id"]: Chassis(**check_entry(raw, specs, path, "chassis"))
+        for raw in entries(doc, "chassis", path)
+    }
 
 
 def _load_cover(path: Path, doc: dict[str, Any]) -> dict[str, Cover]:
     specs = [FieldSpec("name", "str"), FieldSpec("oh", "int", min=1, max=100)]
-    return {raw["id"]: Cover(**check_entry(raw, specs, path, "cover"))
-            for raw in entries(doc, "cover", path)}  # fmt: skip
+    return {
+        raw["id"]: Cover(**check_entry(raw, specs, path, "cover"))
+        for raw in entries(doc, "cover", path)
+    }
 
 
 def _load_repairs(path: Path, doc: dict[str, Any]) -> tuple[Repair, ...]:
-    specs = [FieldSpec("low", "int", min=1, max=6), FieldSpec("high", "int", min=1, max=6),
-             FieldSpec("replaces", "dice"), FieldSpec("choice", "bool")]  # fmt: skip
-    out = tuple(Repair(**check_entry(raw, specs, path, "repair"))
-                for raw in entries(doc, "repair", path))  # fmt: skip
+    specs = [
+        FieldSpec("low", "int", min=1, max=6),
+        FieldSpec("high", "int", min=1, max=6),
+        FieldSpec("replaces", "dice"),
+        FieldSpec("choice", "bool"),
+    ]
+    out = tuple(
+        Repair(**check_entry(raw, specs, path, "repair")) for raw in entries(doc, "repair", path)
+    )
     faces = sorted(f for r in out for f in range(r.low, r.high + 1))
     if faces != list(range(1, 7)):
         raise CatalogError(path, "the repairs must cover each face 1..6 of the d6 once")
@@ -244,19 +301,30 @@ def _load_repairs(path: Path, doc: dict[str, Any]) -> tuple[Repair, ...]:
 
 
 def _load_policies(path: Path, doc: dict[str, Any]) -> dict[str, Policy]:
-    specs = [FieldSpec("approach", "bool"), FieldSpec("spotter", "bool"),
-             FieldSpec("grapple", "bool"), FieldSpec("clear_infantry", "bool"),
-             FieldSpec("rockets_from", "int", min=0, max=30),
-             FieldSpec("defense", "str", choices=DEFENSE_POLICIES),
-             FieldSpec("hold", "bool")]  # fmt: skip
-    return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
-            for raw in entries(doc, "policy", path)}  # fmt: skip
+    specs = [
+        FieldSpec("approach", "bool"),
+        FieldSpec("spotter", "bool"),
+        FieldSpec("grapple", "bool"),
+        FieldSpec("clear_infantry", "bool"),
+        FieldSpec("rockets_from", "int", min=0, max=30),
+        FieldSpec("defense", "str", choices=DEFENSE_POLICIES),
+        FieldSpec("hold", "bool"),
+    ]
+    return {
+        raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
+        for raw in entries(doc, "policy", path)
+    }
 
 
-def _load_loadouts(path: Path, doc: dict[str, Any], chassis, policies, systems,
-                   params: Parameters) -> dict[str, Loadout]:  # fmt: skip
-    specs = [FieldSpec("chassis", "id"), FieldSpec("systems", "list[str]"),
-             FieldSpec("rockets", "int", min=0, max=10), FieldSpec("policy", "id")]  # fmt: skip
+def _load_loadouts(
+    path: Path, doc: dict[str, Any], chassis, policies, systems, params: Parameters
+) -> dict[str, Loadout]:
+    specs = [
+        FieldSpec("chassis", "id"),
+        FieldSpec("systems", "list[str]"),
+        FieldSpec("rockets", "int", min=0, max=10),
+        FieldSpec("policy", "id"),
+    ]
     out = {}
     for raw in entries(doc, "loadout", path):
         vals = check_entry(raw, specs, path, "loadout")
@@ -266,43 +334,66 @@ def _load_loadouts(path: Path, doc: dict[str, Any], chassis, policies, systems,
         for s in vals["systems"]:
             check_reference(s, systems, path, "loadout", ident, "systems", "system")
         counts = tuple(vals["systems"].count(k) for k in KINDS)
-        problem = rules.loadout_problem(counts, vals["rockets"], chassis[vals["chassis"]].slots,
-                                        params)  # fmt: skip
+        problem = rules.loadout_problem(
+            counts, vals["rockets"], chassis[vals["chassis"]].slots, params
+        )
         if problem:
             field = "rockets" if "rocket" in problem else "systems"
             raise CatalogError(path, problem, kind="loadout", entry=ident, field=field)
-        out[ident] = Loadout(ident, vals["chassis"], counts, vals["rockets"], vals["policy"],
-                             vals["provenance"], tuple(vals["rulebook_fields"]))  # fmt: skip
+        out[ident] = Loadout(
+            ident,
+            vals["chassis"],
+            counts,
+            vals["rockets"],
+            vals["policy"],
+            vals["provenance"],
+            tuple(vals["rulebook_fields"]),
+        )
     return out
 
 
 def _load_scenarios(path: Path, doc: dict[str, Any], loadouts, cover) -> dict[str, Scenario]:
-    specs = [FieldSpec("a", "list[str]"), FieldSpec("b", "list[str]"),
-             FieldSpec("squads_a", "int", min=0, max=2),
-             FieldSpec("squads_b", "int", min=0, max=2),
-             FieldSpec("morale_a", "int", min=0, max=10),
-             FieldSpec("morale_b", "int", min=0, max=10),
-             FieldSpec("ambush", "str", choices=AMBUSH),
-             FieldSpec("cover_a", "str"), FieldSpec("cover_b", "str"),
-             FieldSpec("depleted_a", "bool"), FieldSpec("depleted_b", "bool"),
-             FieldSpec("range", "int", min=0, max=60)]  # fmt: skip
+    specs = [
+        FieldSpec("a", "list[str]"),
+        FieldSpec("b", "list[str]"),
+        FieldSpec("squads_a", "int", min=0, max=2),
+        FieldSpec("squads_b", "int", min=0, max=2),
+        FieldSpec("morale_a", "int", min=0, max=10),
+        FieldSpec("morale_b", "int", min=0, max=10),
+        FieldSpec("ambush", "str", choices=AMBUSH),
+        FieldSpec("cover_a", "str"),
+        FieldSpec("cover_b", "str"),
+        FieldSpec("depleted_a", "bool"),
+        FieldSpec("depleted_b", "bool"),
+        FieldSpec("range", "int", min=0, max=60),
+    ]
     out = {}
     for raw in entries(doc, "scenario", path):
         vals = check_entry(raw, specs, path, "scenario")
         ident = vals["id"]
         for side in ("a", "b"):
             if not 1 <= len(vals[side]) <= rules.MAX_ARMORS:
-                raise CatalogError(path, f"a side fields 1..{rules.MAX_ARMORS} Armors",
-                                   kind="scenario", entry=ident, field=side)  # fmt: skip
+                raise CatalogError(
+                    path,
+                    f"a side fields 1..{rules.MAX_ARMORS} Armors",
+                    kind="scenario",
+                    entry=ident,
+                    field=side,
+                )
             for lid in vals[side]:
                 check_reference(lid, loadouts, path, "scenario", ident, side, "loadout")
             if vals[f"cover_{side}"] != "none":
-                check_reference(vals[f"cover_{side}"], cover, path, "scenario", ident,
-                                f"cover_{side}", "cover")  # fmt: skip
+                check_reference(
+                    vals[f"cover_{side}"], cover, path, "scenario", ident, f"cover_{side}", "cover"
+                )
             if 0 < vals[f"morale_{side}"] < 3:
-                raise CatalogError(path, "a Morale rating runs 3..10 (0: never checks)",
-                                   kind="scenario", entry=ident,
-                                   field=f"morale_{side}")  # fmt: skip
+                raise CatalogError(
+                    path,
+                    "a Morale rating runs 3..10 (0: never checks)",
+                    kind="scenario",
+                    entry=ident,
+                    field=f"morale_{side}",
+                )
         vals["a"], vals["b"] = tuple(vals["a"]), tuple(vals["b"])
         vals["rulebook_fields"] = tuple(vals["rulebook_fields"])
         out[ident] = Scenario(**vals)
@@ -341,8 +432,9 @@ def parse_loadout(text: str, catalog: Catalog) -> Loadout:
         )
     counts = tuple(sum(letters[c] == k for c in codes) for k in KINDS)
     n_rockets = int(rockets[:-1]) if rockets else 0
-    problem = rules.loadout_problem(counts, n_rockets, catalog.chassis[chassis].slots,
-                                    catalog.params)  # fmt: skip
+    problem = rules.loadout_problem(
+        counts, n_rockets, catalog.chassis[chassis].slots, catalog.params
+    )
     if problem:
         raise InputError(f"loadout {text!r}: {problem}")
     return Loadout(text, chassis, counts, n_rockets, policy, "assumed")
@@ -365,8 +457,9 @@ def load_catalog(
     chassis = _load_chassis(folder / "chassis.toml", docs["chassis.toml"])
     cover = _load_cover(folder / "cover.toml", docs["cover.toml"])
     policies = _load_policies(folder / "policies.toml", docs["policies.toml"])
-    loadouts = _load_loadouts(folder / "loadouts.toml", docs["loadouts.toml"], chassis,
-                              policies, systems, params)  # fmt: skip
+    loadouts = _load_loadouts(
+        folder / "loadouts.toml", docs["loadouts.toml"], chassis, policies, systems, params
+    )
     return Catalog(
         root=folder,
         systems=systems,
@@ -378,7 +471,7 @@ def load_catalog(
         loadouts=loadouts,
         scenarios=_load_scenarios(
             folder / "scenarios.toml", docs["scenarios.toml"], loadouts, cover
-        ),  # fmt: skip
+        ),
         params=params,
         param_provenance=provenance,
         overrides=tuple(sorted((overrides or {}).items())),

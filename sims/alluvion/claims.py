@@ -39,16 +39,16 @@ def _case(name: str) -> int:
 
 def defense_pool(catalog: Catalog, systems: list[str]) -> str:
     """The Defense pool (ECM and Resistive dice together, ``rules.defense_dice``)."""
-    return rules.pool_text(sum(rules.defense_dice(_counts(catalog, systems), catalog.params),
-                               ()))  # fmt: skip
+    return rules.pool_text(sum(rules.defense_dice(_counts(catalog, systems), catalog.params), ()))
 
 
 def attack_pool(catalog: Catalog, systems: list[str], rockets: int = 0) -> str:
     """The Attack pool of the weapon systems (``rules.attack_dice``) with ``rockets``
     rockets fired (``rules.rocket_dice``)."""
     p = catalog.params
-    return rules.pool_text(rules.attack_dice(_counts(catalog, systems), p)
-                           + rules.rocket_dice(rockets, p))  # fmt: skip
+    return rules.pool_text(
+        rules.attack_dice(_counts(catalog, systems), p) + rules.rocket_dice(rockets, p)
+    )
 
 
 def move_pool(catalog: Catalog, systems: list[str]) -> str:
@@ -68,8 +68,7 @@ def skill_pool(catalog: Catalog) -> str:
 def loadout_legal(catalog: Catalog, chassis: str, systems: list[str], rockets: int) -> bool:
     """Whether a loadout can be fielded on the chassis (``rules.loadout_problem``)."""
     slots = catalog.chassis[chassis].slots
-    return rules.loadout_problem(_counts(catalog, systems), rockets, slots,
-                                 catalog.params) is None  # fmt: skip
+    return rules.loadout_problem(_counts(catalog, systems), rockets, slots, catalog.params) is None
 
 
 # ---- General Combat Info ----------------------------------------------------------------------
@@ -90,8 +89,10 @@ def opportunity(catalog: Catalog, distances: list[int]) -> dict[str, str]:
     """The dice a ranged attack at each distance adds to the defender's roll: the
     Opportunity die where ``rules.beyond_range``, none within range."""
     p = catalog.params
-    return {str(d): rules.pool_text((p.opportunity_die,) if rules.beyond_range(d, p) else ())
-            for d in distances}  # fmt: skip
+    return {
+        str(d): rules.pool_text((p.opportunity_die,) if rules.beyond_range(d, p) else ())
+        for d in distances
+    }
 
 
 def actions(catalog: Catalog) -> int:
@@ -108,8 +109,7 @@ def hit_test(catalog: Catalog, spot: int, defense: int, attacks: list[int]) -> l
 
 def hit_chance(catalog: Catalog, attack: str, defense: str, spot: int) -> Fraction:
     """P(hit) with the highest die of each pool (``exact.p_hit``, as attack.csv)."""
-    return exact.p_hit(rules.parse_pool(attack), rules.parse_pool(defense), spot,
-                       catalog.params)  # fmt: skip
+    return exact.p_hit(rules.parse_pool(attack), rules.parse_pool(defense), spot, catalog.params)
 
 
 # ---- Damage -----------------------------------------------------------------------------------
@@ -125,8 +125,10 @@ def direct_hit_chances(catalog: Catalog) -> dict[str, Fraction]:
     at or above ``rules.direct_from`` (the faces the engines count)."""
     p = catalog.params
     faces = range(1, p.damage_die + 1)
-    return {name: Fraction(sum(f >= rules.direct_from(case, p) for f in faces), p.damage_die)
-            for case, name in enumerate(rules.CASES)}  # fmt: skip
+    return {
+        name: Fraction(sum(f >= rules.direct_from(case, p) for f in faces), p.damage_die)
+        for case, name in enumerate(rules.CASES)
+    }
 
 
 def direct_hits(catalog: Catalog, case: str, margin: int) -> dict[str, Fraction]:
@@ -153,8 +155,9 @@ def spot_reach(catalog: Catalog, surveillance: int, targets: list[list]) -> list
     """``rules.can_spot`` of each [distance, in cover] target by a spotter carrying that
     many surveillance systems (reach.toml)."""
     reach = catalog.reach[surveillance]
-    return [bool(rules.can_spot(surveillance, d, bool(c), reach.range, reach.cover))
-            for d, c in targets]  # fmt: skip
+    return [
+        bool(rules.can_spot(surveillance, d, bool(c), reach.range, reach.cover)) for d, c in targets
+    ]
 
 
 def grapple(catalog: Catalog, pairs: list[list[int]]) -> list[bool]:
@@ -178,8 +181,9 @@ def squad(catalog: Catalog) -> dict[str, object]:
 
 def morale_due(catalog: Catalog, cases: list[list]) -> list[bool]:
     """``rules.morale_check_due`` of each [Armors lost, fielded, lead lost]."""
-    return [bool(rules.morale_check_due(lost, fielded, bool(lead)))
-            for lost, fielded, lead in cases]  # fmt: skip
+    return [
+        bool(rules.morale_check_due(lost, fielded, bool(lead))) for lost, fielded, lead in cases
+    ]
 
 
 def rout_chance(catalog: Catalog, rating: int) -> Fraction:
@@ -200,9 +204,30 @@ def repairs(catalog: Catalog) -> dict[str, Fraction]:
 CHECKS = {
     f.__name__: f
     for f in (
-        defense_pool, attack_pool, move_pool, spot_pool, skill_pool, loadout_legal,
-        range_hexes, hexes_in, opportunity, actions, hit_test, hit_chance, damage_dice,
-        direct_hit_chances, direct_hits, systems_lost, pilot_chance, spot_reach, grapple,
-        break_free, squad, morale_due, rout_chance, shutdown_chance, repairs,
+        defense_pool,
+        attack_pool,
+        move_pool,
+        spot_pool,
+        skill_pool,
+        loadout_legal,
+        range_hexes,
+        hexes_in,
+        opportunity,
+        actions,
+        hit_test,
+        hit_chance,
+        damage_dice,
+        direct_hit_chances,
+        direct_hits,
+        systems_lost,
+        pilot_chance,
+        spot_reach,
+        grapple,
+        break_free,
+        squad,
+        morale_due,
+        rout_chance,
+        shutdown_chance,
+        repairs,
     )
-}  # fmt: skip
+}

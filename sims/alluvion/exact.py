@@ -188,8 +188,9 @@ def first_two(pool: Pool, skill: Pool) -> dict[Pair, Fraction]:
     if len(pool) >= 2:
         return top_two(pool)
     if len(pool) == 1:
-        return {(a, s): pa * ps for a, pa in Dist.die(pool[0]).items
-                for s, ps in highest(skill).items}  # fmt: skip
+        return {
+            (a, s): pa * ps for a, pa in Dist.die(pool[0]).items for s, ps in highest(skill).items
+        }
     return top_two(skill)
 
 
@@ -202,9 +203,11 @@ def legal_counts(catalog: Catalog) -> list[tuple[int, ...]]:
     do not depend on the chassis)."""
     p = catalog.params
     slots = max(c.slots for c in catalog.chassis.values())
-    return [counts for counts in itertools.product(range(p.systems_per_kind + 1),
-                                                   repeat=len(rules.KINDS))
-            if rules.loadout_problem(counts, 0, slots, p) is None]  # fmt: skip
+    return [
+        counts
+        for counts in itertools.product(range(p.systems_per_kind + 1), repeat=len(rules.KINDS))
+        if rules.loadout_problem(counts, 0, slots, p) is None
+    ]
 
 
 def _order(pools: Iterable[Pool]) -> list[Pool]:
@@ -247,8 +250,10 @@ class _Rules:
         key = (attack, spot, defense)
         out = self._memo.get(key)
         if out is None:
-            out = (bool(rules.is_hit(attack, spot, defense, self.params)),
-                   int(rules.margin(attack, spot, defense, self.params)))  # fmt: skip
+            out = (
+                bool(rules.is_hit(attack, spot, defense, self.params)),
+                int(rules.margin(attack, spot, defense, self.params)),
+            )
             self._memo[key] = out
         return out
 
@@ -262,8 +267,9 @@ def _joint(attack: Pool, defense: Pool) -> tuple[list[tuple[int, int, int]], int
     return [(a, d, na * nd) for a, na in wa.items() for d, nd in wd.items()], da * dd
 
 
-def _resolve(joint: list[tuple[int, int, int]], spot: int,
-             rule: _Rules) -> tuple[int, dict[int, int]]:  # fmt: skip
+def _resolve(
+    joint: list[tuple[int, int, int]], spot: int, rule: _Rules
+) -> tuple[int, dict[int, int]]:
     hits, margins = 0, {}
     for a, d, n in joint:
         hit, m = rule(a, spot, d)
@@ -302,8 +308,9 @@ def direct_hits_dist(case: int, margin: int, params: Parameters) -> Dist:
 def expected_direct_hits(margins: Dist, case: int, params: Parameters) -> Fraction:
     """E[Direct Hits] of an attack whose damage dice follow ``margins``: the mean of each
     margin's binomial, weighted."""
-    return sum((p * direct_hits_dist(case, m, params).mean() for m, p in margins.items),
-               Fraction(0))  # fmt: skip
+    return sum(
+        (p * direct_hits_dist(case, m, params).mean() for m, p in margins.items), Fraction(0)
+    )
 
 
 def pilot_p(params: Parameters) -> Fraction:
@@ -326,8 +333,9 @@ def systems_dist(direct_hits: int, params: Parameters) -> dict[Pair, Fraction]:
 # ---- the round --------------------------------------------------------------------------------
 
 
-def round_outcome(attack: Pool, defense: Pool, params: Parameters, case: int = ROUND_CASE,
-                  spot: int = ROUND_SPOT) -> tuple[Dist, Fraction]:  # fmt: skip
+def round_outcome(
+    attack: Pool, defense: Pool, params: Parameters, case: int = ROUND_CASE, spot: int = ROUND_SPOT
+) -> tuple[Dist, Fraction]:
     """Hits (0..2) and expected Direct Hits of a round of two attacks (``DOC_ROUND``):
     the attacker's first two dice (:func:`first_two`, the Skill dice as fallback) against
     the defender's first two (policy 'highest')."""
@@ -342,8 +350,9 @@ def round_outcome(attack: Pool, defense: Pool, params: Parameters, case: int = R
             hits[h1 + h2] = hits.get(h1 + h2, 0) + p
             for m in (m1, m2):
                 margins[m] = margins.get(m, 0) + p
-    dh = sum((p * direct_hits_dist(case, m, params).mean() for m, p in margins.items()),
-             Fraction(0))  # fmt: skip
+    dh = sum(
+        (p * direct_hits_dist(case, m, params).mean() for m, p in margins.items()), Fraction(0)
+    )
     return Dist.from_weights(hits), dh
 
 
@@ -381,25 +390,31 @@ def attack_and_margin_tables(catalog: Catalog) -> tuple[pl.DataFrame, pl.DataFra
     for atk in attacks:
         joints = {dfn: _joint(atk, dfn) for dfn in defenses}
         for spot in SPOTS:
-            top = max(rule(a, spot, d)[1] for a in highest(atk).outcomes
-                      for d in defense_values)  # fmt: skip
+            top = max(rule(a, spot, d)[1] for a in highest(atk).outcomes for d in defense_values)
             for dfn in defenses:
                 joint, den = joints[dfn]
                 hits, margins = _resolve(joint, spot, rule)
-                key = {"attack_pool": rules.pool_text(atk), "defense_pool": rules.pool_text(dfn),
-                       "spot": spot}  # fmt: skip
+                key = {
+                    "attack_pool": rules.pool_text(atk),
+                    "defense_pool": rules.pool_text(dfn),
+                    "spot": spot,
+                }
                 hit_rows.append({**key, "p_hit": Fraction(hits, den)})
-                margin_rows += [{**key, "margin": m, "p": Fraction(margins.get(m, 0), den)}
-                                for m in range(top + 1)]  # fmt: skip
+                margin_rows += [
+                    {**key, "margin": m, "p": Fraction(margins.get(m, 0), den)}
+                    for m in range(top + 1)
+                ]
     return exact_columns(hit_rows, ["p_hit"]), exact_columns(margin_rows, ["p"])
 
 
 def direct_hits_table(catalog: Catalog) -> pl.DataFrame:
     p = catalog.params
-    rows = [{"case": name, "margin": m, "direct_hits": k,
-             "p": direct_hits_dist(case, m, p).p_eq(k)}
-            for case, name in enumerate(rules.CASES) for m in MARGINS
-            for k in range(m + 1)]  # fmt: skip
+    rows = [
+        {"case": name, "margin": m, "direct_hits": k, "p": direct_hits_dist(case, m, p).p_eq(k)}
+        for case, name in enumerate(rules.CASES)
+        for m in MARGINS
+        for k in range(m + 1)
+    ]
     return exact_columns(rows, ["p"])
 
 
@@ -408,16 +423,20 @@ def systems_table(catalog: Catalog) -> pl.DataFrame:
     rows = []
     for dh in DIRECT_HITS:
         by_pilot = sorted(systems_dist(dh, p).items(), key=lambda item: item[0][1])
-        rows += [{"direct_hits": dh, "systems_destroyed": s, "pilot_hits": k, "p": prob}
-                 for (s, k), prob in by_pilot]  # fmt: skip
+        rows += [
+            {"direct_hits": dh, "systems_destroyed": s, "pilot_hits": k, "p": prob}
+            for (s, k), prob in by_pilot
+        ]
     return exact_columns(rows, ["p"])
 
 
 def loadout_pools(catalog: Catalog) -> dict[str, tuple[Pool, Pool]]:
     """Each named loadout's (Attack pool of its weapon systems, Defense pool)."""
     p = catalog.params
-    return {lid: (rules.attack_dice(lo.counts, p), sum(rules.defense_dice(lo.counts, p), ()))
-            for lid, lo in catalog.loadouts.items()}  # fmt: skip
+    return {
+        lid: (rules.attack_dice(lo.counts, p), sum(rules.defense_dice(lo.counts, p), ()))
+        for lid, lo in catalog.loadouts.items()
+    }
 
 
 def round_tables(catalog: Catalog) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -432,11 +451,14 @@ def round_tables(catalog: Catalog) -> tuple[pl.DataFrame, pl.DataFrame]:
             if (atk, dfn) not in memo:
                 memo[(atk, dfn)] = round_outcome(atk, dfn, p)
             hits, dh = memo[(atk, dfn)]
-            key = {"attacker": attacker, "defender": defender,
-                   "attack_pool": rules.pool_text(atk),
-                   "defense_pool": rules.pool_text(dfn)}  # fmt: skip
+            key = {
+                "attacker": attacker,
+                "defender": defender,
+                "attack_pool": rules.pool_text(atk),
+                "defense_pool": rules.pool_text(dfn),
+            }
             hit_rows += [{**key, "hits": k, "p": hits.p_eq(k)} for k in range(ROUND_ATTACKS + 1)]
-            dh_rows.append({**key, "expected_direct_hits": dh})  # fmt: skip
+            dh_rows.append({**key, "expected_direct_hits": dh})
     return exact_columns(hit_rows, ["p"]), exact_columns(dh_rows, ["expected_direct_hits"])
 
 
@@ -495,46 +517,86 @@ TABLES: Sequence[Table] = (
     Table(
         "attack",
         DOC_ATTACK,
-        columns(("attack_pool", "id"), ("defense_pool", "id"), ("spot", "id"),
-                ("p_hit", "probability")),
-        Pivot(("spot",), "attack_pool", "defense_pool", _cell("p_hit"),
-              note="Each cell: P(hit), a row per Attack pool, a column per Defense pool."),
+        columns(
+            ("attack_pool", "id"), ("defense_pool", "id"), ("spot", "id"), ("p_hit", "probability")
+        ),
+        Pivot(
+            ("spot",),
+            "attack_pool",
+            "defense_pool",
+            _cell("p_hit"),
+            note="Each cell: P(hit), a row per Attack pool, a column per Defense pool.",
+        ),
     ),
     Table(
         "margin",
         DOC_MARGIN,
-        columns(("attack_pool", "id"), ("defense_pool", "id"), ("spot", "id"),
-                ("margin", "id"), ("p", "probability")),
-        Pivot(("attack_pool", "spot"), "defense_pool", "margin", _cell("p"),
-              note="Each cell: P(that many damage dice); margin 0 is a miss."),
+        columns(
+            ("attack_pool", "id"),
+            ("defense_pool", "id"),
+            ("spot", "id"),
+            ("margin", "id"),
+            ("p", "probability"),
+        ),
+        Pivot(
+            ("attack_pool", "spot"),
+            "defense_pool",
+            "margin",
+            _cell("p"),
+            note="Each cell: P(that many damage dice); margin 0 is a miss.",
+        ),
     ),
     Table(
         "direct_hits",
         DOC_DIRECT_HITS,
-        columns(("case", "id"), ("margin", "id"), ("direct_hits", "count"),
-                ("p", "probability")),
+        columns(("case", "id"), ("margin", "id"), ("direct_hits", "count"), ("p", "probability")),
     ),
     Table(
         "systems",
         DOC_SYSTEMS,
-        columns(("direct_hits", "id"), ("systems_destroyed", "count"), ("pilot_hits", "count"),
-                ("p", "probability")),
+        columns(
+            ("direct_hits", "id"),
+            ("systems_destroyed", "count"),
+            ("pilot_hits", "count"),
+            ("p", "probability"),
+        ),
     ),
     Table(
         "round",
         DOC_ROUND,
-        columns(("attacker", "id"), ("defender", "id"), ("attack_pool", "id"),
-                ("defense_pool", "id"), ("hits", "count"), ("p", "probability")),
-        Pivot(("hits",), "attacker", "defender", _cell("p"),
-              note="Each cell: P(that many of the round's two attacks hit)."),
+        columns(
+            ("attacker", "id"),
+            ("defender", "id"),
+            ("attack_pool", "id"),
+            ("defense_pool", "id"),
+            ("hits", "count"),
+            ("p", "probability"),
+        ),
+        Pivot(
+            ("hits",),
+            "attacker",
+            "defender",
+            _cell("p"),
+            note="Each cell: P(that many of the round's two attacks hit).",
+        ),
     ),
     Table(
         "round_direct_hits",
         DOC_ROUND_DIRECT_HITS,
-        columns(("attacker", "id"), ("defender", "id"), ("attack_pool", "id"),
-                ("defense_pool", "id"), ("expected_direct_hits", "expectation")),
-        Pivot((), "attacker", "defender", _cell("expected_direct_hits", _number),
-              note="Each cell: expected Direct Hits the attacker deals in one round."),
+        columns(
+            ("attacker", "id"),
+            ("defender", "id"),
+            ("attack_pool", "id"),
+            ("defense_pool", "id"),
+            ("expected_direct_hits", "expectation"),
+        ),
+        Pivot(
+            (),
+            "attacker",
+            "defender",
+            _cell("expected_direct_hits", _number),
+            note="Each cell: expected Direct Hits the attacker deals in one round.",
+        ),
     ),
     Table(
         "morale",
@@ -551,4 +613,4 @@ TABLES: Sequence[Table] = (
         DOC_REPAIRS,
         columns(("systems_replaced", "count"), ("p", "probability")),
     ),
-)  # fmt: skip
+)

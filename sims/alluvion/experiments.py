@@ -45,11 +45,30 @@ from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, InputError, Option, comma_list, whole_number
 
 DUEL_CHUNK = 20_000  # duels a chunk: one vector call
-RESULT_KEYS = ("winner", "rounds", "routed_a", "routed_b", "systems_lost_a", "systems_lost_b",
-               "pilot_hits_a", "pilot_hits_b", "attacks_a", "attacks_b", "hits_a", "hits_b",
-               "direct_hits_a", "direct_hits_b", "soldiers_lost_a", "soldiers_lost_b",
-               "shutdowns_a", "shutdowns_b", "grapples_a", "grapples_b", "armors_left_a",
-               "armors_left_b")  # fmt: skip
+RESULT_KEYS = (
+    "winner",
+    "rounds",
+    "routed_a",
+    "routed_b",
+    "systems_lost_a",
+    "systems_lost_b",
+    "pilot_hits_a",
+    "pilot_hits_b",
+    "attacks_a",
+    "attacks_b",
+    "hits_a",
+    "hits_b",
+    "direct_hits_a",
+    "direct_hits_b",
+    "soldiers_lost_a",
+    "soldiers_lost_b",
+    "shutdowns_a",
+    "shutdowns_b",
+    "grapples_a",
+    "grapples_b",
+    "armors_left_a",
+    "armors_left_b",
+)
 LABELS = {"winner": battle.RESULTS}
 
 
@@ -69,20 +88,36 @@ def loadout_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str
             raise CatalogError("--loadouts", str(exc)) from None
     cover = options.get("cover") or "none"
     if cover != "none" and cover not in catalog.cover:
-        raise CatalogError("--cover", f"unknown cover {cover!r} (known: none, "
-                                      f"{', '.join(catalog.cover)})")  # fmt: skip
+        raise CatalogError(
+            "--cover", f"unknown cover {cover!r} (known: none, {', '.join(catalog.cover)})"
+        )
     range_ = int(options.get("range") or 0)
     if range_ > 60:
         raise CatalogError("--range", f"{range_} hexes: at most 60")
-    return [{"loadout_a": a, "loadout_b": b, "code_a": codes[a], "code_b": codes[b],
-             "cover": cover, "range": range_} for a in names for b in names]  # fmt: skip
+    return [
+        {
+            "loadout_a": a,
+            "loadout_b": b,
+            "code_a": codes[a],
+            "code_b": codes[b],
+            "cover": cover,
+            "range": range_,
+        }
+        for a in names
+        for b in names
+    ]
 
 
 def duel_of(catalog: Catalog, cell: Mapping[str, Any]) -> battle.Battle:
     """The compiled duel of one cell (both sides behind the cell's cover)."""
     cover = cell.get("cover", "none")
-    return battle.duel(catalog, cell["loadout_a"], cell["loadout_b"], cover=(cover, cover),
-                       range_=int(cell.get("range", 0)))  # fmt: skip
+    return battle.duel(
+        catalog,
+        cell["loadout_a"],
+        cell["loadout_b"],
+        cover=(cover, cover),
+        range_=int(cell.get("range", 0)),
+    )
 
 
 def duel_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
@@ -108,13 +143,27 @@ def _range(text: str) -> int:
     return whole_number(text)
 
 
-LOADOUTS_OPTION = Option("loadouts", "loadouts, comma-separated: ids of loadouts.toml or "
-                         "codes like knight:rsdd+1r (default: every named loadout)",
-                         comma_list, metavar="L1,L2,...")  # fmt: skip
-COVER_OPTION = Option("cover", "cover both sides start behind: none or a cover.toml id "
-                      "(default none)", str, default="none", metavar="COVER")  # fmt: skip
-RANGE_OPTION = Option("range", "hexes between the sides at the start (default: the rules' "
-                      "start_range)", _range, default=0, metavar="HEXES")  # fmt: skip
+LOADOUTS_OPTION = Option(
+    "loadouts",
+    "loadouts, comma-separated: ids of loadouts.toml or "
+    "codes like knight:rsdd+1r (default: every named loadout)",
+    comma_list,
+    metavar="L1,L2,...",
+)
+COVER_OPTION = Option(
+    "cover",
+    "cover both sides start behind: none or a cover.toml id (default none)",
+    str,
+    default="none",
+    metavar="COVER",
+)
+RANGE_OPTION = Option(
+    "range",
+    "hexes between the sides at the start (default: the rules' start_range)",
+    _range,
+    default=0,
+    metavar="HEXES",
+)
 
 EXPERIMENTS = {
     "loadouts": Experiment(

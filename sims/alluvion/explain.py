@@ -38,8 +38,9 @@ def parse_pool(text: str, what: str) -> tuple[int, ...]:
         raise InputError(f"{what} pool {text!r}: a term of no dice ({example})")
     dice = rules.parse_pool(clean)
     if len(dice) > MAX_DICE or any(not 2 <= s <= MAX_SIDES for s in dice):
-        raise InputError(f"{what} pool {text!r}: at most {MAX_DICE} dice of 2..{MAX_SIDES} "
-                         f"sides ({example})")  # fmt: skip
+        raise InputError(
+            f"{what} pool {text!r}: at most {MAX_DICE} dice of 2..{MAX_SIDES} sides ({example})"
+        )
     return dice
 
 
@@ -59,14 +60,14 @@ def _highest_lines(label: str, dice: tuple[int, ...]) -> list[str]:
     if not dice:
         return [f"{label} pool 0: no dice, the value is 0 (nothing to assign)"]
     factors = " x ".join(f"min(x,{s})/{s}" for s in sorted(dice))
-    out = [f"{label} pool {text}: highest die, P(<= x) = {factors}; "
-           "P(= x) = P(<= x) - P(<= x-1)"]  # fmt: skip
+    out = [f"{label} pool {text}: highest die, P(<= x) = {factors}; P(= x) = P(<= x) - P(<= x-1)"]
     out += [f"  {v:>3}   {_p(p)}" for v, p in exact.highest(tuple(sorted(dice))).items]
     return out
 
 
-def attack_text(catalog: Catalog, attack: str, defense: str, spot: int = 0,
-                case: str = DEFAULT_CASE) -> str:  # fmt: skip
+def attack_text(
+    catalog: Catalog, attack: str, defense: str, spot: int = 0, case: str = DEFAULT_CASE
+) -> str:
     """``mechbal explain alluvion attack``: one attack's odds, margin and Direct Hits."""
     p = catalog.params
     atk = parse_pool(attack, "attack")
@@ -81,11 +82,15 @@ def attack_text(catalog: Catalog, attack: str, defense: str, spot: int = 0,
     faces, sides = rules.direct_hit_chance(case_i, p)
     chance = exact.direct_hit_p(case_i, p)
     expected = exact.expected_direct_hits(margins, case_i, p)
-    on_margin = ("Attack + Spot - Defense" if p.spot_adds_to_margin == "on"
-                 else "Attack - Defense (spot_adds_to_margin off)")  # fmt: skip
+    on_margin = (
+        "Attack + Spot - Defense"
+        if p.spot_adds_to_margin == "on"
+        else "Attack - Defense (spot_adds_to_margin off)"
+    )
     first = rules.direct_from(case_i, p)
-    on_faces = (f"a {first}" if first == sides else f"{first}-{sides}" if first < sides
-                else "no face")  # fmt: skip
+    on_faces = (
+        f"a {first}" if first == sides else f"{first}-{sides}" if first < sides else "no face"
+    )
     out = [
         f"Attack {rules.pool_text(atk)} against Defense {rules.pool_text(dfn)}, Spot {spot}, "
         f"case {case}",
@@ -125,13 +130,24 @@ EXPLAIN = {
         "one attack: each pool's highest die, P(hit), the damage dice and expected Direct Hits",
         (
             Option("attack", "the Attack pool, e.g. 1d6+1d8", required=True, metavar="POOL"),
-            Option("defense", "the Defense pool, e.g. 3d6 (0: none)", required=True,
-                   metavar="POOL"),
-            Option("spot", "the Spot value added to the attack (default 0)", whole_number,
-                   default=0, metavar="N"),
-            Option("case", f"damage case: {', '.join(rules.CASES)} (default {DEFAULT_CASE})",
-                   _case, default=DEFAULT_CASE, metavar="CASE"),
+            Option(
+                "defense", "the Defense pool, e.g. 3d6 (0: none)", required=True, metavar="POOL"
+            ),
+            Option(
+                "spot",
+                "the Spot value added to the attack (default 0)",
+                whole_number,
+                default=0,
+                metavar="N",
+            ),
+            Option(
+                "case",
+                f"damage case: {', '.join(rules.CASES)} (default {DEFAULT_CASE})",
+                _case,
+                default=DEFAULT_CASE,
+                metavar="CASE",
+            ),
         ),
         attack_text,
     ),
-}  # fmt: skip
+}

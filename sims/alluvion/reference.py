@@ -102,8 +102,16 @@ class Armor:
         return tuple(u)
 
 
-TALLY = ("attacks", "hits", "direct_hits", "systems_lost", "pilot_hits", "soldiers_lost",
-         "shutdowns", "grapples")  # fmt: skip
+TALLY = (
+    "attacks",
+    "hits",
+    "direct_hits",
+    "systems_lost",
+    "pilot_hits",
+    "soldiers_lost",
+    "shutdowns",
+    "grapples",
+)
 
 
 @dataclass
@@ -131,11 +139,19 @@ def start(battle: Battle) -> State:
     armors = []
     for i in range(4):
         side, here = battle.side(i), bool(battle.present[i])
-        armors.append(Armor(slot=i, side=side, present=here,
-                            live=[int(x) for x in battle.counts[i]],
-                            rockets=int(battle.rockets[i]), pilot=p.pilot_hp,
-                            pos=side * int(battle.range), cover=int(battle.cover_oh[i]),
-                            out=not here))  # fmt: skip
+        armors.append(
+            Armor(
+                slot=i,
+                side=side,
+                present=here,
+                live=[int(x) for x in battle.counts[i]],
+                rockets=int(battle.rockets[i]),
+                pilot=p.pilot_hp,
+                pos=side * int(battle.range),
+                cover=int(battle.cover_oh[i]),
+                out=not here,
+            )
+        )
     squads = [[p.squad_size] * int(battle.squads[side]) for side in (A, B)]
     return State(armors=armors, squads=squads, squad_pos=(0, int(battle.range)))
 
@@ -183,8 +199,9 @@ def pools(battle: Battle, s: State, dice: Dice) -> None:
         if a.out:
             continue
         # reading R3: the grapple's disabled kind, picked anew each round from live systems
-        a.disabled = next((k for k in GRAPPLE_LOSS if a.live[k] > 0), -1) \
-            if a.grappled_by >= 0 else -1  # fmt: skip
+        a.disabled = (
+            next((k for k in GRAPPLE_LOSS if a.live[k] > 0), -1) if a.grappled_by >= 0 else -1
+        )
         u = a.usable()
         a.skill = [roll(dice, x) for x in rules.skill_dice(p)]
         a.attack = [(roll(dice, x), not ROCKET) for x in rules.attack_dice(u, p)]
@@ -290,8 +307,14 @@ def action(battle: Battle, s: State, dice: Dice, a: Armor, k: int) -> None:
         return None  # g: nothing to act on
     if battle.spotter[a.slot] and last and can_spot(battle, s, a, t, d):
         return spot(s, a, t)
-    if (battle.grapple[a.slot] and d <= 1 and a.grappling < 0 and a.grappled_by < 0
-            and t.grappled_by < 0 and a.skill):  # fmt: skip
+    if (
+        battle.grapple[a.slot]
+        and d <= 1
+        and a.grappling < 0
+        and a.grappled_by < 0
+        and t.grappled_by < 0
+        and a.skill
+    ):
         return grapple(s, a, t)
     kind = attack_kind(battle, a, d)
     goal = move_goal(battle, a, d, kind)
@@ -374,8 +397,17 @@ def defend(battle: Battle, t: Armor, value: int, spot_value: int, opp: int, kind
     return face
 
 
-def resolve(battle: Battle, s: State, dice: Dice, side: int, attacker: int, t: Armor,
-            value: int, kind: str, d: int) -> None:  # fmt: skip
+def resolve(
+    battle: Battle,
+    s: State,
+    dice: Dice,
+    side: int,
+    attacker: int,
+    t: Armor,
+    value: int,
+    kind: str,
+    d: int,
+) -> None:
     """An attack of ``value`` by side ``side`` (Armor slot ``attacker``, -1 a squad) on
     ``t``: Spot added and consumed, Opportunity die, the defender's die, the hit, the
     damage dice, cover, Direct Hits and the systems they destroy."""
@@ -483,8 +515,14 @@ def foot_soldiers(battle: Battle, s: State, dice: Dice) -> None:
             if s.squads[side][q] <= 0:
                 continue
             d_of = [abs(s.squad_pos[side] - t.pos) for t in s.armors]
-            t = next((t for t in s.side_armors(1 - side)
-                      if not t.out and not rules.beyond_range(d_of[t.slot], p)), None)  # fmt: skip
+            t = next(
+                (
+                    t
+                    for t in s.side_armors(1 - side)
+                    if not t.out and not rules.beyond_range(d_of[t.slot], p)
+                ),
+                None,
+            )
             if t is None:
                 continue
             resolve(battle, s, dice, side, -1, t, roll(dice, p.squad_die), "ranged", d_of[t.slot])
@@ -539,15 +577,30 @@ def play_round(battle: Battle, s: State, dice: Dice) -> None:
 
 # ---- results -----------------------------------------------------------------------------
 
-FIELDS = {"winner": np.int8, "rounds": np.int8, "routed_a": np.int8, "routed_b": np.int8,
-          "systems_lost_a": np.int16, "systems_lost_b": np.int16,
-          "pilot_hits_a": np.int16, "pilot_hits_b": np.int16,
-          "attacks_a": np.int16, "attacks_b": np.int16, "hits_a": np.int16, "hits_b": np.int16,
-          "direct_hits_a": np.int16, "direct_hits_b": np.int16,
-          "soldiers_lost_a": np.int16, "soldiers_lost_b": np.int16,
-          "shutdowns_a": np.int8, "shutdowns_b": np.int8,
-          "grapples_a": np.int16, "grapples_b": np.int16,
-          "armors_left_a": np.int8, "armors_left_b": np.int8}  # fmt: skip
+FIELDS = {
+    "winner": np.int8,
+    "rounds": np.int8,
+    "routed_a": np.int8,
+    "routed_b": np.int8,
+    "systems_lost_a": np.int16,
+    "systems_lost_b": np.int16,
+    "pilot_hits_a": np.int16,
+    "pilot_hits_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "direct_hits_a": np.int16,
+    "direct_hits_b": np.int16,
+    "soldiers_lost_a": np.int16,
+    "soldiers_lost_b": np.int16,
+    "shutdowns_a": np.int8,
+    "shutdowns_b": np.int8,
+    "grapples_a": np.int16,
+    "grapples_b": np.int16,
+    "armors_left_a": np.int8,
+    "armors_left_b": np.int8,
+}
 
 
 def results(s: State) -> dict[str, int]:
@@ -568,8 +621,9 @@ def play_battle(battle: Battle, dice: Dice) -> dict[str, int]:
     return results(s)
 
 
-def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray,
-              dice: Dice) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Battles one after another on ``dice``: battle i plays ``battles[scenario_ids[i]]``."""
     if len({batch_key(b) for b in battles}) > 1:
         raise ValueError("alluvion reference: battles of different batch_key in one call")
@@ -577,8 +631,9 @@ def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray,
     return {k: np.array([r[k] for r in rows], dtype=t) for k, t in FIELDS.items()}
 
 
-def play(battles: Sequence[Battle], scenario_ids: np.ndarray,
-         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """The engine contract's entry point: :func:`play_dice` on dice drawn from ``rng``."""
     return play_dice(battles, scenario_ids, Dice(rng))
 
@@ -586,7 +641,10 @@ def play(battles: Sequence[Battle], scenario_ids: np.ndarray,
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The per-battle numbers both engines must agree on (float arrays)."""
     w = results["winner"]
-    out = {"win_a": (w == A).astype(np.float64), "win_b": (w == B).astype(np.float64),
-           "draw": (w == DRAW).astype(np.float64)}  # fmt: skip
+    out = {
+        "win_a": (w == A).astype(np.float64),
+        "win_b": (w == B).astype(np.float64),
+        "draw": (w == DRAW).astype(np.float64),
+    }
     out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
     return out

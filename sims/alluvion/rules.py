@@ -20,9 +20,15 @@ RULES_VERSION = "alluvion-rules-1"
 
 # The Systems: the seven kinds, in the order loadouts count them and codes list them.
 KINDS = ("resistive", "ecm", "movement", "surveillance", "hand_to_hand", "direct_fire", "smart")
-FAMILY = {"resistive": "defense", "ecm": "defense", "movement": "movement",
-          "surveillance": "surveillance", "hand_to_hand": "weapon", "direct_fire": "weapon",
-          "smart": "weapon"}  # fmt: skip
+FAMILY = {
+    "resistive": "defense",
+    "ecm": "defense",
+    "movement": "movement",
+    "surveillance": "surveillance",
+    "hand_to_hand": "weapon",
+    "direct_fire": "weapon",
+    "smart": "weapon",
+}
 RESISTIVE, ECM, MOVEMENT, SURVEILLANCE, HAND_TO_HAND, DIRECT_FIRE, SMART = range(7)
 WEAPONS = (HAND_TO_HAND, DIRECT_FIRE, SMART)
 DEFENSES = (RESISTIVE, ECM)
@@ -43,8 +49,7 @@ def loadout_problem(counts: tuple[int, ...], rockets: int, slots: int, params: A
     system (an Armor is inoperable once all its systems are destroyed)."""
     for kind, n in zip(KINDS, counts, strict=True):
         if n > params.systems_per_kind:
-            return (f"{n} {kind} systems: at most {params.systems_per_kind} of a kind "
-                    "(The Systems)")  # fmt: skip
+            return f"{n} {kind} systems: at most {params.systems_per_kind} of a kind (The Systems)"
     total = sum(counts)
     if total > slots:
         return f"{total} systems on a chassis of {slots} slots"
@@ -157,8 +162,14 @@ def margin(attack: Any, spot: Any, defense: Any, params: Any) -> Any:
 def direct_from(case: Any, params: Any) -> Any:
     """The least damage face that is a Direct Hit in each case (Damage): close quarters
     4-6, ranged non-smart against exposed 5-6 and in cover 6, smart 4-6."""
-    table = np.array([params.close_direct_from, params.exposed_direct_from,
-                      params.cover_direct_from, params.smart_direct_from])  # fmt: skip
+    table = np.array(
+        [
+            params.close_direct_from,
+            params.exposed_direct_from,
+            params.cover_direct_from,
+            params.smart_direct_from,
+        ]
+    )
     return table[case] if isinstance(case, np.ndarray) else int(table[case])
 
 
@@ -236,8 +247,9 @@ def hexes_moved(base_move: Any, move_die: Any, params: Any) -> Any:
     return (base_move + move_die) // params.hex_meters
 
 
-def can_spot(surveillance: Any, distance: Any, target_in_cover: Any, reach_range: Any,
-             reach_cover: Any) -> Any:  # fmt: skip
+def can_spot(
+    surveillance: Any, distance: Any, target_in_cover: Any, reach_range: Any, reach_cover: Any
+) -> Any:
     """Whether a spotter with that many surveillance systems reaches the target
     (reach.toml: range 0 is anywhere; cover whether a covered target can be spotted)."""
     in_range = (reach_range == 0) | (distance <= reach_range) | (distance <= 1)

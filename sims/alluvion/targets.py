@@ -32,16 +32,20 @@ from sims.core.targets import (
 
 
 def _pool_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
-    return {"attack_pool": [rules.pool_text(x) for x in exact.attack_pools(catalog)],
-            "defense_pool": [rules.pool_text(x) for x in exact.defense_pools(catalog)],
-            "spot": list(exact.SPOTS)}  # fmt: skip
+    return {
+        "attack_pool": [rules.pool_text(x) for x in exact.attack_pools(catalog)],
+        "defense_pool": [rules.pool_text(x) for x in exact.defense_pools(catalog)],
+        "spot": list(exact.SPOTS),
+    }
 
 
-def p_hit(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-          store: Path) -> list[Estimate]:  # fmt: skip
+def p_hit(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     def value(attack_pool: str, defense_pool: str, spot: str) -> Any:
-        return exact.p_hit(rules.parse_pool(attack_pool), rules.parse_pool(defense_pool),
-                           int(spot), catalog.params)  # fmt: skip
+        return exact.p_hit(
+            rules.parse_pool(attack_pool), rules.parse_pool(defense_pool), int(spot), catalog.params
+        )
 
     return exact_estimates(filters, _pool_domains(catalog), value)
 
@@ -50,14 +54,23 @@ def _loadout_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"loadout": list(catalog.loadouts), "opponent": list(catalog.loadouts)}
 
 
-def score(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-          store: Path) -> list[Estimate]:  # fmt: skip
+def score(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     named = [filters.get("loadout"), filters.get("opponent")]
     # both named: only their duels are played (all N on them)
     loadouts = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows("alluvion", "loadouts", catalog, n=n, seed=seed, jobs=jobs, store=store,
-                    options={"loadouts": loadouts} if loadouts else {},
-                    columns=("loadout_a", "loadout_b", "winner"))  # fmt: skip
+    rows = run_rows(
+        "alluvion",
+        "loadouts",
+        catalog,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        options={"loadouts": loadouts} if loadouts else {},
+        columns=("loadout_a", "loadout_b", "winner"),
+    )
     rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
     seats = both_seats(rows, "loadout_a", "loadout_b", "score")
     return mean_estimates(seats, filters, {"loadout": "side", "opponent": "opponent"}, "score")
@@ -66,17 +79,22 @@ def score(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs:
 TARGETS = {
     "p_hit": Target(
         doc="attack.csv's P(an attack hits): highest Attack die + spot - highest Defense "
-            "die >= 1, pools written like 2d6+1d8 (the empty Defense pool 0), spot 0 unless "
-            "given. Exact; an omitted pool averages over every pool of attack.csv.",
-        filters=("attack_pool", "defense_pool", "spot"), exact=True, domains=_pool_domains,
-        estimate=p_hit, defaults={"spot": "0"},
+        "die >= 1, pools written like 2d6+1d8 (the empty Defense pool 0), spot 0 unless "
+        "given. Exact; an omitted pool averages over every pool of attack.csv.",
+        filters=("attack_pool", "defense_pool", "spot"),
+        exact=True,
+        domains=_pool_domains,
+        estimate=p_hit,
+        defaults={"spot": "0"},
     ),
     "score": Target(
         doc="The loadout's score (win 1, draw 1/2) against the opponent in the loadouts "
-            "experiment (duels between loadouts.toml's loadouts, no cover), every duel it "
-            "played in either seat; opponent omitted: against every loadout. Simulated, N "
-            "duels per evaluation.",
-        filters=("loadout", "opponent"), exact=False, domains=_loadout_domains,
+        "experiment (duels between loadouts.toml's loadouts, no cover), every duel it "
+        "played in either seat; opponent omitted: against every loadout. Simulated, N "
+        "duels per evaluation.",
+        filters=("loadout", "opponent"),
+        exact=False,
+        domains=_loadout_domains,
         estimate=score,
     ),
-}  # fmt: skip
+}

@@ -77,17 +77,42 @@ from sims.core.batch import Dice
 ENGINE_VERSION = "alluvion-vector-1"
 
 D2 = 2  # the initiative tie-breaker
-SLOT_FIELDS = ("present", "counts", "rockets", "base_move", "approach", "spotter", "grapple",
-               "clear_infantry", "rockets_from", "defense", "hold", "cover_oh",
-               "depleted")  # fmt: skip
+SLOT_FIELDS = (
+    "present",
+    "counts",
+    "rockets",
+    "base_move",
+    "approach",
+    "spotter",
+    "grapple",
+    "clear_infantry",
+    "rockets_from",
+    "defense",
+    "hold",
+    "cover_oh",
+    "depleted",
+)
 BLOCK = DEFENSE["block"]
 CLOSE, RANGED, SMART = range(3)  # attack kinds: rules.attack_case("close" | "ranged" | "smart")
-COUNTERS = ("systems_lost", "pilot_hits", "attacks", "hits", "direct_hits", "soldiers_lost",
-            "shutdowns", "grapples")  # fmt: skip
-RESULT_DTYPES = {"winner": np.int8, "rounds": np.int8, "routed_a": np.int8, "routed_b": np.int8,
-                 **{f"{c}_{s}": (np.int8 if c == "shutdowns" else np.int16)
-                    for c in COUNTERS for s in "ab"},
-                 "armors_left_a": np.int8, "armors_left_b": np.int8}  # fmt: skip
+COUNTERS = (
+    "systems_lost",
+    "pilot_hits",
+    "attacks",
+    "hits",
+    "direct_hits",
+    "soldiers_lost",
+    "shutdowns",
+    "grapples",
+)
+RESULT_DTYPES = {
+    "winner": np.int8,
+    "rounds": np.int8,
+    "routed_a": np.int8,
+    "routed_b": np.int8,
+    **{f"{c}_{s}": (np.int8 if c == "shutdowns" else np.int16) for c in COUNTERS for s in "ab"},
+    "armors_left_a": np.int8,
+    "armors_left_b": np.int8,
+}
 GRAPPLE_ORDER = np.array(GRAPPLE_LOSS)
 TAGS = 16  # a pool's die position rides in a key's low 4 bits (face * TAGS + tag)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
@@ -107,15 +132,19 @@ def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
     key = batch_key(battles[0])
     for i, b in enumerate(battles[1:], 1):
         if batch_key(b) != key:
-            raise ValueError(f"battles {i} and 0 cannot share a vector call: their rules "
-                             "parameters differ (battle.batch_key)")  # fmt: skip
+            raise ValueError(
+                f"battles {i} and 0 cannot share a vector call: their rules "
+                "parameters differ (battle.batch_key)"
+            )
     ids = np.asarray(scenario_ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"scenario_ids must be a 1-D integer array, got {ids.dtype} "
-                         f"of shape {ids.shape}")  # fmt: skip
+        raise ValueError(
+            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+        )
     if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(f"scenario ids must lie in 0..{len(battles) - 1}, "
-                         f"got {ids.min()}..{ids.max()}")  # fmt: skip
+        raise ValueError(
+            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
+        )
     if len({len(b.reach_range) for b in battles}) > 1:
         raise ValueError("battles of one vector call must share the spotting reach table")
     return ids.astype(np.int64)
@@ -179,15 +208,50 @@ class _Battles:
     """N battles' state and the steps of the round, each on the battles it applies to
     (an index array ``rows``); every array has the battle on its last axis."""
 
-    PER_BATTLE = ("present", "counts", "base_move", "approach", "spotter", "grapple_pol",
-                  "clear", "rockets_from", "defense", "hold", "depleted", "morale", "ambush",
-                  "range", "reach_range", "reach_cover", "op", "x", "dh", "hp", "live", "use",
-                  "disabled", "grappled_by", "grappling", "cover", "rockets", "spot",
-                  "soldiers", "checked", "routed", "K", "A", "D", "M", "P", "first",
-                  "index")  # fmt: skip
+    PER_BATTLE = (
+        "present",
+        "counts",
+        "base_move",
+        "approach",
+        "spotter",
+        "grapple_pol",
+        "clear",
+        "rockets_from",
+        "defense",
+        "hold",
+        "depleted",
+        "morale",
+        "ambush",
+        "range",
+        "reach_range",
+        "reach_cover",
+        "op",
+        "x",
+        "dh",
+        "hp",
+        "live",
+        "use",
+        "disabled",
+        "grappled_by",
+        "grappling",
+        "cover",
+        "rockets",
+        "spot",
+        "soldiers",
+        "checked",
+        "routed",
+        "K",
+        "A",
+        "D",
+        "M",
+        "P",
+        "first",
+        "index",
+    )
 
-    def __init__(self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice,
-                 params: Parameters) -> None:  # fmt: skip
+    def __init__(
+        self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice, params: Parameters
+    ) -> None:
         p = self.p = params
         self.dice = dice
         t = self.tab = pool_tables(params)
@@ -217,8 +281,9 @@ class _Battles:
         self.rockets = g["rockets"].copy()
         self.spot = np.zeros((4, n), I32)  # Spot on each Armor (from its enemies)
         q = max(1, int(st["squads"].max(initial=0)))
-        self.soldiers = np.where(np.arange(q)[None, :, None] < g["squads"][:, None, :],
-                                 p.squad_size, 0).astype(I32)  # fmt: skip
+        self.soldiers = np.where(
+            np.arange(q)[None, :, None] < g["squads"][:, None, :], p.squad_size, 0
+        ).astype(I32)
         self.checked = np.zeros((2, n), bool)
         self.routed = np.zeros((2, n), bool)
         self.cnt = {c: np.zeros((2, n), I32) for c in COUNTERS}
@@ -230,8 +295,10 @@ class _Battles:
         self.M = np.zeros((4, len(t["mov"]), n), I32)
         self.P = np.zeros((4, len(t["spt"]), n), I32)
         if max(a.shape[1] for a in (self.K, self.A, self.D, self.M, self.P)) >= TAGS:
-            raise ValueError(f"a pool of {TAGS} or more dice: the vector engine keys dice "
-                             f"by position in {TAGS} tags")  # fmt: skip
+            raise ValueError(
+                f"a pool of {TAGS} or more dice: the vector engine keys dice "
+                f"by position in {TAGS} tags"
+            )
         self.first = np.zeros(n, I32)  # the side that went first this round
         self.index = np.arange(n)  # the call's battle index of each working column
         self.final: dict[str, np.ndarray] = {}
@@ -252,8 +319,9 @@ class _Battles:
             out[at] = self.dice.roll(int(k), len(at))
         return out
 
-    def take(self, pool: np.ndarray, slot: int, rows: np.ndarray, fallback: bool = True
-             ) -> np.ndarray:  # fmt: skip
+    def take(
+        self, pool: np.ndarray, slot: int, rows: np.ndarray, fallback: bool = True
+    ) -> np.ndarray:
         """The highest unspent die of ``pool`` of Armor ``slot`` in each row (else, with
         ``fallback``, its highest unspent Skill die; else 0), spent."""
         face, j = top(pool[slot].take(rows, axis=1))
@@ -365,15 +433,22 @@ class _Battles:
                 kind = rules.chosen_kind(live.T)
                 rs = rr
             self.live[slot, kind, rs] -= 1
-            self.use[slot, :, rs] = self.usable(self.live[slot][:, rs],
-                                                self.disabled[slot, rs]).T  # fmt: skip
+            self.use[slot, :, rs] = self.usable(self.live[slot][:, rs], self.disabled[slot, rs]).T
             c["systems_lost"][side, rs] += 1
             gone = (self.hp[slot, rr] <= 0) | ~self.live[slot][:, rr].any(0)
             if gone.any():
                 self.go_out(rr[gone], slot)
 
-    def resolve(self, rows: np.ndarray, side: int, attacker: int, t: np.ndarray,
-                att: np.ndarray, kind: np.ndarray, beyond: np.ndarray) -> None:  # fmt: skip
+    def resolve(
+        self,
+        rows: np.ndarray,
+        side: int,
+        attacker: int,
+        t: np.ndarray,
+        att: np.ndarray,
+        kind: np.ndarray,
+        beyond: np.ndarray,
+    ) -> None:
         """Attacks of value ``att`` by ``side`` (Armor ``attacker``, -1 a squad) on the
         enemy Armors ``t``, one a row (3f); ``kind`` CLOSE, RANGED or SMART."""
         for tv in (2 * (1 - side), 2 * (1 - side) + 1):
@@ -422,9 +497,15 @@ class _Battles:
         holder = self.grappling[t, rows]
         shield = (kind == RANGED) & (holder >= 0) & (holder != attacker)
         terrain = (kind == RANGED) & ~shield & (self.cover[t, rows] > 0)
-        case = np.where(kind == CLOSE, rules.attack_case("close", False),
-                        np.where(kind == SMART, rules.attack_case("smart", False),
-                                 rules.attack_case("ranged", shield | terrain)))  # fmt: skip
+        case = np.where(
+            kind == CLOSE,
+            rules.attack_case("close", False),
+            np.where(
+                kind == SMART,
+                rules.attack_case("smart", False),
+                rules.attack_case("ranged", shield | terrain),
+            ),
+        )
         faces = self.dice.faces(m, p.damage_die)
         counted = np.arange(faces.shape[1]) < m[:, None]
         direct = ((faces >= rules.direct_from(case, p)[:, None]) & counted).sum(1).astype(I32)
@@ -506,16 +587,22 @@ class _Battles:
         if last and j == 0 and self.spotter[s, rows].any():  # c. spot for the ally
             surv = np.minimum(use[rules.SURVEILLANCE], len(self.reach_range) - 1)
             in_cover = np.where(first_op, self.cover[e, rows], self.cover[e + 1, rows]) > 0
-            sees = rules.can_spot(surv, d, in_cover, self.reach_range[surv, rows],
-                                  self.reach_cover[surv, rows])  # fmt: skip
+            sees = rules.can_spot(
+                surv, d, in_cover, self.reach_range[surv, rows], self.reach_cover[surv, rows]
+            )
             spot_any = self.P[s].take(rows, axis=1).max(0) > 0
-            ic = claim(self.spotter[s, rows] & (spot_any | skill_any) & self.op[s + 1, rows]
-                       & sees)  # fmt: skip
+            ic = claim(self.spotter[s, rows] & (spot_any | skill_any) & self.op[s + 1, rows] & sees)
         id_ = EMPTY
         if self.grapple_pol[s, rows].any():  # d. grapple
             free_t = np.where(first_op, self.grappled_by[e, rows], self.grappled_by[e + 1, rows])
-            id_ = claim(self.grapple_pol[s, rows] & (d <= 1) & (self.grappling[s, rows] < 0)
-                        & ~grappled & (free_t < 0) & skill_any)  # fmt: skip
+            id_ = claim(
+                self.grapple_pol[s, rows]
+                & (d <= 1)
+                & (self.grappling[s, rows] < 0)
+                & ~grappled
+                & (free_t < 0)
+                & skill_any
+            )
         # e. move
         goal1 = (self.approach[s, rows] & h2h) | ~reach
         goal = np.where(goal1, 1, p.direct_fire_range)
@@ -574,8 +661,7 @@ class _Battles:
             if len(both):
                 val[side] = self.roll(p.squad_initiative_die, both) + self.morale[side, both]
         first = np.where(has[0], 0, 1)
-        first[both] = np.where(val[0] > val[1], 0, np.where(val[1] > val[0], 1,
-                                                            self.first[both]))  # fmt: skip
+        first[both] = np.where(val[0] > val[1], 0, np.where(val[1] > val[0], 1, self.first[both]))
         for o in (0, 1):
             order = first if o == 0 else 1 - first
             for side in (0, 1):
@@ -586,14 +672,24 @@ class _Battles:
                     rows = np.flatnonzero(go)
                     if not len(rows):
                         continue
-                    near = [self.op[e + i, rows] & ~rules.beyond_range(
-                        np.abs(self.x[e + i, rows] - sq_x[rows]), p) for i in (0, 1)]  # fmt: skip
+                    near = [
+                        self.op[e + i, rows]
+                        & ~rules.beyond_range(np.abs(self.x[e + i, rows] - sq_x[rows]), p)
+                        for i in (0, 1)
+                    ]
                     t = np.where(near[0], e, np.where(near[1], e + 1, -1))
                     rows, t = rows[t >= 0], t[t >= 0]
                     if len(rows):
                         att = self.roll(p.squad_die, rows)
-                        self.resolve(rows, side, -1, t, att, np.full(len(rows), RANGED),
-                                     np.zeros(len(rows), bool))  # fmt: skip
+                        self.resolve(
+                            rows,
+                            side,
+                            -1,
+                            t,
+                            att,
+                            np.full(len(rows), RANGED),
+                            np.zeros(len(rows), bool),
+                        )
 
     def morale_checks(self, live: np.ndarray) -> None:
         """5. Morale: a side with a rating, due (half its Armors or its lead lost) and
@@ -665,19 +761,23 @@ class _Battles:
         return self.final
 
 
-def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-              ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Play battle i of ``battles[scenario_ids[i]]`` for every i, drawing from ``dice``
     (a :class:`~sims.core.batch.ScriptedDice` for one hand-traced battle), in working
     sets of up to ``CHUNK`` battles."""
     sid = check_batch(battles, scenario_ids)
     st, params = stack(battles), battles[0].params
-    parts = [_Battles(st, sid[i : i + CHUNK], dice, params).play()
-             for i in range(0, max(len(sid), 1), CHUNK)]  # fmt: skip
+    parts = [
+        _Battles(st, sid[i : i + CHUNK], dice, params).play()
+        for i in range(0, max(len(sid), 1), CHUNK)
+    ]
     return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_DTYPES}
 
 
-def play(battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-         ) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
     return play_dice(battles, scenario_ids, Dice(rng))

@@ -139,8 +139,12 @@ def batch_key(battle: Battle) -> tuple:
     return (battle.params,)
 
 
-def compile_battle(catalog: Catalog, a: Sequence[str] | Squad | str,
-                   b: Sequence[str] | Squad | str, label: str = "") -> Battle:  # fmt: skip
+def compile_battle(
+    catalog: Catalog,
+    a: Sequence[str] | Squad | str,
+    b: Sequence[str] | Squad | str,
+    label: str = "",
+) -> Battle:
     """Side A's and side B's units: a squad (or its id) or a list of unit ids (one unit: a
     duel). A side without a squad's deck plays the first deck of squads.toml."""
     p = catalog.params
@@ -183,8 +187,9 @@ def compile_battle(catalog: Catalog, a: Sequence[str] | Squad | str,
             w = catalog.weapons[wid]
             plus = w.crit_value if w.crit_effect == "damage" else 0
             for s in range(expected.shape[2]):
-                expected[i, k, s] = float(rules.expected_damage(
-                    w.strength, w.accuracy, w.crit_from, s, plus, p))  # fmt: skip
+                expected[i, k, s] = float(
+                    rules.expected_damage(w.strength, w.accuracy, w.crit_from, s, plus, p)
+                )
     pol = [catalog.policies[u.policy] if u is not None else None for u in slots]
     deck = rules.deck_size(p)
     if any(len(d) != deck for d in decks):

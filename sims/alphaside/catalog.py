@@ -135,27 +135,49 @@ class Catalog:
     overrides: tuple[tuple[str, Any], ...] = ()
 
 
-FILES = ("rules.toml", "weapons.toml", "abilities.toml", "tactics.toml", "policies.toml",
-         "units.toml", "squads.toml")  # fmt: skip
-KIND_FILES = {"weapon": "weapons.toml", "ability": "abilities.toml", "tactic": "tactics.toml",
-              "policy": "policies.toml", "unit": "units.toml", "squad": "squads.toml"}  # fmt: skip
+FILES = (
+    "rules.toml",
+    "weapons.toml",
+    "abilities.toml",
+    "tactics.toml",
+    "policies.toml",
+    "units.toml",
+    "squads.toml",
+)
+KIND_FILES = {
+    "weapon": "weapons.toml",
+    "ability": "abilities.toml",
+    "tactic": "tactics.toml",
+    "policy": "policies.toml",
+    "unit": "units.toml",
+    "squad": "squads.toml",
+}
 
 
 def _load_weapons(path: Path, doc: dict[str, Any], params: Parameters) -> dict[str, Weapon]:
-    specs = [FieldSpec("name", "str"), FieldSpec("tl", "int", min=1, max=20),
-             FieldSpec("range", "int", min=1, max=40), FieldSpec("strength", "int", min=1, max=20),
-             FieldSpec("accuracy", "int", min=-3, max=3), FieldSpec("area", "int", min=0, max=5),
-             FieldSpec("crit_effect", "str", choices=CRIT_EFFECTS),
-             FieldSpec("crit_value", "int", min=0, max=10),
-             FieldSpec("crit_from", "int", min=2, max=params.die)]  # fmt: skip
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("tl", "int", min=1, max=20),
+        FieldSpec("range", "int", min=1, max=40),
+        FieldSpec("strength", "int", min=1, max=20),
+        FieldSpec("accuracy", "int", min=-3, max=3),
+        FieldSpec("area", "int", min=0, max=5),
+        FieldSpec("crit_effect", "str", choices=CRIT_EFFECTS),
+        FieldSpec("crit_value", "int", min=0, max=10),
+        FieldSpec("crit_from", "int", min=2, max=params.die),
+    ]
     out = {}
     for raw in entries(doc, "weapon", path):
         vals = check_entry(raw, specs, path, "weapon")
         valued = vals["crit_effect"] in ("damage", "push", "pull")
         if valued != (vals["crit_value"] > 0):
-            raise CatalogError(path, "a damage, push or pull effect needs a value above 0; "
-                               "the others 0", kind="weapon", entry=vals["id"],
-                               field="crit_value")  # fmt: skip
+            raise CatalogError(
+                path,
+                "a damage, push or pull effect needs a value above 0; the others 0",
+                kind="weapon",
+                entry=vals["id"],
+                field="crit_value",
+            )
         vals["rulebook_fields"] = tuple(vals["rulebook_fields"])
         out[vals["id"]] = Weapon(**vals)
     return out
@@ -170,25 +192,42 @@ def _load_simple(path: Path, doc: dict[str, Any], kind: str, cls: type, specs: l
     return out
 
 
-def _load_units(path: Path, doc: dict[str, Any], weapons, abilities, policies
-                ) -> dict[str, Unit]:  # fmt: skip
-    specs = [FieldSpec("name", "str"), FieldSpec("title", "str"), FieldSpec("faction", "id"),
-             FieldSpec("hp", "int", min=1, max=40), FieldSpec("shields", "int", min=0, max=6),
-             FieldSpec("speed", "int", min=0, max=6), FieldSpec("vp", "int", min=0, max=20),
-             FieldSpec("mass_produced", "bool"), FieldSpec("weapons", "list[str]"),
-             FieldSpec("abilities", "list[str]"), FieldSpec("policy", "id")]  # fmt: skip
+def _load_units(path: Path, doc: dict[str, Any], weapons, abilities, policies) -> dict[str, Unit]:
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("title", "str"),
+        FieldSpec("faction", "id"),
+        FieldSpec("hp", "int", min=1, max=40),
+        FieldSpec("shields", "int", min=0, max=6),
+        FieldSpec("speed", "int", min=0, max=6),
+        FieldSpec("vp", "int", min=0, max=20),
+        FieldSpec("mass_produced", "bool"),
+        FieldSpec("weapons", "list[str]"),
+        FieldSpec("abilities", "list[str]"),
+        FieldSpec("policy", "id"),
+    ]
     out = {}
     for raw in entries(doc, "unit", path):
         vals = check_entry(raw, specs, path, "unit")
         ident = vals["id"]
         if not 1 <= len(vals["weapons"]) <= MAX_WEAPONS:
-            raise CatalogError(path, f"a unit carries 1..{MAX_WEAPONS} weapons", kind="unit",
-                               entry=ident, field="weapons")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"a unit carries 1..{MAX_WEAPONS} weapons",
+                kind="unit",
+                entry=ident,
+                field="weapons",
+            )
         for w in vals["weapons"]:
             check_reference(w, weapons, path, "unit", ident, "weapons", "weapon")
         if len(vals["abilities"]) > MAX_ABILITIES:
-            raise CatalogError(path, f"a unit has at most {MAX_ABILITIES} abilities",
-                               kind="unit", entry=ident, field="abilities")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"a unit has at most {MAX_ABILITIES} abilities",
+                kind="unit",
+                entry=ident,
+                field="abilities",
+            )
         for a in vals["abilities"]:
             check_reference(a, abilities, path, "unit", ident, "abilities", "ability")
         check_reference(vals["policy"], policies, path, "unit", ident, "policy", "policy")
@@ -221,9 +260,13 @@ def _load_squads(path: Path, doc: dict[str, Any], units, tactics, params) -> dic
         for t in vals["tactics"]:
             check_reference(t, tactics, path, "squad", ident, "tactics", "tactic")
         if len(vals["tactics"]) != deck or len(set(vals["tactics"])) != deck:
-            raise CatalogError(path, f"a deck holds exactly {deck} cards, each once, for "
-                               f"{params.phases} Phases", kind="squad", entry=ident,
-                               field="tactics")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"a deck holds exactly {deck} cards, each once, for {params.phases} Phases",
+                kind="squad",
+                entry=ident,
+                field="tactics",
+            )
         vals["rulebook_fields"] = tuple(vals["rulebook_fields"])
         out[ident] = Squad(**vals)
     return out
@@ -243,20 +286,51 @@ def load_catalog(
         apply_overrides(docs, overrides, KIND_FILES, "rules.toml")
     params, provenance = load_params(Parameters, folder / "rules.toml", docs["rules.toml"])
     weapons = _load_weapons(folder / "weapons.toml", docs["weapons.toml"], params)
-    abilities = _load_simple(folder / "abilities.toml", docs["abilities.toml"], "ability",
-                             Ability, [FieldSpec("name", "str"),
-                                       FieldSpec("energy", "int", min=0, max=10),
-                                       FieldSpec("effect", "str", choices=ABILITY_EFFECTS),
-                                       FieldSpec("value", "int", min=1, max=10)])  # fmt: skip
-    tactics = _load_simple(folder / "tactics.toml", docs["tactics.toml"], "tactic", Tactic,
-                           [FieldSpec("name", "str"),
-                            FieldSpec("effect", "str", choices=TACTIC_EFFECTS),
-                            FieldSpec("value", "int", min=1, max=params.die)])  # fmt: skip
-    policies = _load_simple(folder / "policies.toml", docs["policies.toml"], "policy", Policy,
-                            [FieldSpec("approach", "str", choices=APPROACH),
-                             FieldSpec("weapon", "str", choices=WEAPON_CHOICE),
-                             FieldSpec("ability", "bool")])  # fmt: skip
+    abilities = _load_simple(
+        folder / "abilities.toml",
+        docs["abilities.toml"],
+        "ability",
+        Ability,
+        [
+            FieldSpec("name", "str"),
+            FieldSpec("energy", "int", min=0, max=10),
+            FieldSpec("effect", "str", choices=ABILITY_EFFECTS),
+            FieldSpec("value", "int", min=1, max=10),
+        ],
+    )
+    tactics = _load_simple(
+        folder / "tactics.toml",
+        docs["tactics.toml"],
+        "tactic",
+        Tactic,
+        [
+            FieldSpec("name", "str"),
+            FieldSpec("effect", "str", choices=TACTIC_EFFECTS),
+            FieldSpec("value", "int", min=1, max=params.die),
+        ],
+    )
+    policies = _load_simple(
+        folder / "policies.toml",
+        docs["policies.toml"],
+        "policy",
+        Policy,
+        [
+            FieldSpec("approach", "str", choices=APPROACH),
+            FieldSpec("weapon", "str", choices=WEAPON_CHOICE),
+            FieldSpec("ability", "bool"),
+        ],
+    )
     units = _load_units(folder / "units.toml", docs["units.toml"], weapons, abilities, policies)
     squads = _load_squads(folder / "squads.toml", docs["squads.toml"], units, tactics, params)
-    return Catalog(folder, weapons, abilities, tactics, policies, units, squads, params,
-                   provenance, tuple(sorted((overrides or {}).items())))  # fmt: skip
+    return Catalog(
+        folder,
+        weapons,
+        abilities,
+        tactics,
+        policies,
+        units,
+        squads,
+        params,
+        provenance,
+        tuple(sorted((overrides or {}).items())),
+    )

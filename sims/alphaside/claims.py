@@ -25,8 +25,9 @@ def _crit(catalog: Catalog, crit_from: int | None) -> int:
 # ---- Dice, Accuracy & Crits ----------------------------------------------------------------
 
 
-def die_chance(catalog: Catalog, accuracy: int = 0, crit_from: int | None = None
-               ) -> dict[str, Fraction]:  # fmt: skip
+def die_chance(
+    catalog: Catalog, accuracy: int = 0, crit_from: int | None = None
+) -> dict[str, Fraction]:
     """(P(hit), P(crit)) of one die (``rules.die_chances``, face by face)."""
     hit, crit = rules.die_chances(accuracy, _crit(catalog, crit_from), catalog.params)
     return {"hit": hit, "crit": crit}
@@ -46,16 +47,16 @@ def crit_faces(catalog: Catalog, crit_from: int | None = None) -> list[int]:
     return [f for f in range(1, p.die + 1) if bool(rules.is_crit(f, cf, p))]
 
 
-def hits_chance(catalog: Catalog, dice: int, accuracy: int, hits: int,
-                crit_from: int | None = None) -> Fraction:  # fmt: skip
+def hits_chance(
+    catalog: Catalog, dice: int, accuracy: int, hits: int, crit_from: int | None = None
+) -> Fraction:
     """P(exactly ``hits`` hits, crits included) of one attack (``exact.joint``, as
     hits.csv)."""
     rows = exact.joint(dice, accuracy, _crit(catalog, crit_from), catalog.params)
     return sum((p for h, _, p in rows if h == hits), Fraction(0))
 
 
-def disarm_chance(catalog: Catalog, accuracy: int = 0, crit_from: int | None = None
-                  ) -> Fraction:  # fmt: skip
+def disarm_chance(catalog: Catalog, accuracy: int = 0, crit_from: int | None = None) -> Fraction:
     """P(a Disarmed attacker's die hits) (``rules.disarmed_hit_chance``)."""
     return rules.disarmed_hit_chance(accuracy, _crit(catalog, crit_from), catalog.params)
 
@@ -63,15 +64,17 @@ def disarm_chance(catalog: Catalog, accuracy: int = 0, crit_from: int | None = N
 # ---- Damage, Shields & defeat; Status effects; Push & Pull -------------------------------------
 
 
-def combat_damage(catalog: Catalog, hits: list[int], shields: int, plus: int = 0,
-                  fractured: bool = False) -> list[int]:  # fmt: skip
+def combat_damage(
+    catalog: Catalog, hits: list[int], shields: int, plus: int = 0, fractured: bool = False
+) -> list[int]:
     """``rules.combat_damage`` of each hit count against ``shields`` active Shields."""
     p = catalog.params
     return [int(rules.combat_damage(h, shields, plus, fractured, p)) for h in hits]
 
 
-def damage_dist(catalog: Catalog, dice: int, accuracy: int, shields: int,
-                effect: str = "plain") -> dict[str, Fraction]:  # fmt: skip
+def damage_dist(
+    catalog: Catalog, dice: int, accuracy: int, shields: int, effect: str = "plain"
+) -> dict[str, Fraction]:
     """The combat damage of one attack, crits on the rule's faces, as damage.csv
     (``exact.attack_damage`` with the effect's Damage+X, Fracture or Disarm)."""
     p = catalog.params
@@ -80,11 +83,11 @@ def damage_dist(catalog: Catalog, dice: int, accuracy: int, shields: int,
     return {str(k): p for k, p in d.items}
 
 
-def defeat_chance(catalog: Catalog, dice: int, accuracy: int, shields: int, hp: int,
-                  crit_from: int | None = None) -> Fraction:  # fmt: skip
+def defeat_chance(
+    catalog: Catalog, dice: int, accuracy: int, shields: int, hp: int, crit_from: int | None = None
+) -> Fraction:
     """P(one attack, no crit effect, defeats a unit), as defeat.csv (``exact.p_defeat``)."""
-    return exact.p_defeat(dice, accuracy, _crit(catalog, crit_from), shields, hp,
-                          catalog.params)  # fmt: skip
+    return exact.p_defeat(dice, accuracy, _crit(catalog, crit_from), shields, hp, catalog.params)
 
 
 def collision_damage(catalog: Catalog, shields: list[int]) -> list[int]:
@@ -104,8 +107,10 @@ def timeline(catalog: Catalog, times: list[int]) -> dict[str, object]:
     """The last Timeline time (``rules.last_time``) and the Phase (1-based) of each time
     (``rules.phase_of``)."""
     p = catalog.params
-    return {"last_time": rules.last_time(p),
-            "phase": [int(rules.phase_of(t, p)) + 1 for t in times]}  # fmt: skip
+    return {
+        "last_time": rules.last_time(p),
+        "phase": [int(rules.phase_of(t, p)) + 1 for t in times],
+    }
 
 
 def deck_size(catalog: Catalog, phases: int) -> int:
@@ -119,8 +124,9 @@ def tactics_draw(catalog: Catalog) -> int:
     return catalog.params.tactics_draw
 
 
-def advance(catalog: Catalog, speeds: list[int], engaged: bool = False,
-            slowed: bool = False) -> list[int]:  # fmt: skip
+def advance(
+    catalog: Catalog, speeds: list[int], engaged: bool = False, slowed: bool = False
+) -> list[int]:
     """``rules.advance_hexes`` of a unit of each Speed."""
     p = catalog.params
     return [int(rules.advance_hexes(s, slowed, engaged, p)) for s in speeds]
@@ -129,8 +135,19 @@ def advance(catalog: Catalog, speeds: list[int], engaged: bool = False,
 CHECKS = {
     f.__name__: f
     for f in (
-        die_chance, hit_faces, crit_faces, hits_chance, disarm_chance, combat_damage,
-        damage_dist, defeat_chance, collision_damage, after_defeat, timeline, deck_size,
-        tactics_draw, advance,
+        die_chance,
+        hit_faces,
+        crit_faces,
+        hits_chance,
+        disarm_chance,
+        combat_damage,
+        damage_dist,
+        defeat_chance,
+        collision_damage,
+        after_defeat,
+        timeline,
+        deck_size,
+        tactics_draw,
+        advance,
     )
-}  # fmt: skip
+}

@@ -123,8 +123,9 @@ def _column(rows: Sequence[Sequence[Any]], i: int) -> list[Any]:
     return [r[i] for r in rows]
 
 
-def frame(rows: Sequence[Sequence[Any]], names: Sequence[str],
-          fraction_cols: Iterable[str]) -> pl.DataFrame:  # fmt: skip
+def frame(
+    rows: Sequence[Sequence[Any]], names: Sequence[str], fraction_cols: Iterable[str]
+) -> pl.DataFrame:
     """Row tuples (Fractions in ``fraction_cols``) -> frame with each fraction column as
     ``a/b`` text and ``<col>_float`` right after it."""
     fraction_cols = set(fraction_cols)
@@ -136,8 +137,10 @@ def frame(rows: Sequence[Sequence[Any]], names: Sequence[str],
             data[f"{name}_float"] = [float(v) for v in values]
         else:
             data[name] = values
-    schema = {n: (pl.Utf8 if n in fraction_cols else pl.Float64 if n.endswith("_float")
-                  else None) for n in data}  # fmt: skip
+    schema = {
+        n: (pl.Utf8 if n in fraction_cols else pl.Float64 if n.endswith("_float") else None)
+        for n in data
+    }
     return pl.DataFrame({n: pl.Series(n, v, dtype=schema[n]) for n, v in data.items()})
 
 
@@ -145,8 +148,9 @@ def frame(rows: Sequence[Sequence[Any]], names: Sequence[str],
 
 
 @functools.cache
-def joint(dice: int, accuracy: int, crit_from: int, params: Parameters
-          ) -> tuple[tuple[int, int, Fraction], ...]:  # fmt: skip
+def joint(
+    dice: int, accuracy: int, crit_from: int, params: Parameters
+) -> tuple[tuple[int, int, Fraction], ...]:
     """(hits, crits, p) of one attack, p > 0 only, by hits then crits
     (``rules.hits_and_crits`` of ``rules.die_chances``)."""
     p_hit, p_crit = rules.die_chances(accuracy, crit_from, params)
@@ -154,8 +158,9 @@ def joint(dice: int, accuracy: int, crit_from: int, params: Parameters
 
 
 @functools.cache
-def joint_counts(dice: int, accuracy: int, crit_from: int, params: Parameters
-                 ) -> tuple[tuple[tuple[int, int, int], ...], int]:  # fmt: skip
+def joint_counts(
+    dice: int, accuracy: int, crit_from: int, params: Parameters
+) -> tuple[tuple[tuple[int, int, int], ...], int]:
     """:func:`joint` as integer weights over a common denominator: ((hits, crits,
     weight), ...), denominator (sums of integers, not of Fractions)."""
     rows = joint(dice, accuracy, crit_from, params)
@@ -179,8 +184,9 @@ def _image(dist: Dist, fn: Any) -> Dist:
 
 
 @functools.cache
-def damage_of(hits: int, crit: bool, shields: int, plus: int, fractured: bool,
-              params: Parameters) -> int:  # fmt: skip
+def damage_of(
+    hits: int, crit: bool, shields: int, plus: int, fractured: bool, params: Parameters
+) -> int:
     """``rules.combat_damage`` of one attack: Damage+``plus`` only when a crit triggers
     the weapon's crit effect."""
     return int(rules.combat_damage(hits, shields, plus if crit else 0, fractured, params))
@@ -193,9 +199,16 @@ def is_defeated(hp: int, damage: int) -> bool:
 
 
 @functools.cache
-def attack_damage(dice: int, accuracy: int, crit_from: int, shields: int, params: Parameters,
-                  plus: int = 0, fractured: bool = False, disarmed: bool = False
-                  ) -> Dist:  # fmt: skip
+def attack_damage(
+    dice: int,
+    accuracy: int,
+    crit_from: int,
+    shields: int,
+    params: Parameters,
+    plus: int = 0,
+    fractured: bool = False,
+    disarmed: bool = False,
+) -> Dist:
     """Combat damage of one attack against ``shields`` active Shields: Damage+``plus``
     when a crit triggers it, the target Fractured, the attacker Disarmed (every hit
     re-rolled, ``rules.hits_dist``; no crit effect, so no Damage+X)."""
@@ -228,8 +241,9 @@ def defeat_chances(damage: Dist, hps: Iterable[int]) -> list[Fraction]:
     return out
 
 
-def p_defeat(dice: int, accuracy: int, crit_from: int, shields: int, hp: int,
-             params: Parameters) -> Fraction:  # fmt: skip
+def p_defeat(
+    dice: int, accuracy: int, crit_from: int, shields: int, hp: int, params: Parameters
+) -> Fraction:
     """P(one attack, no crit effect, defeats a unit of ``hp`` behind ``shields``)."""
     return defeat_chances(attack_damage(dice, accuracy, crit_from, shields, params), [hp])[0]
 
@@ -257,8 +271,9 @@ def push_damage(dice: int, accuracy: int, shields: int, params: Parameters) -> D
     return _dist(weights, den)
 
 
-def area_outcome(dice: int, accuracy: int, hp: int, shields_1: int, shields_2: int,
-                 params: Parameters) -> dict[str, Fraction]:  # fmt: skip
+def area_outcome(
+    dice: int, accuracy: int, hp: int, shields_1: int, shields_2: int, params: Parameters
+) -> dict[str, Fraction]:
     """P(none / first / both defeated) of one area roll on two units of ``hp`` behind
     ``shields_1`` <= ``shields_2``, hits worked out target by target; a second defeated
     alone is impossible then (a ValueError if a rule ever made it possible)."""
@@ -267,16 +282,22 @@ def area_outcome(dice: int, accuracy: int, hp: int, shields_1: int, shields_2: i
         first = is_defeated(hp, damage_of(h, False, shields_1, 0, False, params))
         second = is_defeated(hp, damage_of(h, False, shields_2, 0, False, params))
         if second and not first:
-            raise ValueError(f"the second target alone defeated ({h} hits, Shields "
-                             f"{shields_1} and {shields_2})")  # fmt: skip
+            raise ValueError(
+                f"the second target alone defeated ({h} hits, Shields {shields_1} and {shields_2})"
+            )
         out["both" if second else "first" if first else "none"] += p
     return out
 
 
 @functools.cache
-def defeat_within(dice: int, accuracy: int, shields: int, params: Parameters,
-                  attacks: int = ATTACKS[-1], cap: int = HPS[-1]
-                  ) -> tuple[Dist, ...]:  # fmt: skip
+def defeat_within(
+    dice: int,
+    accuracy: int,
+    shields: int,
+    params: Parameters,
+    attacks: int = ATTACKS[-1],
+    cap: int = HPS[-1],
+) -> tuple[Dist, ...]:
     """The total damage after 1..``attacks`` attacks (each against the full Shields, no
     crit effects): the one attack's damage convolved, totals above ``cap`` merged into
     ``cap`` (enough to defeat any HP tabled: nothing heals between these attacks)."""
@@ -298,8 +319,18 @@ def defeat_within(dice: int, accuracy: int, shields: int, params: Parameters,
 def clear_caches() -> None:
     """Forget every memoized distribution, here and in ``rules.py`` (the tests that
     replace a rule function call it before and after)."""
-    memos = (joint, joint_counts, damage_of, is_defeated, attack_damage, push_damage,
-             defeat_within, rules.die_chances, rules.hits_dist, rules.expected_damage)  # fmt: skip
+    memos = (
+        joint,
+        joint_counts,
+        damage_of,
+        is_defeated,
+        attack_damage,
+        push_damage,
+        defeat_within,
+        rules.die_chances,
+        rules.hits_dist,
+        rules.expected_damage,
+    )
     for fn in memos:
         fn.cache_clear()
 
@@ -314,8 +345,13 @@ def weapon_plus(weapon: Any) -> int:
 
 def hits_table(catalog: Catalog) -> pl.DataFrame:
     p = catalog.params
-    rows = [(n, a, cf, h, c, prob) for n in DICE for a in ACCURACIES for cf in CRIT_FROMS
-            for h, c, prob in joint(n, a, cf, p)]  # fmt: skip
+    rows = [
+        (n, a, cf, h, c, prob)
+        for n in DICE
+        for a in ACCURACIES
+        for cf in CRIT_FROMS
+        for h, c, prob in joint(n, a, cf, p)
+    ]
     return frame(rows, ("dice", "accuracy", "crit_from", "hits", "crits", "p"), ["p"])
 
 
@@ -324,8 +360,11 @@ def damage_table(catalog: Catalog) -> pl.DataFrame:
     rows = []
     for effect, (plus, fractured, disarmed) in EFFECTS.items():
         for n in SMALL_DICE:
-            dists = {(a, s): attack_damage(n, a, p.crit_from, s, p, plus, fractured, disarmed)
-                     for a in ACCURACIES for s in SHIELDS}  # fmt: skip
+            dists = {
+                (a, s): attack_damage(n, a, p.crit_from, s, p, plus, fractured, disarmed)
+                for a in ACCURACIES
+                for s in SHIELDS
+            }
             top = max(d.outcomes[-1] for d in dists.values())
             for (a, s), d in dists.items():
                 pmf = d.pmf()
@@ -342,8 +381,7 @@ def defeat_table(catalog: Catalog) -> pl.DataFrame:
                 for s in SHIELDS:
                     kills = defeat_chances(attack_damage(n, a, cf, s, p), HPS)
                     rows += [(n, a, cf, s, hp, k) for hp, k in zip(HPS, kills, strict=True)]
-    return frame(rows, ("dice", "accuracy", "crit_from", "shields", "hp", "p_defeat"),
-                 ["p_defeat"])  # fmt: skip
+    return frame(rows, ("dice", "accuracy", "crit_from", "shields", "hp", "p_defeat"), ["p_defeat"])
 
 
 def over_attacks_table(catalog: Catalog) -> pl.DataFrame:
@@ -353,10 +391,10 @@ def over_attacks_table(catalog: Catalog) -> pl.DataFrame:
         for a in ACCURACIES:
             for s in SHIELDS:
                 kills = [defeat_chances(t, HPS) for t in defeat_within(n, a, s, p)]
-                rows += [(n, a, s, hp, k, kills[k - 1][i]) for i, hp in enumerate(HPS)
-                         for k in ATTACKS]  # fmt: skip
-    return frame(rows, ("dice", "accuracy", "shields", "hp", "attacks", "p_defeat"),
-                 ["p_defeat"])  # fmt: skip
+                rows += [
+                    (n, a, s, hp, k, kills[k - 1][i]) for i, hp in enumerate(HPS) for k in ATTACKS
+                ]
+    return frame(rows, ("dice", "accuracy", "shields", "hp", "attacks", "p_defeat"), ["p_defeat"])
 
 
 def area_table(catalog: Catalog) -> pl.DataFrame:
@@ -370,8 +408,7 @@ def area_table(catalog: Catalog) -> pl.DataFrame:
                         if s1 <= s2:
                             out = area_outcome(n, a, hp, s1, s2, p)
                             rows += [(n, a, hp, s1, s2, k, out[k]) for k in DEFEATED]
-    return frame(rows, ("dice", "accuracy", "hp", "shields_1", "shields_2", "defeated", "p"),
-                 ["p"])  # fmt: skip
+    return frame(rows, ("dice", "accuracy", "hp", "shields_1", "shields_2", "defeated", "p"), ["p"])
 
 
 def collision_table(catalog: Catalog) -> pl.DataFrame:
@@ -383,12 +420,16 @@ def collision_table(catalog: Catalog) -> pl.DataFrame:
                 plain = defeat_chances(attack_damage(n, a, p.crit_from, s, p), HPS)
                 push = defeat_chances(push_damage(n, a, s, p), HPS)
                 rows += [(n, a, s, hp, plain[i], push[i]) for i, hp in enumerate(HPS)]
-    return frame(rows, ("dice", "accuracy", "shields", "hp", "p_defeat_plain", "p_defeat_push"),
-                 ["p_defeat_plain", "p_defeat_push"])  # fmt: skip
+    return frame(
+        rows,
+        ("dice", "accuracy", "shields", "hp", "p_defeat_plain", "p_defeat_push"),
+        ["p_defeat_plain", "p_defeat_push"],
+    )
 
 
-def weapon_vs_unit(catalog: Catalog, weapon_id: str, unit_id: str
-                   ) -> tuple[Dist, Fraction, Fraction, Fraction]:  # fmt: skip
+def weapon_vs_unit(
+    catalog: Catalog, weapon_id: str, unit_id: str
+) -> tuple[Dist, Fraction, Fraction, Fraction]:
     """(damage distribution, p_defeat, expected_damage, damage_per_tl) of one attack of
     the weapon on the unit (``DOC_WEAPON_VS_UNIT``); an unknown id is a KeyError."""
     p = catalog.params
@@ -405,8 +446,11 @@ def weapon_vs_unit_table(catalog: Catalog) -> pl.DataFrame:
         for uid in catalog.units:
             _, kill, expected, per_tl = weapon_vs_unit(catalog, wid, uid)
             rows.append((wid, uid, kill, expected, per_tl))
-    return frame(rows, ("weapon", "unit", "p_defeat", "expected_damage", "damage_per_tl"),
-                 ["p_defeat", "expected_damage", "damage_per_tl"])  # fmt: skip
+    return frame(
+        rows,
+        ("weapon", "unit", "p_defeat", "expected_damage", "damage_per_tl"),
+        ["p_defeat", "expected_damage", "damage_per_tl"],
+    )
 
 
 def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
@@ -444,56 +488,122 @@ TABLES: Sequence[Table] = (
     Table(
         "hits",
         DOC_HITS,
-        columns(("dice", "id"), ("accuracy", "id"), ("crit_from", "id"), ("hits", "count"),
-                ("crits", "count"), ("p", "probability")),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("crit_from", "id"),
+            ("hits", "count"),
+            ("crits", "count"),
+            ("p", "probability"),
+        ),
     ),
     Table(
         "damage",
         DOC_DAMAGE,
-        columns(("dice", "id"), ("accuracy", "id"), ("shields", "id"), ("effect", "id"),
-                ("damage", "count"), ("p", "probability")),
-        Pivot(("effect", "dice", "shields"), "accuracy", "damage", _cell("p"),
-              note="Each cell: P(exactly that much combat damage), a row per accuracy."),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("shields", "id"),
+            ("effect", "id"),
+            ("damage", "count"),
+            ("p", "probability"),
+        ),
+        Pivot(
+            ("effect", "dice", "shields"),
+            "accuracy",
+            "damage",
+            _cell("p"),
+            note="Each cell: P(exactly that much combat damage), a row per accuracy.",
+        ),
     ),
     Table(
         "defeat",
         DOC_DEFEAT,
-        columns(("dice", "id"), ("accuracy", "id"), ("crit_from", "id"), ("shields", "id"),
-                ("hp", "id"), ("p_defeat", "probability")),
-        Pivot(("crit_from", "accuracy", "shields"), "dice", "hp", _cell("p_defeat"),
-              note="Each cell: P(one attack defeats the unit), a row per dice, a column "
-                   "per HP."),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("crit_from", "id"),
+            ("shields", "id"),
+            ("hp", "id"),
+            ("p_defeat", "probability"),
+        ),
+        Pivot(
+            ("crit_from", "accuracy", "shields"),
+            "dice",
+            "hp",
+            _cell("p_defeat"),
+            note="Each cell: P(one attack defeats the unit), a row per dice, a column per HP.",
+        ),
     ),
     Table(
         "defeat_over_attacks",
         DOC_OVER_ATTACKS,
-        columns(("dice", "id"), ("accuracy", "id"), ("shields", "id"), ("hp", "id"),
-                ("attacks", "id"), ("p_defeat", "probability")),
-        Pivot(("accuracy", "shields", "attacks"), "dice", "hp", _cell("p_defeat"),
-              note="Each cell: P(defeated within that many attacks), a row per dice, a "
-                   "column per HP."),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("shields", "id"),
+            ("hp", "id"),
+            ("attacks", "id"),
+            ("p_defeat", "probability"),
+        ),
+        Pivot(
+            ("accuracy", "shields", "attacks"),
+            "dice",
+            "hp",
+            _cell("p_defeat"),
+            note="Each cell: P(defeated within that many attacks), a row per dice, a "
+            "column per HP.",
+        ),
     ),
     Table(
         "area",
         DOC_AREA,
-        columns(("dice", "id"), ("accuracy", "id"), ("hp", "id"), ("shields_1", "id"),
-                ("shields_2", "id"), ("defeated", "id"), ("p", "probability")),
-        Pivot(("defeated", "hp", "shields_1", "shields_2"), "dice", "accuracy", _cell("p"),
-              note="Each cell: P(that outcome of one area roll), a row per dice, a column "
-                   "per accuracy."),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("hp", "id"),
+            ("shields_1", "id"),
+            ("shields_2", "id"),
+            ("defeated", "id"),
+            ("p", "probability"),
+        ),
+        Pivot(
+            ("defeated", "hp", "shields_1", "shields_2"),
+            "dice",
+            "accuracy",
+            _cell("p"),
+            note="Each cell: P(that outcome of one area roll), a row per dice, a column "
+            "per accuracy.",
+        ),
     ),
     Table(
         "collision",
         DOC_COLLISION,
-        columns(("dice", "id"), ("accuracy", "id"), ("shields", "id"), ("hp", "id"),
-                ("p_defeat_plain", "probability"), ("p_defeat_push", "probability")),
-        Pivot(("shields", "hp"), "dice", "accuracy", _plain_then_push,
-              note="Each cell: P(defeat) without / with the crit's push into terrain."),
+        columns(
+            ("dice", "id"),
+            ("accuracy", "id"),
+            ("shields", "id"),
+            ("hp", "id"),
+            ("p_defeat_plain", "probability"),
+            ("p_defeat_push", "probability"),
+        ),
+        Pivot(
+            ("shields", "hp"),
+            "dice",
+            "accuracy",
+            _plain_then_push,
+            note="Each cell: P(defeat) without / with the crit's push into terrain.",
+        ),
     ),
     Table(
         "weapon_vs_unit",
         DOC_WEAPON_VS_UNIT,
-        columns(("weapon", "id"), ("unit", "id"), ("p_defeat", "probability"),
-                ("expected_damage", "expectation"), ("damage_per_tl", "expectation")),
+        columns(
+            ("weapon", "id"),
+            ("unit", "id"),
+            ("p_defeat", "probability"),
+            ("expected_damage", "expectation"),
+            ("damage_per_tl", "expectation"),
+        ),
     ),
-)  # fmt: skip
+)

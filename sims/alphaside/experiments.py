@@ -46,12 +46,35 @@ from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list
 
 GAME_CHUNK = 20_000  # games a chunk: one vector call
-RESULT_KEYS = ("winner", "vp_a", "vp_b", "defeats_a", "defeats_b", "damage_a", "damage_b",
-               "attacks_a", "attacks_b", "hits_a", "hits_b", "crits_a", "crits_b",
-               "tl_attack_a", "tl_attack_b", "activations_a", "activations_b",
-               "first_defeat_a", "first_defeat_b", "damage_w0_a", "damage_w1_a",
-               "damage_w0_b", "damage_w1_b", "tl_w0_a", "tl_w1_a", "tl_w0_b",
-               "tl_w1_b")  # fmt: skip
+RESULT_KEYS = (
+    "winner",
+    "vp_a",
+    "vp_b",
+    "defeats_a",
+    "defeats_b",
+    "damage_a",
+    "damage_b",
+    "attacks_a",
+    "attacks_b",
+    "hits_a",
+    "hits_b",
+    "crits_a",
+    "crits_b",
+    "tl_attack_a",
+    "tl_attack_b",
+    "activations_a",
+    "activations_b",
+    "first_defeat_a",
+    "first_defeat_b",
+    "damage_w0_a",
+    "damage_w1_a",
+    "damage_w0_b",
+    "damage_w1_b",
+    "tl_w0_a",
+    "tl_w1_a",
+    "tl_w0_b",
+    "tl_w1_b",
+)
 LABELS = {"winner": battle.RESULTS}
 
 
@@ -64,8 +87,9 @@ def _chosen(catalog: Catalog, options: Mapping[str, Any], key: str, known: Mappi
     names = list(options.get(key) or known)
     for name in names:
         if name not in known:
-            raise CatalogError(f"--{key}", f"unknown {key.rstrip('s')} {name!r} "
-                                           f"(known: {', '.join(known)})")  # fmt: skip
+            raise CatalogError(
+                f"--{key}", f"unknown {key.rstrip('s')} {name!r} (known: {', '.join(known)})"
+            )
     return names
 
 
@@ -81,8 +105,9 @@ def squad_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, 
     return [{"squad_a": a, "squad_b": b} for a in squads for b in squads]
 
 
-def _rows(batch: Batch, battles: list, rng: np.random.Generator, engine: str,
-          names: tuple[str, str]) -> pa.Table:  # fmt: skip
+def _rows(
+    batch: Batch, battles: list, rng: np.random.Generator, engine: str, names: tuple[str, str]
+) -> pa.Table:
     res = _engine(engine).play(battles, batch.cell.astype(np.int32), rng)
     cell_numbers = np.array([c.get("cell", -1) for c in batch.cells], np.int32)
     out: dict[str, Any] = {"cell": cell_numbers[batch.cell]}
@@ -100,17 +125,24 @@ def duel_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: 
     return _rows(batch, battles, rng, engine, ("unit_a", "unit_b"))
 
 
-def squad_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str
-               ) -> pa.Table:  # fmt: skip
+def squad_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     """A chunk's squad games in one engine call."""
     battles = [battle.compile_battle(catalog, c["squad_a"], c["squad_b"]) for c in batch.cells]
     return _rows(batch, battles, rng, engine, ("squad_a", "squad_b"))
 
 
-UNITS_OPTION = Option("units", "unit ids of units.toml, comma-separated (default: every unit)",
-                      comma_list, metavar="U1,U2,...")  # fmt: skip
-SQUADS_OPTION = Option("squads", "squad ids of squads.toml, comma-separated (default: every "
-                       "squad)", comma_list, metavar="S1,S2,...")  # fmt: skip
+UNITS_OPTION = Option(
+    "units",
+    "unit ids of units.toml, comma-separated (default: every unit)",
+    comma_list,
+    metavar="U1,U2,...",
+)
+SQUADS_OPTION = Option(
+    "squads",
+    "squad ids of squads.toml, comma-separated (default: every squad)",
+    comma_list,
+    metavar="S1,S2,...",
+)
 
 EXPERIMENTS = {
     "duel": Experiment(

@@ -70,9 +70,17 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def attack_lines(catalog: Catalog, dice: int, accuracy: int, crit_from: int, shields: int,
-                 hp: int, plus: int = 0, disarmed: bool = False,
-                 fractured: bool = False) -> list[str]:  # fmt: skip
+def attack_lines(
+    catalog: Catalog,
+    dice: int,
+    accuracy: int,
+    crit_from: int,
+    shields: int,
+    hp: int,
+    plus: int = 0,
+    disarmed: bool = False,
+    fractured: bool = False,
+) -> list[str]:
     """The working of one attack (``attack_text`` without checking its values)."""
     p = catalog.params
     faces = range(1, p.die + 1)
@@ -84,8 +92,7 @@ def attack_lines(catalog: Catalog, dice: int, accuracy: int, crit_from: int, shi
     extras = []
     if plus:
         note = ": not triggered, the attacker is Disarmed" if disarmed else ""
-        extras.append(f"Damage+{plus} on a crit (the weapon's crit effect, once per attack)"
-                      f"{note}")
+        extras.append(f"Damage+{plus} on a crit (the weapon's crit effect, once per attack){note}")
     if disarmed:
         extras.append("the attacker Disarmed")
     if fractured:
@@ -107,40 +114,61 @@ def attack_lines(catalog: Catalog, dice: int, accuracy: int, crit_from: int, shi
     die_hit = p_hit
     if disarmed:
         die_hit = rules.disarmed_hit_chance(accuracy, crit_from, p)
-        out.append(f"  Disarmed (Status effects): every hit re-rolled once, the re-roll "
-                   f"decides: {fraction_str(p_hit)} x {fraction_str(p_hit)} = {_p(die_hit)}; "
-                   "no crit effect (rules.disarmed_hit_chance)")  # fmt: skip
+        out.append(
+            f"  Disarmed (Status effects): every hit re-rolled once, the re-roll "
+            f"decides: {fraction_str(p_hit)} x {fraction_str(p_hit)} = {_p(die_hit)}; "
+            "no crit effect (rules.disarmed_hit_chance)"
+        )
     hits = rules.hits_dist(dice, accuracy, crit_from, p, disarmed=disarmed)
-    out += ["", f"Hits of {dice} independent dice, each {fraction_str(die_hit)}: binomial "
-            f"P(k) = C({dice},k) x ({fraction_str(die_hit)})^k x "
-            f"({fraction_str(1 - die_hit)})^({dice}-k) (rules.hits_dist)"]  # fmt: skip
+    out += [
+        "",
+        f"Hits of {dice} independent dice, each {fraction_str(die_hit)}: binomial "
+        f"P(k) = C({dice},k) x ({fraction_str(die_hit)})^k x "
+        f"({fraction_str(1 - die_hit)})^({dice}-k) (rules.hits_dist)",
+    ]
     out += [f"  {k:>3}   {_p(pk)}" for k, pk in hits.items]
     if plus_used:
-        any_crit = sum((q for _, c, q in exact.joint(dice, accuracy, crit_from, p) if c),
-                       Fraction(0))  # fmt: skip
-        out.append(f"  P(at least one crit) = sum of hits.csv's rows with crits >= 1 = "
-                   f"{_p(any_crit)}")  # fmt: skip
-    damage = exact.attack_damage(dice, accuracy, crit_from, shields, p, plus_used, fractured,
-                                 disarmed)  # fmt: skip
+        any_crit = sum(
+            (q for _, c, q in exact.joint(dice, accuracy, crit_from, p) if c), Fraction(0)
+        )
+        out.append(
+            f"  P(at least one crit) = sum of hits.csv's rows with crits >= 1 = {_p(any_crit)}"
+        )
+    damage = exact.attack_damage(
+        dice, accuracy, crit_from, shields, p, plus_used, fractured, disarmed
+    )
     formula = f"max(hits - {shields}, 0)"
     if plus_used:
         formula += f" + {plus_used} when a crit lands (after Shields)"
     if fractured:
-        formula += (f", then + {p.fracture_damage} when that reaches {p.fracture_at} "
-                    "(Fracture)")  # fmt: skip
-    out += ["", f"Combat damage = {formula} (Damage, Shields & defeat; rules.combat_damage), "
-            "summed over the outcomes above"]  # fmt: skip
+        formula += f", then + {p.fracture_damage} when that reaches {p.fracture_at} (Fracture)"
+    out += [
+        "",
+        f"Combat damage = {formula} (Damage, Shields & defeat; rules.combat_damage), "
+        "summed over the outcomes above",
+    ]
     out += [f"  {d:>3}   {_p(pd)}" for d, pd in damage.items]
     out.append(f"  expected damage {_n(damage.mean())}")
     kill = exact.defeat_chances(damage, [hp])[0]
-    out += ["", f"P(defeat) = P(damage >= {hp}): {hp} HP reaches 0 (rules.defeated)",
-            f"  = {_p(kill)}"]  # fmt: skip
+    out += [
+        "",
+        f"P(defeat) = P(damage >= {hp}): {hp} HP reaches 0 (rules.defeated)",
+        f"  = {_p(kill)}",
+    ]
     return out
 
 
-def attack_text(catalog: Catalog, dice: int, hp: int, accuracy: int = 0,
-                crit_from: int | None = None, shields: int = 0, plus: int = 0,
-                disarmed: bool = False, fractured: bool = False) -> str:  # fmt: skip
+def attack_text(
+    catalog: Catalog,
+    dice: int,
+    hp: int,
+    accuracy: int = 0,
+    crit_from: int | None = None,
+    shields: int = 0,
+    plus: int = 0,
+    disarmed: bool = False,
+    fractured: bool = False,
+) -> str:
     """``mechbal explain alphaside attack``: one attack's dice, hits, damage and defeat."""
     p = catalog.params
     crit_from = p.crit_from if crit_from is None else crit_from
@@ -150,8 +178,9 @@ def attack_text(catalog: Catalog, dice: int, hp: int, accuracy: int = 0,
     _check("shields", shields, 0, MAX_SHIELDS)
     _check("hp", hp, 1, MAX_HP)
     _check("plus", plus, 0, MAX_PLUS)
-    return "\n".join(attack_lines(catalog, dice, accuracy, crit_from, shields, hp, plus,
-                                  disarmed, fractured))  # fmt: skip
+    return "\n".join(
+        attack_lines(catalog, dice, accuracy, crit_from, shields, hp, plus, disarmed, fractured)
+    )
 
 
 def weapon_text(catalog: Catalog, weapon: str, unit: str) -> str:
@@ -172,14 +201,17 @@ def weapon_text(catalog: Catalog, weapon: str, unit: str) -> str:
         "one attack from full HP)",
     ]
     if w.crit_effect not in ("damage", "none"):
-        out.append(f"  its crit effect ({w.crit_effect}) is not counted here "
-                   "(weapon_vs_unit.csv counts only Damage+X)")  # fmt: skip
-    out += ["", *attack_lines(catalog, w.strength, w.accuracy, w.crit_from, u.shields, u.hp,
-                              plus)]  # fmt: skip
+        out.append(
+            f"  its crit effect ({w.crit_effect}) is not counted here "
+            "(weapon_vs_unit.csv counts only Damage+X)"
+        )
+    out += ["", *attack_lines(catalog, w.strength, w.accuracy, w.crit_from, u.shields, u.hp, plus)]
     out[-1] = f"  = {_p(kill)}"
-    out += ["", "Expected damage (rules.expected_damage) = the mean above "
-            f"= {_n(expected)}",
-            f"Per Timeline space: {_n(expected)} / {w.tl} TL = {_n(per_tl)}"]  # fmt: skip
+    out += [
+        "",
+        f"Expected damage (rules.expected_damage) = the mean above = {_n(expected)}",
+        f"Per Timeline space: {_n(expected)} / {w.tl} TL = {_n(per_tl)}",
+    ]
     return "\n".join(out)
 
 
@@ -188,21 +220,53 @@ EXPLAIN = {
         "attack",
         "one attack: each die's faces, the hits, the combat damage and P(defeat)",
         (
-            Option("dice", "d10 rolled (the weapon's Strength)", whole_number, required=True,
-                   metavar="N"),
-            Option("accuracy", "Accuracy added to each die (default 0)", signed_number,
-                   default=0, metavar="A"),
-            Option("crit_from", "least crit face: 9 (the rule) or 7 (default: rules.toml)",
-                   whole_number, metavar="FACE"),
-            Option("shields", "the target's active Shields (default 0)", whole_number,
-                   default=0, metavar="S"),
+            Option(
+                "dice",
+                "d10 rolled (the weapon's Strength)",
+                whole_number,
+                required=True,
+                metavar="N",
+            ),
+            Option(
+                "accuracy",
+                "Accuracy added to each die (default 0)",
+                signed_number,
+                default=0,
+                metavar="A",
+            ),
+            Option(
+                "crit_from",
+                "least crit face: 9 (the rule) or 7 (default: rules.toml)",
+                whole_number,
+                metavar="FACE",
+            ),
+            Option(
+                "shields",
+                "the target's active Shields (default 0)",
+                whole_number,
+                default=0,
+                metavar="S",
+            ),
             Option("hp", "the target's HP", whole_number, required=True, metavar="H"),
-            Option("plus", "Damage+X when a crit lands (default 0)", whole_number, default=0,
-                   metavar="X"),
-            Option("disarmed", "the attacker is Disarmed (re-rolls every hit)", switch=True,
-                   default=False),
-            Option("fractured", "the target is Fractured (3+ combat damage takes 3 more)",
-                   switch=True, default=False),
+            Option(
+                "plus",
+                "Damage+X when a crit lands (default 0)",
+                whole_number,
+                default=0,
+                metavar="X",
+            ),
+            Option(
+                "disarmed",
+                "the attacker is Disarmed (re-rolls every hit)",
+                switch=True,
+                default=False,
+            ),
+            Option(
+                "fractured",
+                "the target is Fractured (3+ combat damage takes 3 more)",
+                switch=True,
+                default=False,
+            ),
         ),
         attack_text,
     ),
@@ -215,4 +279,4 @@ EXPLAIN = {
         ),
         weapon_text,
     ),
-}  # fmt: skip
+}

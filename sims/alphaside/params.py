@@ -21,40 +21,56 @@ class Parameters:
 
     # -- Dice, Accuracy & Crits
     die: int = param("sides of an attack die", "Dice, Accuracy & Crits", low=4, high=20)
-    hit_on: int = param("least die + Accuracy that hits", "Dice, Accuracy & Crits",
-                        low=2, high=20)  # fmt: skip
-    miss_face: int = param("face that always misses (a 1), 0 for none",
-                           "Dice, Accuracy & Crits", low=0, high=1)  # fmt: skip
-    crit_from: int = param("least face that is a critical hit (it always hits)",
-                           "Dice, Accuracy & Crits", low=2, high=20)  # fmt: skip
+    hit_on: int = param("least die + Accuracy that hits", "Dice, Accuracy & Crits", low=2, high=20)
+    miss_face: int = param(
+        "face that always misses (a 1), 0 for none", "Dice, Accuracy & Crits", low=0, high=1
+    )
+    crit_from: int = param(
+        "least face that is a critical hit (it always hits)",
+        "Dice, Accuracy & Crits",
+        low=2,
+        high=20,
+    )
     # -- Damage, Shields & defeat
-    defeat_delay: int = param("Timeline spaces a defeated unit's token moves",
-                              "Damage, Shields & defeat", low=0, high=10)  # fmt: skip
+    defeat_delay: int = param(
+        "Timeline spaces a defeated unit's token moves", "Damage, Shields & defeat", low=0, high=10
+    )
     # -- Status effects
-    fracture_at: int = param("combat damage from one attack that triggers Fracture",
-                             "Status effects", low=1, high=10)  # fmt: skip
+    fracture_at: int = param(
+        "combat damage from one attack that triggers Fracture", "Status effects", low=1, high=10
+    )
     fracture_damage: int = param("damage Fracture adds", "Status effects", low=0, high=10)
     # -- Push & Pull
-    collision_damage: int = param("damage to everyone in a collision (Shields apply)",
-                                  "Push & Pull", low=0, high=6)  # fmt: skip
+    collision_damage: int = param(
+        "damage to everyone in a collision (Shields apply)", "Push & Pull", low=0, high=6
+    )
     # -- The Timeline / Goal of the game
     spaces: int = param("Timeline spaces in a Phase", "The Timeline", low=4, high=20)
     phases: int = param("Phases in a game", "Goal of the game", low=1, high=4)
     # -- Squad & Tactics deck
-    tactics_deck: int = param("Tactics cards in a deck for a 2-Phase game",
-                              "Squad & Tactics deck", low=0, high=20)  # fmt: skip
-    tactics_per_phase: int = param("Tactics cards a deck adds per extra Phase",
-                                   "Squad & Tactics deck", low=0, high=6)  # fmt: skip
-    tactics_draw: int = param("Tactics cards drawn at the start and after each Phase but "
-                              "the last", "Squad & Tactics deck", low=0, high=6)  # fmt: skip
+    tactics_deck: int = param(
+        "Tactics cards in a deck for a 2-Phase game", "Squad & Tactics deck", low=0, high=20
+    )
+    tactics_per_phase: int = param(
+        "Tactics cards a deck adds per extra Phase", "Squad & Tactics deck", low=0, high=6
+    )
+    tactics_draw: int = param(
+        "Tactics cards drawn at the start and after each Phase but the last",
+        "Squad & Tactics deck",
+        low=0,
+        high=6,
+    )
     # -- Movement
-    advance_base: int = param("hexes of an Advance before Speed (3 + Speed)", "Movement",
-                              low=0, high=10)  # fmt: skip
-    engaged_penalty: int = param("hexes a move that starts Engaged loses", "Movement",
-                                 low=0, high=3)  # fmt: skip
+    advance_base: int = param(
+        "hexes of an Advance before Speed (3 + Speed)", "Movement", low=0, high=10
+    )
+    engaged_penalty: int = param(
+        "hexes a move that starts Engaged loses", "Movement", low=0, high=3
+    )
     dash_hexes: int = param("hexes of a Dash (Speed never adds)", "Movement", low=0, high=10)
     dash_tl: int = param("TL cost of a Dash", "Activating a unit", low=1, high=10)
     energize_tl: int = param("TL cost of Energize", "Activating a unit", low=1, high=10)
     energize_gain: int = param("Energy an Energize gives", "Activating a unit", low=0, high=5)
-    board_length: int = param("hexes between the two Bases on the range track", "Movement",
-                              low=2, high=40)  # fmt: skip
+    board_length: int = param(
+        "hexes between the two Bases on the range track", "Movement", low=2, high=40
+    )

@@ -143,25 +143,42 @@ def static(battle: Battle) -> Static:
     if st is None:
         n = len(battle.present)
         st = Static(
-            present=battle.present.tolist(), hp=battle.hp.tolist(),
-            shields=battle.shields.tolist(), speed=battle.speed.tolist(),
+            present=battle.present.tolist(),
+            hp=battle.hp.tolist(),
+            shields=battle.shields.tolist(),
+            speed=battle.speed.tolist(),
             vp=battle.vp.tolist(),
             keep_range=(battle.approach == APPROACH["keep_range"]).tolist(),
             per_tl=(battle.choice == CHOICE["per_tl"]).tolist(),
             use_abilities=battle.use_abilities.tolist(),
-            weapons=[[k for k in range(battle.w_present.shape[1]) if battle.w_present[i, k]]
-                     for i in range(n)],
-            w_tl=battle.w_tl.tolist(), w_range=battle.w_range.tolist(),
-            w_strength=battle.w_strength.tolist(), w_accuracy=battle.w_accuracy.tolist(),
-            w_area=battle.w_area.tolist(), w_effect=battle.w_effect.tolist(),
-            w_value=battle.w_value.tolist(), w_crit_from=battle.w_crit_from.tolist(),
+            weapons=[
+                [k for k in range(battle.w_present.shape[1]) if battle.w_present[i, k]]
+                for i in range(n)
+            ],
+            w_tl=battle.w_tl.tolist(),
+            w_range=battle.w_range.tolist(),
+            w_strength=battle.w_strength.tolist(),
+            w_accuracy=battle.w_accuracy.tolist(),
+            w_area=battle.w_area.tolist(),
+            w_effect=battle.w_effect.tolist(),
+            w_value=battle.w_value.tolist(),
+            w_crit_from=battle.w_crit_from.tolist(),
             w_expected=battle.w_expected.tolist(),
-            abilities=[[(int(battle.a_effect[i, k]), int(battle.a_energy[i, k]),
-                         int(battle.a_value[i, k]))
-                        for k in range(battle.a_present.shape[1]) if battle.a_present[i, k]]
-                       for i in range(n)],
-            t_effect=battle.t_effect.tolist(), t_value=battle.t_value.tolist(),
-        )  # fmt: skip
+            abilities=[
+                [
+                    (
+                        int(battle.a_effect[i, k]),
+                        int(battle.a_energy[i, k]),
+                        int(battle.a_value[i, k]),
+                    )
+                    for k in range(battle.a_present.shape[1])
+                    if battle.a_present[i, k]
+                ]
+                for i in range(n)
+            ],
+            t_effect=battle.t_effect.tolist(),
+            t_value=battle.t_value.tolist(),
+        )
         _STATIC[battle] = st
     return st
 
@@ -187,8 +204,21 @@ class Mech:
     disarm: bool = False
 
 
-TALLY = ("defeats", "damage", "attacks", "hits", "crits", "tl_attack", "activations",
-         "first_defeat", "damage_w0", "damage_w1", "tl_w0", "tl_w1", "vp")  # fmt: skip
+TALLY = (
+    "defeats",
+    "damage",
+    "attacks",
+    "hits",
+    "crits",
+    "tl_attack",
+    "activations",
+    "first_defeat",
+    "damage_w0",
+    "damage_w1",
+    "tl_w0",
+    "tl_w1",
+    "vp",
+)
 
 
 @dataclass
@@ -237,10 +267,16 @@ def setup(battle: Battle, dice: Dice) -> State:
     """Every present unit in its Reserve, its token on time 1 in squad order; each deck
     shuffled (side A first) and ``tactics_draw`` cards drawn."""
     st = static(battle)
-    mechs = [Mech(slot=i, side=i // SIDE_SLOTS, present=bool(st.present[i]), hp=st.hp[i],
-                  time=1, seq=i) for i in range(len(st.present))]  # fmt: skip
-    s = State(mechs=mechs, deck=[list(range(len(st.t_effect[side]))) for side in (A, B)],
-              hand=[[], []], seq=len(mechs))  # fmt: skip
+    mechs = [
+        Mech(slot=i, side=i // SIDE_SLOTS, present=bool(st.present[i]), hp=st.hp[i], time=1, seq=i)
+        for i in range(len(st.present))
+    ]
+    s = State(
+        mechs=mechs,
+        deck=[list(range(len(st.t_effect[side]))) for side in (A, B)],
+        hand=[[], []],
+        seq=len(mechs),
+    )
     for side in (A, B):
         shuffle(s.deck[side], dice)
     for side in (A, B):
@@ -331,8 +367,9 @@ def goal_of(st: Static, m: Mech) -> int:
     return max(ranges) if st.keep_range[m.slot] else min(ranges)
 
 
-def advance(battle: Battle, st: Static, s: State, m: Mech, target: Mech | None,
-            deployed: bool) -> None:  # fmt: skip
+def advance(
+    battle: Battle, st: Static, s: State, m: Mech, target: Mech | None, deployed: bool
+) -> None:
     """d: the free Advance, toward the goal (reading R6); Slow makes it 0 hexes and is
     removed (reading R5)."""
     p = battle.params
@@ -384,8 +421,9 @@ def choose_weapon(st: Static, m: Mech, target: Mech, in_range: list[int]) -> int
     return best
 
 
-def crit_effect(battle: Battle, s: State, m: Mech, v: Mech, effect: int, value: int,
-                k: int) -> None:  # fmt: skip
+def crit_effect(
+    battle: Battle, s: State, m: Mech, v: Mech, effect: int, value: int, k: int
+) -> None:
     """Step 6 on one target: Slow, Fracture, Disarm (one of each at a time), Push, Pull.
     (Damage+X is added in :func:`damage`.)"""
     p = battle.params
@@ -409,8 +447,9 @@ def crit_effect(battle: Battle, s: State, m: Mech, v: Mech, effect: int, value: 
             step(battle, s, v, forward(v.side), min(value, d - 1))
 
 
-def attack(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, target: Mech,
-           k: int, t: int) -> None:  # fmt: skip
+def attack(
+    battle: Battle, st: Static, s: State, dice: Dice, m: Mech, target: Mech, k: int, t: int
+) -> None:
     """f: pay the weapon's TL, play the first card, then strength / accuracy abilities;
     roll; a Disarmed attacker re-rolls its hits; crit effect on every target; g."""
     p, i = battle.params, m.slot
@@ -454,8 +493,9 @@ def attack(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, target: Me
     s.count("hits", m.side, hits)
     s.count("crits", m.side, crits)
     area = st.w_area[i][k]
-    targets = ([v for v in s.enemies(m.side) if abs(v.pos - target.pos) <= area] if area
-               else [target])  # R11
+    targets = (
+        [v for v in s.enemies(m.side) if abs(v.pos - target.pos) <= area] if area else [target]
+    )  # R11
     effect, value = st.w_effect[i][k], st.w_value[i][k]
     if triggered:
         if effect == rules.DAMAGE:
@@ -467,8 +507,9 @@ def attack(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, target: Me
         damage(battle, st, s, m, v, hits, plus, k, t)
 
 
-def damage(battle: Battle, st: Static, s: State, m: Mech, v: Mech, hits: int, plus: int,
-           k: int, t: int) -> None:  # fmt: skip
+def damage(
+    battle: Battle, st: Static, s: State, m: Mech, v: Mech, hits: int, plus: int, k: int, t: int
+) -> None:
     """g on one target: ``rules.combat_damage``, the Shields used flip off, Fracture
     removed when it added damage (R13); at 0 HP defeated (R14)."""
     p = battle.params
@@ -540,18 +581,35 @@ def end(s: State) -> int:
 
 # ---- results -----------------------------------------------------------------------------
 
-FIELDS = {"winner": np.int8, "vp_a": np.int16, "vp_b": np.int16,
-          "defeats_a": np.int16, "defeats_b": np.int16,
-          "damage_a": np.int16, "damage_b": np.int16,
-          "attacks_a": np.int16, "attacks_b": np.int16, "hits_a": np.int16, "hits_b": np.int16,
-          "crits_a": np.int16, "crits_b": np.int16,
-          "tl_attack_a": np.int16, "tl_attack_b": np.int16,
-          "activations_a": np.int16, "activations_b": np.int16,
-          "first_defeat_a": np.int8, "first_defeat_b": np.int8,
-          "damage_w0_a": np.int16, "damage_w1_a": np.int16,
-          "damage_w0_b": np.int16, "damage_w1_b": np.int16,
-          "tl_w0_a": np.int16, "tl_w1_a": np.int16,
-          "tl_w0_b": np.int16, "tl_w1_b": np.int16}  # fmt: skip
+FIELDS = {
+    "winner": np.int8,
+    "vp_a": np.int16,
+    "vp_b": np.int16,
+    "defeats_a": np.int16,
+    "defeats_b": np.int16,
+    "damage_a": np.int16,
+    "damage_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "crits_a": np.int16,
+    "crits_b": np.int16,
+    "tl_attack_a": np.int16,
+    "tl_attack_b": np.int16,
+    "activations_a": np.int16,
+    "activations_b": np.int16,
+    "first_defeat_a": np.int8,
+    "first_defeat_b": np.int8,
+    "damage_w0_a": np.int16,
+    "damage_w1_a": np.int16,
+    "damage_w0_b": np.int16,
+    "damage_w1_b": np.int16,
+    "tl_w0_a": np.int16,
+    "tl_w1_a": np.int16,
+    "tl_w0_b": np.int16,
+    "tl_w1_b": np.int16,
+}
 
 
 def results(s: State) -> dict[str, int]:
@@ -569,8 +627,9 @@ def play_battle(battle: Battle, dice: Dice) -> dict[str, int]:
     return results(s)
 
 
-def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray,
-              dice: Dice) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Games one after another on ``dice``: game i plays ``battles[scenario_ids[i]]``."""
     if len({batch_key(b) for b in battles}) > 1:
         raise ValueError("alphaside reference: battles of different batch_key in one call")
@@ -578,8 +637,9 @@ def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray,
     return {k: np.array([r[k] for r in rows], dtype=t) for k, t in FIELDS.items()}
 
 
-def play(battles: Sequence[Battle], scenario_ids: np.ndarray,
-         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """The engine contract's entry point: :func:`play_dice` on dice drawn from ``rng``."""
     return play_dice(battles, scenario_ids, Dice(rng))
 

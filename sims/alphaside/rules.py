@@ -38,8 +38,7 @@ def is_crit(face: Any, crit_from: Any, params: Any) -> Any:
 
 def is_hit(face: Any, accuracy: Any, crit_from: Any, params: Any) -> Any:
     """A die hits on 4+ after Accuracy, a 1 always misses, a crit always hits."""
-    return (face != params.miss_face) & ((face + accuracy >= params.hit_on)
-                                         | (face >= crit_from))  # fmt: skip
+    return (face != params.miss_face) & ((face + accuracy >= params.hit_on) | (face >= crit_from))
 
 
 @cache
@@ -66,8 +65,9 @@ def blocked(hits: Any, shields: Any) -> Any:
     return np.minimum(hits, shields)
 
 
-def combat_damage(hits: Any, shields: Any, plus: Any = 0, fractured: Any = False,
-                  params: Any = None) -> Any:  # fmt: skip
+def combat_damage(
+    hits: Any, shields: Any, plus: Any = 0, fractured: Any = False, params: Any = None
+) -> Any:
     """Damage = hits - Shields, then Damage+X (``plus``) when at least one hit landed
     (# DESIGN reading: after Shields, so Shields do not block it), then Fracture: 3+
     combat damage from one attack takes 3 more."""
@@ -89,8 +89,9 @@ def defeated(hp: Any) -> Any:
 
 
 @cache
-def hits_dist(strength: int, accuracy: int, crit_from: int, params: Any,
-              disarmed: bool = False) -> Dist:  # fmt: skip
+def hits_dist(
+    strength: int, accuracy: int, crit_from: int, params: Any, disarmed: bool = False
+) -> Dist:
     """Hits of one attack (each die independent: binomial)."""
     p = (
         disarmed_hit_chance(accuracy, crit_from, params)
@@ -100,8 +101,9 @@ def hits_dist(strength: int, accuracy: int, crit_from: int, params: Any,
     return Dist.binomial(strength, p)
 
 
-def hits_and_crits(strength: int, p_hit: Fraction, p_crit: Fraction
-                   ) -> list[tuple[int, int, Fraction]]:  # fmt: skip
+def hits_and_crits(
+    strength: int, p_hit: Fraction, p_crit: Fraction
+) -> list[tuple[int, int, Fraction]]:
     """(hits, crits, p) of ``strength`` independent dice, each a crit with ``p_crit`` and
     a hit (crits included) with ``p_hit``: multinomial over miss / plain hit / crit."""
     p_plain, p_miss = p_hit - p_crit, 1 - p_hit
@@ -117,15 +119,20 @@ def hits_and_crits(strength: int, p_hit: Fraction, p_crit: Fraction
 
 
 @cache
-def expected_damage(strength: int, accuracy: int, crit_from: int, shields: int,
-                    plus: int, params: Any) -> Fraction:  # fmt: skip
+def expected_damage(
+    strength: int, accuracy: int, crit_from: int, shields: int, plus: int, params: Any
+) -> Fraction:
     """Expected combat damage of one attack against ``shields`` active Shields, with
     Damage+``plus`` when a crit triggers it (the weapon's crit effect), no Fracture: what
     a unit's weapon choice weighs (policies.toml). Exact."""
     p_hit, p_crit = die_chances(accuracy, crit_from, params)
-    return sum((p * int(combat_damage(hits, shields, plus if crits else 0))
-                for hits, crits, p in hits_and_crits(strength, p_hit, p_crit)),
-               Fraction(0))  # fmt: skip
+    return sum(
+        (
+            p * int(combat_damage(hits, shields, plus if crits else 0))
+            for hits, crits, p in hits_and_crits(strength, p_hit, p_crit)
+        ),
+        Fraction(0),
+    )
 
 
 # ---- movement (Movement, Status effects) ---------------------------------------------------
@@ -133,8 +140,9 @@ def expected_damage(strength: int, accuracy: int, crit_from: int, shields: int,
 
 def advance_hexes(speed: Any, slowed: Any, engaged: Any, params: Any) -> Any:
     """Advance: 3 hexes + Speed, -1 when it starts Engaged; 0 when Slowed."""
-    hexes = np.maximum(params.advance_base + speed - np.where(engaged, params.engaged_penalty,
-                                                              0), 0)  # fmt: skip
+    hexes = np.maximum(
+        params.advance_base + speed - np.where(engaged, params.engaged_penalty, 0), 0
+    )
     return np.where(slowed, 0, hexes)
 
 

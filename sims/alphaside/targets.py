@@ -37,11 +37,14 @@ def _pair_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
 def _exact_metric(index: int) -> Any:
     """An estimate function reading one value of ``exact.weapon_vs_unit``."""
 
-    def estimate(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-                 store: Path) -> list[Estimate]:  # fmt: skip
-        return exact_estimates(filters, _pair_domains(catalog),
-                               lambda weapon, unit: exact.weapon_vs_unit(catalog, weapon,
-                                                                         unit)[index])  # fmt: skip
+    def estimate(
+        catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+    ) -> list[Estimate]:
+        return exact_estimates(
+            filters,
+            _pair_domains(catalog),
+            lambda weapon, unit: exact.weapon_vs_unit(catalog, weapon, unit)[index],
+        )
 
     return estimate
 
@@ -50,14 +53,23 @@ def _duel_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"unit": list(catalog.units), "opponent": list(catalog.units)}
 
 
-def score(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-          store: Path) -> list[Estimate]:  # fmt: skip
+def score(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     named = [filters.get("unit"), filters.get("opponent")]
     # both named: only their games are played (all N on them)
     units = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows("alphaside", "duel", catalog, n=n, seed=seed, jobs=jobs, store=store,
-                    options={"units": units} if units else {},
-                    columns=("unit_a", "unit_b", "winner"))  # fmt: skip
+    rows = run_rows(
+        "alphaside",
+        "duel",
+        catalog,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        options={"units": units} if units else {},
+        columns=("unit_a", "unit_b", "winner"),
+    )
     rows = rows.with_columns(winner_score(pl.col("winner"), draw=None).alias("score"))
     seats = both_seats(rows, "unit_a", "unit_b", "score")
     return mean_estimates(seats, filters, {"unit": "side", "opponent": "opponent"}, "score")
@@ -66,22 +78,29 @@ def score(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs:
 TARGETS = {
     "p_defeat": Target(
         doc="weapon_vs_unit.csv's P(one attack of the weapon defeats the unit from full HP, "
-            "Shields active, Damage+X counted). Exact; an omitted filter averages over every "
-            "value.",
-        filters=("weapon", "unit"), exact=True, domains=_pair_domains,
+        "Shields active, Damage+X counted). Exact; an omitted filter averages over every "
+        "value.",
+        filters=("weapon", "unit"),
+        exact=True,
+        domains=_pair_domains,
         estimate=_exact_metric(1),
     ),
     "damage_per_tl": Target(
         doc="weapon_vs_unit.csv's expected damage of one attack on the unit divided by the "
-            "weapon's TL cost (the damage a Timeline space buys). Exact; an omitted filter "
-            "averages over every value.",
-        filters=("weapon", "unit"), exact=True, domains=_pair_domains,
+        "weapon's TL cost (the damage a Timeline space buys). Exact; an omitted filter "
+        "averages over every value.",
+        filters=("weapon", "unit"),
+        exact=True,
+        domains=_pair_domains,
         estimate=_exact_metric(3),
     ),
     "score": Target(
         doc="The unit's win rate against the opponent in the duel experiment (one unit a "
-            "side over a whole game), every game it played in either seat; opponent "
-            "omitted: against every unit. Simulated, N games per evaluation.",
-        filters=("unit", "opponent"), exact=False, domains=_duel_domains, estimate=score,
+        "side over a whole game), every game it played in either seat; opponent "
+        "omitted: against every unit. Simulated, N games per evaluation.",
+        filters=("unit", "opponent"),
+        exact=False,
+        domains=_duel_domains,
+        estimate=score,
     ),
-}  # fmt: skip
+}

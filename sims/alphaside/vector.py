@@ -110,22 +110,46 @@ NEVER = 1 << 10  # the time of an empty slot's token (every time fits below it)
 CHUNK = 65536  # games per working set (bounds the memory of one call)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
 COUNTERS = ("defeats", "damage", "attacks", "hits", "crits", "tl_attack", "activations")
-RESULT_KEYS = ("winner", "vp_a", "vp_b", "defeats_a", "defeats_b", "damage_a", "damage_b",
-               "attacks_a", "attacks_b", "hits_a", "hits_b", "crits_a", "crits_b",
-               "tl_attack_a", "tl_attack_b", "activations_a", "activations_b",
-               "first_defeat_a", "first_defeat_b", "damage_w0_a", "damage_w1_a",
-               "damage_w0_b", "damage_w1_b", "tl_w0_a", "tl_w1_a", "tl_w0_b",
-               "tl_w1_b")  # fmt: skip
-RESULT_DTYPES = {k: (np.int8 if k == "winner" or k.startswith("first_defeat") else np.int16)
-                 for k in RESULT_KEYS}  # fmt: skip
+RESULT_KEYS = (
+    "winner",
+    "vp_a",
+    "vp_b",
+    "defeats_a",
+    "defeats_b",
+    "damage_a",
+    "damage_b",
+    "attacks_a",
+    "attacks_b",
+    "hits_a",
+    "hits_b",
+    "crits_a",
+    "crits_b",
+    "tl_attack_a",
+    "tl_attack_b",
+    "activations_a",
+    "activations_b",
+    "first_defeat_a",
+    "first_defeat_b",
+    "damage_w0_a",
+    "damage_w1_a",
+    "damage_w0_b",
+    "damage_w1_b",
+    "tl_w0_a",
+    "tl_w1_a",
+    "tl_w0_b",
+    "tl_w1_b",
+)
+RESULT_DTYPES = {
+    k: (np.int8 if k == "winner" or k.startswith("first_defeat") else np.int16) for k in RESULT_KEYS
+}
 SLOT = np.arange(NS, dtype=I32)[:, None]
 ENEMY = np.arange(SIDE_SLOTS, dtype=I32)[:, None]  # enemy slot within its side
 KEEP = APPROACH["keep_range"]
 PER_TL = CHOICE["per_tl"]
-REPAIR, SHIELDS, STRENGTH, ACCURACY = (ABILITY[k] for k in ("repair", "shields", "strength",
-                                                             "accuracy"))  # fmt: skip
-T_ACC, T_STR, T_CRIT, T_DMG = (TACTIC[k] for k in ("accuracy", "strength", "crit_from",
-                                                    "damage"))  # fmt: skip
+REPAIR, SHIELDS, STRENGTH, ACCURACY = (
+    ABILITY[k] for k in ("repair", "shields", "strength", "accuracy")
+)
+T_ACC, T_STR, T_CRIT, T_DMG = (TACTIC[k] for k in ("accuracy", "strength", "crit_from", "damage"))
 
 
 # ---- the batch ------------------------------------------------------------------------------
@@ -139,15 +163,19 @@ def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
     key = batch_key(battles[0])
     for i, b in enumerate(battles[1:], 1):
         if batch_key(b) != key:
-            raise ValueError(f"battles {i} and 0 cannot share a vector call: their rules "
-                             "parameters differ (battle.batch_key)")  # fmt: skip
+            raise ValueError(
+                f"battles {i} and 0 cannot share a vector call: their rules "
+                "parameters differ (battle.batch_key)"
+            )
     ids = np.asarray(scenario_ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"scenario_ids must be a 1-D integer array, got {ids.dtype} "
-                         f"of shape {ids.shape}")  # fmt: skip
+        raise ValueError(
+            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+        )
     if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(f"scenario ids must lie in 0..{len(battles) - 1}, "
-                         f"got {ids.min()}..{ids.max()}")  # fmt: skip
+        raise ValueError(
+            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
+        )
     return ids.astype(np.int64)
 
 
@@ -161,10 +189,28 @@ def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
     def flat(name, dtype=I32):
         return np.stack([getattr(b, name) for b in battles]).astype(dtype).reshape(-1)
 
-    out = {f: flat(f) for f in ("hp", "shields", "speed", "vp", "approach", "choice",
-                                "w_tl", "w_range", "w_strength", "w_accuracy", "w_area",
-                                "w_effect", "w_value", "w_crit_from", "a_energy",
-                                "a_effect", "a_value")}  # fmt: skip
+    out = {
+        f: flat(f)
+        for f in (
+            "hp",
+            "shields",
+            "speed",
+            "vp",
+            "approach",
+            "choice",
+            "w_tl",
+            "w_range",
+            "w_strength",
+            "w_accuracy",
+            "w_area",
+            "w_effect",
+            "w_value",
+            "w_crit_from",
+            "a_energy",
+            "a_effect",
+            "a_value",
+        )
+    }
     for f in ("present", "use_abilities", "w_present", "a_present"):
         out[f] = flat(f, bool)
     out["w_expected"] = flat("w_expected", np.float64)
@@ -194,12 +240,31 @@ class _Games:
     key is its next unit, its time ``key >> SH`` and its slot ``key & 15``; a unit's
     position is its hex, ``OFF`` in the Reserve (no distance to it is within the track)."""
 
-    PER_GAME = ("sid", "tk", "pos", "hp", "sh", "en", "slow", "frac", "dis", "vp", "played",
-                "first", "last_side", "nseq", "c_eff", "c_val", "dmg_w", "tl_w",
-                "index")  # fmt: skip
+    PER_GAME = (
+        "sid",
+        "tk",
+        "pos",
+        "hp",
+        "sh",
+        "en",
+        "slow",
+        "frac",
+        "dis",
+        "vp",
+        "played",
+        "first",
+        "last_side",
+        "nseq",
+        "c_eff",
+        "c_val",
+        "dmg_w",
+        "tl_w",
+        "index",
+    )
 
-    def __init__(self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice,
-                 params: Parameters) -> None:  # fmt: skip
+    def __init__(
+        self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice, params: Parameters
+    ) -> None:
         self.p = params
         self.st, self.dice = st, dice
         n = self.n = len(sid)
@@ -209,8 +274,9 @@ class _Games:
         self.last = rules.last_time(params)
         key = self.sid[None, :] * NS + SLOT  # [10, n]
         # 1. Setup: every present unit in its Reserve, its token on time 1 in slot order
-        self.tk = np.where(st["present"][key], (1 << SH) + (SLOT << TAG) + SLOT,
-                           NEVER << SH).astype(I32)  # fmt: skip
+        self.tk = np.where(
+            st["present"][key], (1 << SH) + (SLOT << TAG) + SLOT, NEVER << SH
+        ).astype(I32)
         self.nseq = np.full(n, NS, I32)
         self.pos = np.full((NS, n), OFF, I32)
         self.hp = st["hp"][key].astype(I32)
@@ -254,8 +320,7 @@ class _Games:
         L = p.board_length
         fu = u * n + r
         key = self.sid[r] * NS + u
-        pos_f, hp_f, sh_f, en_f = (a.reshape(-1) for a in (self.pos, self.hp, self.sh,
-                                                            self.en))  # fmt: skip
+        pos_f, hp_f, sh_f, en_f = (a.reshape(-1) for a in (self.pos, self.hp, self.sh, self.en))
         # a. Shields back; from the Reserve it deploys on its Base
         xu = pos_f[fu]
         deploy = xu == OFF
@@ -298,8 +363,7 @@ class _Games:
         ahead = np.where(has_t, np.minimum(far, d), far)  # the target is the nearest enemy
         closer = has_t & (d > goal)
         away = has_t & (st["approach"][key] == KEEP) & (d < goal)
-        want = np.where(closer, d - goal, np.where(away, goal - d,
-                                                   np.where(has_t, 0, far - 1)))  # fmt: skip
+        want = np.where(closer, d - goal, np.where(away, goal - d, np.where(has_t, 0, far - 1)))
         room = np.where(away, np.abs(xu - s * L), ahead)
         go = np.maximum(np.minimum(np.minimum(hexes, want), room), 0)
         x2 = xu + np.where(away, -fwd, fwd) * go
@@ -337,8 +401,9 @@ class _Games:
             en_f[fu[energize]] += p.energize_gain
         if attack.any():
             i = np.flatnonzero(attack)
-            self.attack(r[i], t[i], s[i], u[i], key[i], eb[i], pe[:, i], xt[i], x2[i], wt[i],
-                        w[i], tj[i])  # fmt: skip
+            self.attack(
+                r[i], t[i], s[i], u[i], key[i], eb[i], pe[:, i], xt[i], x2[i], wt[i], w[i], tj[i]
+            )
 
     def attack(self, r, t, s, u, key, eb, pe, xt, xa, wt, w, tj) -> None:
         """3f-g. Each game's attack: the card, the abilities, the roll, the Disarm, the
@@ -413,8 +478,11 @@ class _Games:
         dealt = np.zeros(len(f), I32)
         # 6. crit effects on every target
         if (effect != rules.NONE).any():
-            for code, flag in ((rules.SLOW, self.slow), (rules.FRACTURE, self.frac),
-                               (rules.DISARM, self.dis)):  # fmt: skip
+            for code, flag in (
+                (rules.SLOW, self.slow),
+                (rules.FRACTURE, self.frac),
+                (rules.DISARM, self.dis),
+            ):
                 sel = ec == code
                 if sel.any():
                     flag.reshape(-1)[f[sel]] = True
@@ -457,9 +525,11 @@ class _Games:
         # the attacker's side [5, k] for the pulls' limit: its units on the board
         mates = pos_f[sg * (SIDE_SLOTS * n) + r[g] + ENEMY * n]
         ahead = np.minimum(np.abs(sg * L - x), np.abs(mates - x).min(0))
-        go = np.where(push, np.minimum(v, back),
-                      np.where(pull, np.maximum(np.minimum(np.minimum(v, gap - 1), ahead), 0),
-                               0))  # fmt: skip
+        go = np.where(
+            push,
+            np.minimum(v, back),
+            np.where(pull, np.maximum(np.minimum(np.minimum(v, gap - 1), ahead), 0), 0),
+        )
         pos_f[fm] = x + (1 - 2 * sg) * np.where(push, go, -go)
         if crash.any():
             i = move[crash]
@@ -484,8 +554,11 @@ class _Games:
                 rank[at] = seen[c[at]]
                 seen[c[at]] += 1
         tk_f = self.tk.reshape(-1)
-        tk_f[f] = ((rules.after_defeat(tk_f[f] >> SH, self.p) << SH)
-                   + ((self.nseq[r[c]] + rank) << TAG) + vkey % NS)  # fmt: skip
+        tk_f[f] = (
+            (rules.after_defeat(tk_f[f] >> SH, self.p) << SH)
+            + ((self.nseq[r[c]] + rank) << TAG)
+            + vkey % NS
+        )
         count = np.bincount(c, minlength=m).astype(I32)
         self.nseq[r] += count
         got = np.flatnonzero(count)
@@ -503,8 +576,9 @@ class _Games:
         goes to the side that acted last."""
         f, ix = self.final, self.index[rows]
         vp = self.vp[:, rows]
-        f["winner"][ix] = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1,
-                                                              self.last_side[rows]))  # fmt: skip
+        f["winner"][ix] = np.where(
+            vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, self.last_side[rows])
+        )
         for side, x in enumerate("ab"):
             f[f"vp_{x}"][ix] = vp[side]
             f[f"first_defeat_{x}"][ix] = self.first[side, rows]
@@ -549,19 +623,23 @@ class _Games:
             self.step(r, s, k & 15, k >> SH)
 
 
-def play_dice(battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-              ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Play game i of ``battles[scenario_ids[i]]`` for every i, drawing from ``dice`` (a
     :class:`~sims.core.batch.ScriptedDice` for one hand-traced game), in working sets of
     up to ``CHUNK`` games."""
     sid = check_batch(battles, scenario_ids)
     st, params = stack(battles), battles[0].params
-    parts = [_Games(st, sid[i : i + CHUNK], dice, params).play()
-             for i in range(0, max(len(sid), 1), CHUNK)]  # fmt: skip
+    parts = [
+        _Games(st, sid[i : i + CHUNK], dice, params).play()
+        for i in range(0, max(len(sid), 1), CHUNK)
+    ]
     return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_KEYS}
 
 
-def play(battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-         ) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
     return play_dice(battles, scenario_ids, Dice(rng))

@@ -141,8 +141,9 @@ class Script:
             raise AssertionError(f"script exhausted at roll {self.used + 1} (a d{sides})")
         want, face = self.script[self.used]
         if want != sides:
-            raise AssertionError(f"roll {self.used + 1}: engine rolled a d{sides}, "
-                                 f"script has a d{want}")  # fmt: skip
+            raise AssertionError(
+                f"roll {self.used + 1}: engine rolled a d{sides}, script has a d{want}"
+            )
         if not 1 <= face <= sides:
             raise AssertionError(f"roll {self.used + 1}: face {face} is off a d{sides}")
         self.used += 1
@@ -175,8 +176,9 @@ class ScriptedDice(Script, Dice):
         n = self._rows(len(count))
         k = int(count.max(initial=0))
         sides = np.broadcast_to(np.asarray(sides), (n,))
-        return np.array([[self._face(int(sides[i])) for _ in range(k)]
-                         for i in range(n)], FACE).reshape(n, k)  # fmt: skip
+        return np.array(
+            [[self._face(int(sides[i])) for _ in range(k)] for i in range(n)], FACE
+        ).reshape(n, k)
 
 
 class RecordingDice(Dice):
@@ -190,13 +192,15 @@ class RecordingDice(Dice):
 
     def roll(self, sides, n: int) -> np.ndarray:
         faces = super().roll(sides, n)
-        self.script += zip(np.broadcast_to(np.asarray(sides), (n,)).tolist(), faces.tolist(),
-                           strict=True)  # fmt: skip
+        self.script += zip(
+            np.broadcast_to(np.asarray(sides), (n,)).tolist(), faces.tolist(), strict=True
+        )
         return faces
 
     def faces(self, count, sides) -> np.ndarray:
         faces = super().faces(count, sides)
         rows = np.broadcast_to(np.asarray(sides), (faces.shape[0],)).tolist()
-        self.script += [(int(s), int(f)) for s, row in zip(rows, faces.tolist(), strict=True)
-                        for f in row]  # fmt: skip
+        self.script += [
+            (int(s), int(f)) for s, row in zip(rows, faces.tolist(), strict=True) for f in row
+        ]
         return faces

@@ -288,8 +288,9 @@ def apply_overrides(
             raise CatalogError(flag, f"{name!r} is neither a rules parameter nor KIND.ID.FIELD")
         kind, ident, field = bits
         if kind not in kind_files:
-            raise CatalogError(flag, f"{name!r}: unknown kind {kind!r} "
-                                     f"(known: {', '.join(sorted(kind_files))})")  # fmt: skip
+            raise CatalogError(
+                flag, f"{name!r}: unknown kind {kind!r} (known: {', '.join(sorted(kind_files))})"
+            )
         entries_ = docs[kind_files[kind]].get(kind) or []
         entry = next((e for e in entries_ if isinstance(e, dict) and e.get("id") == ident), None)
         if entry is None:

@@ -100,19 +100,28 @@ def load_claims(path: Path, checks: Mapping[str, Check]) -> list[Claim]:
             inspect.signature(checks[vals["check"]]).bind(None, **vals["args"])
         except TypeError as exc:
             raise CatalogError(
-                path, f"args do not fit check {vals['check']!r}: {exc}",
-                kind="claim", entry=ident, field="args",
-            ) from None  # fmt: skip
+                path,
+                f"args do not fit check {vals['check']!r}: {exc}",
+                kind="claim",
+                entry=ident,
+                field="args",
+            ) from None
         if "expected" not in raw and "min" not in raw and "max" not in raw:
             raise CatalogError(
-                path, "needs expected, or min/max bounds", kind="claim", entry=ident,
+                path,
+                "needs expected, or min/max bounds",
+                kind="claim",
+                entry=ident,
                 field="expected",
-            )  # fmt: skip
+            )
         if ("min" in raw) != ("max" in raw):  # a one-sided bound passes in the wrong direction
             raise CatalogError(
-                path, "bounds are two-sided: give both min and max",
-                kind="claim", entry=ident, field="max" if "min" in raw else "min",
-            )  # fmt: skip
+                path,
+                "bounds are two-sided: give both min and max",
+                kind="claim",
+                entry=ident,
+                field="max" if "min" in raw else "min",
+            )
         claims.append(
             Claim(
                 id=ident,
@@ -184,7 +193,10 @@ def run_claims(path: Path, checks: Mapping[str, Check], catalog: Any) -> list[Cl
             results.append(evaluate(claim, checks, catalog))
         except KeyError as exc:  # an id in args that the catalog does not hold
             raise CatalogError(
-                path, f"names unknown id {exc.args[0]!r}",
-                kind="claim", entry=claim.id, field="args",
-            ) from None  # fmt: skip
+                path,
+                f"names unknown id {exc.args[0]!r}",
+                kind="claim",
+                entry=claim.id,
+                field="args",
+            ) from None
     return results

@@ -138,8 +138,9 @@ def catalog_hash(root: Path, game: str, exclude: Sequence[str] = NOT_IN_IDENTITY
 def current_catalog_hash(game: Game, experiment: Experiment, root: Path | str) -> str:
     """The catalog hash a run of ``experiment`` made now from ``root`` records: the
     game's TOML files minus those that never decide its rows."""
-    exclude = [f for f in (*NOT_IN_IDENTITY, *game.identity_exclude)
-               if f not in experiment.identity_files]  # fmt: skip
+    exclude = [
+        f for f in (*NOT_IN_IDENTITY, *game.identity_exclude) if f not in experiment.identity_files
+    ]
     return catalog_hash(Path(root), game.name, exclude)
 
 
@@ -159,8 +160,10 @@ def experiment_of(game: Game, experiment: str) -> Experiment:
     exps = game.experiments
     if experiment not in exps:
         known = ", ".join(sorted(exps)) or "none"
-        raise CatalogError("mechbal simulate", f"unknown experiment {experiment!r} for "
-                                               f"{game.name} (known: {known})")  # fmt: skip
+        raise CatalogError(
+            "mechbal simulate",
+            f"unknown experiment {experiment!r} for {game.name} (known: {known})",
+        )
     return exps[experiment]
 
 
@@ -223,10 +226,12 @@ def plan_run(
     unknown = sorted(set(options) - declared)
     if unknown:
         flag = "--" + unknown[0].replace("_", "-")
-        raise CatalogError("mechbal simulate", f"option {flag} does not apply to "
-                                               f"{experiment}")  # fmt: skip
-    options = {o.name: _option_value(o, options.get(o.name, o.default)) for o in exp.options
-               if options.get(o.name, o.default) is not None}  # fmt: skip
+        raise CatalogError("mechbal simulate", f"option {flag} does not apply to {experiment}")
+    options = {
+        o.name: _option_value(o, options.get(o.name, o.default))
+        for o in exp.options
+        if options.get(o.name, o.default) is not None
+    }
     if exp.needs_n and (n is None or n < 1):
         raise CatalogError("--n", f"{experiment} needs --n, the total number of games (>= 1)")
     size = chunk_size or exp.chunk_size
@@ -247,18 +252,22 @@ def plan_run(
         for value in values:
             g.load_catalog(catalog_root, overrides={**sets, name: value})
     base_cells = exp.cells(catalog, options)
-    groups = [dict(zip(sweeps, combo, strict=True))
-              for combo in itertools.product(*sweeps.values())] or [{}]  # fmt: skip
+    groups = [
+        dict(zip(sweeps, combo, strict=True)) for combo in itertools.product(*sweeps.values())
+    ] or [{}]
     cells, group_of = [], []
     for base in base_cells:
         for k, sw in enumerate(groups):
             cells.append({**base, **{store.column_name(name): v for name, v in sw.items()}})
             group_of.append(k)
     per_cell = math.ceil(n / len(cells)) if exp.needs_n else 1
-    pieces = [(k, segments)
-              for k in range(len(groups))
-              for segments in chunk_rows([c for c in range(len(cells)) if group_of[c] == k],
-                                         per_cell, size)]  # fmt: skip
+    pieces = [
+        (k, segments)
+        for k in range(len(groups))
+        for segments in chunk_rows(
+            [c for c in range(len(cells)) if group_of[c] == k], per_cell, size
+        )
+    ]
     pieces.sort(key=lambda p: (p[1][0].cell, p[1][0].start))
     chunks = [Chunk(i, k, tuple(segments)) for i, (k, segments) in enumerate(pieces)]
     engine_version = g.engines.version(engine) if g.engines else "none"
@@ -267,22 +276,36 @@ def plan_run(
         # --n, --seed or --engine say (the command line says they do not apply).
         n, seed, engine, engine_version = None, None, None, None
     identity = {
-        "game": game, "experiment": experiment,
+        "game": game,
+        "experiment": experiment,
         "catalog_hash": current_catalog_hash(g, exp, catalog_root),
-        "set": dict(sorted(sets.items())), "sweep": {k: list(v) for k, v in sweeps.items()},
-        "options": dict(sorted(options.items())), "seed": seed, "n": n,
-        "chunk_size": size, "chunking": CHUNKING, "engine": engine,
-        "engine_version": engine_version, "rules_version": g.rules_version,
-    }  # fmt: skip
+        "set": dict(sorted(sets.items())),
+        "sweep": {k: list(v) for k, v in sweeps.items()},
+        "options": dict(sorted(options.items())),
+        "seed": seed,
+        "n": n,
+        "chunk_size": size,
+        "chunking": CHUNKING,
+        "engine": engine,
+        "engine_version": engine_version,
+        "rules_version": g.rules_version,
+    }
     run_id = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
     run_id = run_id[:16]
     notes = exp.run_notes(catalog, options) if exp.run_notes else {}
     manifest = {
-        **identity, "run_id": run_id, "n_per_cell": per_cell if exp.needs_n else 0,
-        "chunks": len(chunks), "notes": notes, "label": label,
+        **identity,
+        "run_id": run_id,
+        "n_per_cell": per_cell if exp.needs_n else 0,
+        "chunks": len(chunks),
+        "notes": notes,
+        "label": label,
         "cells": [{"cell": i, **cell} for i, cell in enumerate(cells)],
-        "created": None, "finished": None, "complete": False, "rows": None,
-    }  # fmt: skip
+        "created": None,
+        "finished": None,
+        "complete": False,
+        "rows": None,
+    }
     folder = store.run_dir(store_root, game, experiment, run_id)
     return RunPlan(game, experiment, run_id, folder, cells, groups, chunks, manifest)
 
@@ -345,14 +368,17 @@ def run_task(task: Task) -> tuple[int, int]:
     batch = Batch(
         cells=tuple(dict(cell) for cell in task.cells),
         cell=np.repeat(np.arange(len(segments), dtype=np.int32), sizes),
-        index=np.concatenate([np.arange(s.start, s.start + s.size, dtype=np.int64)
-                              for s in segments]),
-    )  # fmt: skip
+        index=np.concatenate(
+            [np.arange(s.start, s.start + s.size, dtype=np.int64) for s in segments]
+        ),
+    )
     seq = np.random.SeedSequence(task.seed, spawn_key=(task.chunk.index,))
     table = exp.run_chunk(catalog, batch, np.random.default_rng(seq), task.engine)
     n = table.num_rows
-    cols = {"seed": pa.array(np.full(n, task.seed, np.int64)),
-            "chunk": pa.array(np.full(n, task.chunk.index, np.int32))}  # fmt: skip
+    cols = {
+        "seed": pa.array(np.full(n, task.seed, np.int64)),
+        "chunk": pa.array(np.full(n, task.chunk.index, np.int32)),
+    }
     for name, col in cols.items():
         table = table.append_column(name, col)
     if task.parent not in (None, os.getpid()) and not _parent_alive(task.parent):
@@ -408,25 +434,43 @@ def execute(
             kept += 1
             kept_rows += store.chunk_rows(path)
             continue
-        cells = tuple(tuple({"cell": s.cell, **plan.cells[s.cell]}.items())
-                      for s in chunk.segments)  # fmt: skip
-        tasks.append(Task(target, plan.experiment, str(catalog_root),
-                          tuple(sorted({**sets, **swept}.items())), cells, chunk, row_seed,
-                          engine, str(path)))  # fmt: skip
+        cells = tuple(tuple({"cell": s.cell, **plan.cells[s.cell]}.items()) for s in chunk.segments)
+        tasks.append(
+            Task(
+                target,
+                plan.experiment,
+                str(catalog_root),
+                tuple(sorted({**sets, **swept}.items())),
+                cells,
+                chunk,
+                row_seed,
+                engine,
+                str(path),
+            )
+        )
     try:
-        rows = kept_rows + _run_tasks(tasks, jobs, backend, scheduler, progress,
-                                      len(plan.chunks), kept)  # fmt: skip
+        rows = kept_rows + _run_tasks(
+            tasks, jobs, backend, scheduler, progress, len(plan.chunks), kept
+        )
     except KeyboardInterrupt:  # the workers are stopped: count what they finished
-        finished = sum(store.chunk_path(folder, plan.groups[c.group], c.index).is_file()
-                       for c in plan.chunks)  # fmt: skip
+        finished = sum(
+            store.chunk_path(folder, plan.groups[c.group], c.index).is_file() for c in plan.chunks
+        )
         raise Interrupted(folder, finished, len(plan.chunks)) from None
     manifest.update(complete=True, rows=rows, finished=datetime.now(UTC).isoformat())
     store.write_manifest(folder, manifest)
     return RunOutcome(plan, len(tasks), kept, rows, time.perf_counter() - start)
 
 
-def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None,
-               progress: bool | None, total: int, done: int) -> int:  # fmt: skip
+def _run_tasks(
+    tasks: list[Task],
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    progress: bool | None,
+    total: int,
+    done: int,
+) -> int:
     from joblib import Parallel, delayed, parallel_config
 
     if not tasks:
@@ -452,9 +496,9 @@ def _run_tasks(tasks: list[Task], jobs: int, backend: str, scheduler: str | None
             config = parallel_config(backend="loky" if jobs != 1 else "sequential")
         with config:
             with _sigint_blocked(processes):  # the workers start deaf to Ctrl-C
-                results = Parallel(n_jobs=jobs if backend == "local" else -1,
-                                   return_as="generator_unordered")(
-                    delayed(run_task)(t) for t in tasks)  # fmt: skip
+                results = Parallel(
+                    n_jobs=jobs if backend == "local" else -1, return_as="generator_unordered"
+                )(delayed(run_task)(t) for t in tasks)
             for _, n in results:
                 rows += n
                 if bar is not None:
@@ -518,15 +562,38 @@ def simulate(
     says on stderr which run starts (``report: running duel (64,000 games) ...``)."""
     sets, sweeps, options = dict(sets or {}), dict(sweeps or {}), dict(options or {})
     check_execution(seed, jobs, backend, scheduler)
-    plan = plan_run(game, experiment, n=n, seed=seed, catalog_root=Path(catalog_root),
-                    sets=sets, sweeps=sweeps, options=options, engine=engine,
-                    store_root=Path(store_root), chunk_size=chunk_size,
-                    label=label)  # fmt: skip
+    plan = plan_run(
+        game,
+        experiment,
+        n=n,
+        seed=seed,
+        catalog_root=Path(catalog_root),
+        sets=sets,
+        sweeps=sweeps,
+        options=options,
+        engine=engine,
+        store_root=Path(store_root),
+        chunk_size=chunk_size,
+        label=label,
+    )
     if announce:
         total = plan.manifest.get("n")
         size = f"{total:,} games" if total else f"{len(plan.cells):,} cells"
         done = (store.read_manifest(plan.folder) or {}).get("complete")
-        print(f"{announce}: {experiment} ({size}) already in the store" if done else
-              f"{announce}: running {experiment} ({size}) ...", file=sys.stderr)  # fmt: skip
-    return execute(plan, catalog_root=Path(catalog_root), sets=sets, seed=seed, engine=engine,
-                   jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)  # fmt: skip
+        print(
+            f"{announce}: {experiment} ({size}) already in the store"
+            if done
+            else f"{announce}: running {experiment} ({size}) ...",
+            file=sys.stderr,
+        )
+    return execute(
+        plan,
+        catalog_root=Path(catalog_root),
+        sets=sets,
+        seed=seed,
+        engine=engine,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+    )

@@ -79,8 +79,7 @@ def _listing(values: Sequence[str], most: int = 12) -> str:
     return shown + (f", ... ({len(values)} in all)" if len(values) > most else "")
 
 
-def check_filters(metric: str, target: Target, filters: Mapping[str, str],
-                  catalog: Any) -> None:  # fmt: skip
+def check_filters(metric: str, target: Target, filters: Mapping[str, str], catalog: Any) -> None:
     """Every filter named is the target's and every value (but ``*``) is known."""
     domains = target.domains(catalog)
     for name, value in filters.items():
@@ -91,12 +90,14 @@ def check_filters(metric: str, target: Target, filters: Mapping[str, str],
             continue
         known_values = [str(v) for v in domains.get(name, ())]
         if str(value) not in known_values:
-            raise TargetError(f"{metric}: unknown {name} {value!r} (known: "
-                              f"{_listing(known_values)})")  # fmt: skip
+            raise TargetError(
+                f"{metric}: unknown {name} {value!r} (known: {_listing(known_values)})"
+            )
 
 
-def _expansion(filters: Mapping[str, str], domains: Mapping[str, Sequence[Any]]
-               ) -> tuple[list[str], list[list[str]]]:  # fmt: skip
+def _expansion(
+    filters: Mapping[str, str], domains: Mapping[str, Sequence[Any]]
+) -> tuple[list[str], list[list[str]]]:
     """The filters an estimate is keyed by (given or ``*``) and each filter's values to
     range over (given: that one; ``*`` or omitted: all)."""
     keyed, ranges = [], []
@@ -108,8 +109,11 @@ def _expansion(filters: Mapping[str, str], domains: Mapping[str, Sequence[Any]]
     return keyed, ranges
 
 
-def exact_estimates(filters: Mapping[str, str], domains: Mapping[str, Sequence[Any]],
-                    value: Callable[..., Fraction | float]) -> list[Estimate]:  # fmt: skip
+def exact_estimates(
+    filters: Mapping[str, str],
+    domains: Mapping[str, Sequence[Any]],
+    value: Callable[..., Fraction | float],
+) -> list[Estimate]:
     """An exact metric: ``value(**combination)`` (filter values as text) for every
     combination of the filters' values, a filter given a value fixed to it, ``*`` giving
     an estimate per value, an omitted one averaged out with equal weight."""
@@ -119,8 +123,9 @@ def exact_estimates(filters: Mapping[str, str], domains: Mapping[str, Sequence[A
     for combo in itertools.product(*ranges):
         args = dict(zip(names, combo, strict=True))
         groups.setdefault(tuple(args[k] for k in keyed), []).append(value(**args))
-    return [Estimate(dict(zip(keyed, key, strict=True)), _mean(vals))
-            for key, vals in groups.items()]  # fmt: skip
+    return [
+        Estimate(dict(zip(keyed, key, strict=True)), _mean(vals)) for key, vals in groups.items()
+    ]
 
 
 def _mean(values: Sequence[Fraction | float]) -> float:
@@ -130,8 +135,9 @@ def _mean(values: Sequence[Fraction | float]) -> float:
     return sum(map(float, values)) / len(values)
 
 
-def mean_estimates(rows: pl.DataFrame, filters: Mapping[str, str], columns: Mapping[str, str],
-                   value: str) -> list[Estimate]:  # fmt: skip
+def mean_estimates(
+    rows: pl.DataFrame, filters: Mapping[str, str], columns: Mapping[str, str], value: str
+) -> list[Estimate]:
     """The mean of column ``value`` of the rows and its standard error (sample standard
     deviation / sqrt(rows)): rows whose column ``columns[f]`` equals a given filter
     value, grouped by the filters given ``*``, pooled over the omitted ones."""
@@ -142,10 +148,12 @@ def mean_estimates(rows: pl.DataFrame, filters: Mapping[str, str], columns: Mapp
         if filters[name] != ALL:
             frame = frame.filter(pl.col(columns[name]).cast(pl.String) == str(filters[name]))
     by = [pl.col(columns[name]).cast(pl.String).alias(name) for name in grouped]
-    stats = [pl.col(value).cast(pl.Float64).mean().alias("mean"),
-             pl.col(value).cast(pl.Float64).std().alias("std"), pl.len().alias("n")]  # fmt: skip
-    summary = (frame.group_by(by, maintain_order=True).agg(stats) if by
-               else frame.select(stats))  # fmt: skip
+    stats = [
+        pl.col(value).cast(pl.Float64).mean().alias("mean"),
+        pl.col(value).cast(pl.Float64).std().alias("std"),
+        pl.len().alias("n"),
+    ]
+    summary = frame.group_by(by, maintain_order=True).agg(stats) if by else frame.select(stats)
     out = []
     for row in (summary.sort(grouped) if grouped else summary).iter_rows(named=True):
         n = int(row["n"])
@@ -172,27 +180,49 @@ def both_seats(rows: pl.DataFrame, a: str, b: str, score: str) -> pl.DataFrame:
     """A two-sided game's rows seen from each side: columns ``side``, ``opponent`` and
     ``score`` (the side's); a game between equals (``a`` == ``b``) is counted once, so
     every row enters a side's estimate at most once."""
-    first = rows.select(pl.col(a).cast(pl.String).alias("side"),
-                        pl.col(b).cast(pl.String).alias("opponent"),
-                        pl.col(score).cast(pl.Float64).alias("score"))  # fmt: skip
+    first = rows.select(
+        pl.col(a).cast(pl.String).alias("side"),
+        pl.col(b).cast(pl.String).alias("opponent"),
+        pl.col(score).cast(pl.Float64).alias("score"),
+    )
     second = rows.filter(pl.col(a).cast(pl.String) != pl.col(b).cast(pl.String)).select(
-        pl.col(b).cast(pl.String).alias("side"), pl.col(a).cast(pl.String).alias("opponent"),
-        (1.0 - pl.col(score).cast(pl.Float64)).alias("score"))  # fmt: skip
+        pl.col(b).cast(pl.String).alias("side"),
+        pl.col(a).cast(pl.String).alias("opponent"),
+        (1.0 - pl.col(score).cast(pl.Float64)).alias("score"),
+    )
     return pl.concat([first, second])
 
 
-def run_rows(game: str, experiment: str, catalog: Any, *, n: int, seed: int, jobs: int,
-             store: Path, options: Mapping[str, Any] | None = None,
-             columns: Sequence[str] | None = None) -> pl.DataFrame:  # fmt: skip
+def run_rows(
+    game: str,
+    experiment: str,
+    catalog: Any,
+    *,
+    n: int,
+    seed: int,
+    jobs: int,
+    store: Path,
+    options: Mapping[str, Any] | None = None,
+    columns: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Run ``experiment`` of ``game`` on the catalog (its folder's root and its ``--set``
     edits: ``catalog.overrides``) into ``store`` with N games and ``seed``, resuming or
     reusing a finished run of the same identity, and return its rows (``columns`` only,
     when given; dictionary columns as text)."""
     from sims.core.runner import simulate  # deferred: the runner pulls in joblib
 
-    outcome = simulate(game, experiment, n=n, seed=seed, catalog_root=Path(catalog.root).parent,
-                       store_root=store, sets=dict(catalog.overrides), options=dict(options or {}),
-                       jobs=jobs, progress=False)  # fmt: skip
+    outcome = simulate(
+        game,
+        experiment,
+        n=n,
+        seed=seed,
+        catalog_root=Path(catalog.root).parent,
+        store_root=store,
+        sets=dict(catalog.overrides),
+        options=dict(options or {}),
+        jobs=jobs,
+        progress=False,
+    )
     files = sorted(outcome.plan.folder.rglob("*.parquet"))
     frames = [pl.read_parquet(f, columns=list(columns) if columns else None) for f in files]
     frame = pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame()

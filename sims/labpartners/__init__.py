@@ -23,13 +23,22 @@ from sims.labpartners.catalog import load_catalog
 # or two, gaps and spares (rebuilds, the punch), and both campaign interventions kinds.
 SAMPLES = (
     ("mechsuit_lesson", "gorgadon", (), "steady", ()),
-    ("gappy", "thornmaw", ("frenzy",), "keystone",
-     (("legs-beast-melee",), ("torso-vehicle-energy",), ("head-clockwork-melee",),
-      ("arms-mechsuit-melee-2", "arms-beast-energy-1"))),
+    (
+        "gappy",
+        "thornmaw",
+        ("frenzy",),
+        "keystone",
+        (
+            ("legs-beast-melee",),
+            ("torso-vehicle-energy",),
+            ("head-clockwork-melee",),
+            ("arms-mechsuit-melee-2", "arms-beast-energy-1"),
+        ),
+    ),
     ("beast_pack", "lumenyx", ("regrowth", "spined"), "all_in", ()),
     ("heavy_hitter", "trivex", ("swift",), "ace_finisher", ()),
     ("mechsuit_lesson", "cinderwyrm", ("howler",), "medic_keystone", ()),
-)  # fmt: skip
+)
 
 
 def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:

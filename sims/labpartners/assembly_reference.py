@@ -76,8 +76,16 @@ class Table:
 # -- setup --------------------------------------------------------------------------------
 
 
-def setup(catalog: Catalog, deck: Deck, shuffle: Shuffle, i: int, kaiju: str,
-          seats: Sequence[str], mode: str, lesson: int) -> Table:  # fmt: skip
+def setup(
+    catalog: Catalog,
+    deck: Deck,
+    shuffle: Shuffle,
+    i: int,
+    kaiju: str,
+    seats: Sequence[str],
+    mode: str,
+    lesson: int,
+) -> Table:
     """Game ``i``'s table before round 1: the piles in key order, the hands dealt, the
     market laid out (Assembly: setup). ``lesson`` indexes ``catalog.forms``."""
     keys = shuffle.keys[i : i + 1]
@@ -152,12 +160,18 @@ def value(t: Table, k: int, c: int, slot: int) -> int:
     lesson = int(card.form == t.lesson)
     power = card.power if card.part == "arms" else 0
     combo_ = combo(t, card, slot)
-    progress = players.study_progress(players.GOAL[study.goal], int(card.form == study.target),
-                                      int(card.type == study.target), power, lesson,
-                                      combo_)  # fmt: skip
+    progress = players.study_progress(
+        players.GOAL[study.goal],
+        int(card.form == study.target),
+        int(card.type == study.target),
+        power,
+        lesson,
+        combo_,
+    )
     skill = players.skill(PARTS.index(card.part), card.form)
-    return int(players.card_value(t.players[k], lesson, weak(t, card), skill, power, combo_,
-                                  progress))  # fmt: skip
+    return int(
+        players.card_value(t.players[k], lesson, weak(t, card), skill, power, combo_, progress)
+    )
 
 
 def slot_gain(t: Table, k: int, c: int, slot: int) -> int:
@@ -378,6 +392,14 @@ def play(
         flips[i], rounds[i], seen[i] = t.flips, t.rounds, t.body_seen
         spent[i] = t.spent
         policy[i] = policy_ids.index(battle_policy_of(catalog, t, battle_policy))
-    return Locked(deck=deck.id, slots=slots, lesson=lessons.astype(np.int64), flips=flips,
-                  rounds=rounds, body_seen=seen, spares=spare, spent=spent,
-                  battle_policy=policy)  # fmt: skip
+    return Locked(
+        deck=deck.id,
+        slots=slots,
+        lesson=lessons.astype(np.int64),
+        flips=flips,
+        rounds=rounds,
+        body_seen=seen,
+        spares=spare,
+        spent=spent,
+        battle_policy=policy,
+    )

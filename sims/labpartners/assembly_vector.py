@@ -58,8 +58,13 @@ class _Cards:
     def __init__(self, catalog: Catalog) -> None:
         forms, types = list(catalog.forms), list(catalog.types)
         cards = list(catalog.cards.values())
-        widths = (_bits(len(forms)), _bits(len(types)), _bits(len(PARTS)),
-                  _bits(catalog.params.power_tiers + 1), 1)  # fmt: skip
+        widths = (
+            _bits(len(forms)),
+            _bits(len(types)),
+            _bits(len(PARTS)),
+            _bits(catalog.params.power_tiers + 1),
+            1,
+        )
         if sum(widths) > 15:
             raise ValueError("too many Forms, Types or Power tiers to pack a card in 15 bits")
         shifts = np.cumsum((0,) + widths[:-1])
@@ -69,8 +74,13 @@ class _Cards:
         packed = []
         for c in cards:
             part = PARTS.index(c.part)
-            fields = (forms.index(c.form), types.index(c.type), part, c.power,
-                      int(players.skill(part, c.form)))  # fmt: skip
+            fields = (
+                forms.index(c.form),
+                types.index(c.type),
+                part,
+                c.power,
+                int(players.skill(part, c.form)),
+            )
             packed.append(sum(int(v) << int(s) for v, s in zip(fields, shifts, strict=True)))
         self.attr = np.array(packed + [(1 << sum(widths)) - 1], DT)  # the blank: all ones
 
@@ -114,10 +124,12 @@ class _Seat:
         table = list(catalog.studies.values())
         goal = np.array([players.GOAL[s.goal] for s in table], DT)
         # a target that is not a Form (Type) matches no card: -2 is no index, nor the blank
-        tform = np.array([forms.index(s.target) if s.goal == "form_count" else -2
-                          for s in table], DT)  # fmt: skip
-        ttype = np.array([types.index(s.target) if s.goal == "type_count" else -2
-                          for s in table], DT)  # fmt: skip
+        tform = np.array(
+            [forms.index(s.target) if s.goal == "form_count" else -2 for s in table], DT
+        )
+        ttype = np.array(
+            [types.index(s.target) if s.goal == "type_count" else -2 for s in table], DT
+        )
         self.player = player
         self.goal, self.tform, self.ttype = goal[studies], tform[studies], ttype[studies]
 
@@ -130,8 +142,15 @@ def _pile(keys: np.ndarray, cards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _value(cards: _Cards, seat: _Seat, a: np.ndarray, lesson: np.ndarray,
-           revealed: np.ndarray, combo, body: bool) -> np.ndarray:  # fmt: skip
+def _value(
+    cards: _Cards,
+    seat: _Seat,
+    a: np.ndarray,
+    lesson: np.ndarray,
+    revealed: np.ndarray,
+    combo,
+    body: bool,
+) -> np.ndarray:
     """What the seat's player sees in the cards of attributes ``a`` [W, G]
     (players.card_value): the lesson, revealed weaknesses of its Form and Type, the skill
     bucket (body) or Power and combo (Arms), and the player's own study."""
@@ -143,9 +162,14 @@ def _value(cards: _Cards, seat: _Seat, a: np.ndarray, lesson: np.ndarray,
     power = 0 if body else cards.power(a)
     study = 0
     if p.study:
-        study = players.study_progress(seat.goal, (form == seat.tform).astype(DT),
-                                       (type_ == seat.ttype).astype(DT), power, lesson_,
-                                       combo)  # fmt: skip
+        study = players.study_progress(
+            seat.goal,
+            (form == seat.tform).astype(DT),
+            (type_ == seat.ttype).astype(DT),
+            power,
+            lesson_,
+            combo,
+        )
     return players.card_value(p, lesson_, weak, skill, power, combo, study)
 
 
@@ -169,8 +193,14 @@ def _drop(rows: np.ndarray, at: np.ndarray) -> np.ndarray:
     return up + (rows - up) * keep
 
 
-def _draw(hand: np.ndarray, count: np.ndarray, n: np.ndarray, pile: np.ndarray,
-          top: np.ndarray, cols: np.ndarray) -> None:  # fmt: skip
+def _draw(
+    hand: np.ndarray,
+    count: np.ndarray,
+    n: np.ndarray,
+    pile: np.ndarray,
+    top: np.ndarray,
+    cols: np.ndarray,
+) -> None:
     """Game g moves ``n[g]`` cards from the top of ``pile`` to the end of ``hand`` (in
     place; the caller advances ``count`` and ``top``)."""
     flat, G = hand.reshape(-1), hand.shape[1]
@@ -224,8 +254,9 @@ def play(
     traits = shuffle.traits.astype(np.intp)
     T = traits.shape[1]
     uses = [campaign and catalog.players[s].specialty_use == "assembly" for s in seats]
-    ace, tactician, brawler = (spec_ids.index(s) if s in spec_ids else -1
-                               for s in ("ace", "tactician", "brawler"))  # fmt: skip
+    ace, tactician, brawler = (
+        spec_ids.index(s) if s in spec_ids else -1 for s in ("ace", "tactician", "brawler")
+    )
     H = p.hand_size + (p.extra_draws if any(uses) and ace >= 0 else 0)
     M = p.market_size
 
@@ -299,8 +330,7 @@ def play(
                 # each card's slot (a row past the body slots for the blank: masked below)
                 at_slot = np.minimum(part, BODY_SLOTS).astype(np.intp) * G + cols
                 placed = np.take(np.concatenate([value[len(hand) :], zeros]), at_slot)
-                empty = np.take(np.concatenate([slots[:BODY_SLOTS] < 0, no]).astype(DT),
-                                at_slot)  # fmt: skip
+                empty = np.take(np.concatenate([slots[:BODY_SLOTS] < 0, no]).astype(DT), at_slot)
                 gain = players.gain(pl, value[: len(hand)], placed, empty)
                 gain = gain + (hand < 0) * DT(NONE)
                 best, at = _best(gain)
@@ -326,8 +356,9 @@ def play(
                 other = np.where(first, a2, a1)
                 placed = np.where(first, v1, v2)
                 offer = cards.of(market)
-                combo = ((cards.power(offer) == np.where(first, power[1], power[0]))
-                         & (other >= 0)).astype(DT)  # fmt: skip
+                combo = (
+                    (cards.power(offer) == np.where(first, power[1], power[0])) & (other >= 0)
+                ).astype(DT)
                 value = _value(cards, s, offer, lesson, revealed, combo, False)
                 gain = players.gain(pl, value, placed, empty.astype(DT))
                 gain = gain + (market_rows >= mcount) * DT(NONE)
@@ -371,8 +402,9 @@ def play(
     )
 
 
-def _battle_policy(catalog: Catalog, seats: Sequence[str], specialty: np.ndarray,
-                   campaign: bool, standalone: str) -> np.ndarray:  # fmt: skip
+def _battle_policy(
+    catalog: Catalog, seats: Sequence[str], specialty: np.ndarray, campaign: bool, standalone: str
+) -> np.ndarray:
     """The group's Battle policy: standalone, the experiment's; campaign, the first
     policy (policies.toml order) with the Specialty of the first seat that keeps its
     Specialty for the Battle (none: the standalone one)."""
@@ -396,8 +428,9 @@ def _window(pile: np.ndarray, start: np.ndarray, rows: int) -> np.ndarray:
     return np.take(pile.reshape(-1), at * pile.shape[1] + np.arange(pile.shape[1]))
 
 
-def _firsts(cards: _Cards, line: np.ndarray, types: Sequence[int], per: int
-            ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _firsts(
+    cards: _Cards, line: np.ndarray, types: Sequence[int], per: int
+) -> tuple[np.ndarray, np.ndarray]:
     """The first ``per`` cards of each Part-Type in ``types`` down each game's ``line``
     [L, G] (int64[G, len(types), per], -1 none) and how many there are ([types, G])."""
     G = line.shape[1]
@@ -414,9 +447,16 @@ def _firsts(cards: _Cards, line: np.ndarray, types: Sequence[int], per: int
     return out, found
 
 
-def _spares(cards: _Cards, per: int, hands: list[np.ndarray], body: np.ndarray,
-            top: np.ndarray, market: np.ndarray, arms: np.ndarray,
-            apos: np.ndarray) -> np.ndarray:  # fmt: skip
+def _spares(
+    cards: _Cards,
+    per: int,
+    hands: list[np.ndarray],
+    body: np.ndarray,
+    top: np.ndarray,
+    market: np.ndarray,
+    arms: np.ndarray,
+    apos: np.ndarray,
+) -> np.ndarray:
     """int64[G, 4, per]: each Part-Type's spares: the hands' cards of it (seat order, hand
     order) then the pile's from the top; Arms: the market then the pool from the top.
 
@@ -427,8 +467,10 @@ def _spares(cards: _Cards, per: int, hands: list[np.ndarray], body: np.ndarray,
     if per == 0:
         return out
     window = 8 * per
-    for types, head, pile, start in (((0, 1, 2), np.concatenate(hands), body, top),
-                                     ((ARMS,), market, arms, apos)):  # fmt: skip
+    for types, head, pile, start in (
+        ((0, 1, 2), np.concatenate(hands), body, top),
+        ((ARMS,), market, arms, apos),
+    ):
         rest = len(pile) - 1
         line = np.concatenate([head, _window(pile, start, min(window, rest))])
         got, found = _firsts(cards, line, types, per)

@@ -52,8 +52,7 @@ from sims.labpartners.catalog import (
 from sims.labpartners.params import Parameters
 
 REBUILD_WHEN = {"never": 0, "armless": 1, "missing": 2}
-EFFECTS = {"none": 0, "redirect": 1, "max_power": 2, "sure_crit": 3, "restore": 4,
-           "null_attack": 5}  # fmt: skip
+EFFECTS = {"none": 0, "redirect": 1, "max_power": 2, "sure_crit": 3, "restore": 4, "null_attack": 5}
 INTERVENE = {"never": 0, "first_round": 1, "armless": 2, "kaiju_low": 3, "torso_lost": 4}
 ARM_SLOTS = (3, 4)
 TORSO, HEAD, LEGS = 1, 2, 0
@@ -90,12 +89,15 @@ def lesson_matches(cards: Sequence[Card | None], lesson: str) -> int:
     return sum(1 for c in cards if c is not None and c.form == lesson)
 
 
-def foe(kaiju: Kaiju, traits: Sequence[Trait], cards: Sequence[Card | None], lesson: str,
-        p: Parameters) -> Foe:  # fmt: skip
+def foe(
+    kaiju: Kaiju, traits: Sequence[Trait], cards: Sequence[Card | None], lesson: str, p: Parameters
+) -> Foe:
     """The kaiju with its flipped Traits (each one strength and one weakness, in flip
     order) and, when the finished mech meets its condition, its debuff."""
-    f = {name: getattr(kaiju, name) for name in
-         ("hp", "speed", "attacks", "damage", "regen", "arm_bonus", "crit_immune")}  # fmt: skip
+    f = {
+        name: getattr(kaiju, name)
+        for name in ("hp", "speed", "attacks", "damage", "regen", "arm_bonus", "crit_immune")
+    }
     weak_f, resist_f = set(kaiju.weak_forms), set(kaiju.resist_forms)
     weak_t, resist_t = set(kaiju.weak_types), set(kaiju.resist_types)
     for t in traits:  # in flip order: each one's strength, then its weakness
@@ -124,10 +126,18 @@ def foe(kaiju: Kaiju, traits: Sequence[Trait], cards: Sequence[Card | None], les
     for stat in rules.KAIJU_FLOORS:
         f[stat] = rules.debuff(f[stat], stat, effect, kaiju.debuff_amount)
     mech_first = effect == "mech_first"
-    return Foe(kaiju.id, mech_first=mech_first, weak_forms=frozenset(weak_f),
-               resist_forms=frozenset(resist_f), weak_types=frozenset(weak_t),
-               resist_types=frozenset(resist_t), priority=kaiju.priority,
-               traits=tuple(t.id for t in traits), debuffed=met, **f)  # fmt: skip
+    return Foe(
+        kaiju.id,
+        mech_first=mech_first,
+        weak_forms=frozenset(weak_f),
+        resist_forms=frozenset(resist_f),
+        weak_types=frozenset(weak_t),
+        resist_types=frozenset(resist_t),
+        priority=kaiju.priority,
+        traits=tuple(t.id for t in traits),
+        debuffed=met,
+        **f,
+    )
 
 
 @dataclass(frozen=True)
@@ -192,22 +202,44 @@ def batch_key(battle: Battle) -> tuple:
 def _card_row(card: Card | None, foe_: Foe, took: bool, lesson: str, p: Parameters) -> tuple:
     if card is None:
         return _GAP_ROW
-    return _card_numbers(card, foe_.weak_forms, foe_.resist_forms, foe_.weak_types,
-                         foe_.resist_types, foe_.crit_immune, took, lesson, p)  # fmt: skip
+    return _card_numbers(
+        card,
+        foe_.weak_forms,
+        foe_.resist_forms,
+        foe_.weak_types,
+        foe_.resist_types,
+        foe_.crit_immune,
+        took,
+        lesson,
+        p,
+    )
 
 
 _GAP_ROW = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-def _card_numbers(card: Card, weak_forms: frozenset, resist_forms: frozenset,
-                  weak_types: frozenset, resist_types: frozenset, crit_immune: bool,
-                  took: bool, lesson: str, p: Parameters) -> tuple:  # fmt: skip
+def _card_numbers(
+    card: Card,
+    weak_forms: frozenset,
+    resist_forms: frozenset,
+    weak_types: frozenset,
+    resist_types: frozenset,
+    crit_immune: bool,
+    took: bool,
+    lesson: str,
+    p: Parameters,
+) -> tuple:
     part = PARTS.index(card.part)
     n = rules.card_numbers(
-        part, card.form, card.power, int(rules.lesson_bonus(card.form == lesson, took, p)),
+        part,
+        card.form,
+        card.power,
+        int(rules.lesson_bonus(card.form == lesson, took, p)),
         rules.matchup(card.form in weak_forms, card.form in resist_forms),
-        rules.matchup(card.type in weak_types, card.type in resist_types), crit_immune, p,
-    )  # fmt: skip
+        rules.matchup(card.type in weak_types, card.type in resist_types),
+        crit_immune,
+        p,
+    )
     # the card-table row: present, part, hp, power, the four damages, speed, acc
     return (1, part, int(n["hp"]), card.power, *(int(n[k]) for k in rules.CARD_NUMBERS[1:]))
 
@@ -239,54 +271,93 @@ def compile_battle(
             rows.append(_card_row(card, foe_, took, lesson, p))
     cols = list(zip(*rows, strict=True))
     order = [PARTS.index(x) for x in policy.rebuild] + [-1] * (4 - len(policy.rebuild))
-    priority = [s for part in foe_.priority for s, sp in enumerate(SLOTS)
-                if SLOT_PART[sp] == part]  # fmt: skip
+    priority = [s for part in foe_.priority for s, sp in enumerate(SLOTS) if SLOT_PART[sp] == part]
     effect = (
         0
         if policy.specialty == "none"
         else EFFECTS[catalog.specialties[policy.specialty].battle_effect]
     )
     return Battle(
-        params=p, label=label, kaiju_hp=foe_.hp, kaiju_speed=foe_.speed, attacks=foe_.attacks,
-        damage=foe_.damage, regen=foe_.regen, arm_bonus=foe_.arm_bonus,
-        mech_first=foe_.mech_first, priority=np.array(priority, np.int8),
-        present=np.array(cols[0], np.int8), part=np.array(cols[1], np.int8),
-        hp=np.array(cols[2], np.int16), power=np.array(cols[3], np.int8),
-        dmg_head=np.array(cols[4], np.int16), dmg_nohead=np.array(cols[5], np.int16),
-        max_head=np.array(cols[6], np.int16), max_nohead=np.array(cols[7], np.int16),
-        speed=np.array(cols[8], np.int8), acc=np.array(cols[9], np.int8),
-        rebuild_when=REBUILD_WHEN[policy.rebuild_when], rebuild_order=np.array(order, np.int8),
-        punch_finish=policy.punch_finish, effect=effect,
-        intervene_when=INTERVENE[policy.intervene_when], intervene_at=policy.intervene_at,
+        params=p,
+        label=label,
+        kaiju_hp=foe_.hp,
+        kaiju_speed=foe_.speed,
+        attacks=foe_.attacks,
+        damage=foe_.damage,
+        regen=foe_.regen,
+        arm_bonus=foe_.arm_bonus,
+        mech_first=foe_.mech_first,
+        priority=np.array(priority, np.int8),
+        present=np.array(cols[0], np.int8),
+        part=np.array(cols[1], np.int8),
+        hp=np.array(cols[2], np.int16),
+        power=np.array(cols[3], np.int8),
+        dmg_head=np.array(cols[4], np.int16),
+        dmg_nohead=np.array(cols[5], np.int16),
+        max_head=np.array(cols[6], np.int16),
+        max_nohead=np.array(cols[7], np.int16),
+        speed=np.array(cols[8], np.int8),
+        acc=np.array(cols[9], np.int8),
+        rebuild_when=REBUILD_WHEN[policy.rebuild_when],
+        rebuild_order=np.array(order, np.int8),
+        punch_finish=policy.punch_finish,
+        effect=effect,
+        intervene_when=INTERVENE[policy.intervene_when],
+        intervene_at=policy.intervene_at,
         gpa=_gpa_table(catalog.grades),
         grades=catalog.grades,
-    )  # fmt: skip
+    )
 
 
 def card_battle(
-    catalog: Catalog, cards: Sequence[str | None], lesson: str, kaiju_id: str,
-    traits: Sequence[str] = (), policy: str = "steady", spares: Sequence[Sequence[str]] = (),
+    catalog: Catalog,
+    cards: Sequence[str | None],
+    lesson: str,
+    kaiju_id: str,
+    traits: Sequence[str] = (),
+    policy: str = "steady",
+    spares: Sequence[Sequence[str]] = (),
     label: str = "",
-) -> Battle:  # fmt: skip
+) -> Battle:
     """A battle of catalog ids: the card in each slot (``SLOTS`` order, None for a gap)
     with the lesson Form, against a kaiju with the named Traits flipped, rebuilding from
     ``spares`` (card ids per Part-Type, ``PARTS`` order)."""
     mech = tuple(None if c is None else catalog.cards[c] for c in cards)
-    f = foe(catalog.kaiju[kaiju_id], [catalog.traits[t] for t in traits], mech, lesson,
-            catalog.params)  # fmt: skip
+    f = foe(
+        catalog.kaiju[kaiju_id], [catalog.traits[t] for t in traits], mech, lesson, catalog.params
+    )
     spare_cards = [[catalog.cards[c] for c in pile] for pile in spares] or [(), (), (), ()]
-    return compile_battle(catalog, mech, lesson, f, catalog.policies[policy], spare_cards,
-                          label=label or f"v {kaiju_id}")  # fmt: skip
+    return compile_battle(
+        catalog,
+        mech,
+        lesson,
+        f,
+        catalog.policies[policy],
+        spare_cards,
+        label=label or f"v {kaiju_id}",
+    )
 
 
 def catalog_battle(
-    catalog: Catalog, mech_id: str, kaiju_id: str, traits: Sequence[str] = (),
-    policy: str = "steady", spares: Sequence[Sequence[str]] = (),
-) -> Battle:  # fmt: skip
+    catalog: Catalog,
+    mech_id: str,
+    kaiju_id: str,
+    traits: Sequence[str] = (),
+    policy: str = "steady",
+    spares: Sequence[Sequence[str]] = (),
+) -> Battle:
     """A mech of ``mechs.toml`` against a kaiju (as :func:`card_battle`)."""
     mech = catalog.mechs[mech_id]
-    return card_battle(catalog, mech.cards, mech.lesson, kaiju_id, traits, policy, spares,
-                       label=f"{mech_id} v {kaiju_id}")  # fmt: skip
+    return card_battle(
+        catalog,
+        mech.cards,
+        mech.lesson,
+        kaiju_id,
+        traits,
+        policy,
+        spares,
+        label=f"{mech_id} v {kaiju_id}",
+    )
 
 
 def with_params(battle: Battle, **changes) -> Battle:

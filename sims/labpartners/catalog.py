@@ -49,8 +49,17 @@ PARTS = ("legs", "torso", "head", "arms")  # the Part-Types, in the rulebook's t
 SLOTS = ("legs", "torso", "head", "arm_1", "arm_2")  # five body slots: 2 Arms
 SLOT_PART = {"legs": "legs", "torso": "torso", "head": "head", "arm_1": "arms", "arm_2": "arms"}
 FULL = "full"  # the generated deck's id
-STUDY_GOALS = ("form_count", "type_count", "power_total", "win", "win_intact",
-               "lesson_took", "no_gaps", "combo", "crit")  # fmt: skip
+STUDY_GOALS = (
+    "form_count",
+    "type_count",
+    "power_total",
+    "win",
+    "win_intact",
+    "lesson_took",
+    "no_gaps",
+    "combo",
+    "crit",
+)
 DEBUFF_WHEN = ("never", "form_count", "type_count", "lesson_took")
 DEBUFF_EFFECTS = ("none", "mech_first", "damage", "regen", "hp", "speed")
 STRENGTHS = ("hp", "damage", "speed", "regen", "resist_type", "resist_form", "arm_bonus")
@@ -307,10 +316,14 @@ def card_problem(text: str, cards: Mapping[str, Card], forms, types, tiers: int)
     return f"{text!r} is not a card of the full spread (Arms have Power 1..{tiers})"
 
 
-def _load_decks(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, types,
-                tiers: int) -> dict[str, Deck]:  # fmt: skip
-    specs = [FieldSpec("name", "str"), FieldSpec("counts", "table"),
-             FieldSpec("cards", "list[str]")]  # fmt: skip
+def _load_decks(
+    path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, types, tiers: int
+) -> dict[str, Deck]:
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("counts", "table"),
+        FieldSpec("cards", "list[str]"),
+    ]
     decks: dict[str, Deck] = {}
     for raw in entries(doc, "deck", path):
         vals = check_entry(raw, specs, path, "deck")
@@ -320,13 +333,13 @@ def _load_decks(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
             return CatalogError(path, message, kind="deck", entry=ident, field=field)
 
         if ident == FULL:
-            raise fail("'full' is the generated full spread; name a reduced deck otherwise",
-                       "id")  # fmt: skip
+            raise fail("'full' is the generated full spread; name a reduced deck otherwise", "id")
         counts = vals["counts"]
         for part in PARTS:
             if isinstance(counts.get(part), bool) or not isinstance(counts.get(part), int):
-                raise fail(f"expected a whole number of {part} cards, got {counts.get(part)!r}",
-                           "counts")  # fmt: skip
+                raise fail(
+                    f"expected a whole number of {part} cards, got {counts.get(part)!r}", "counts"
+                )
         if unknown := sorted(set(counts) - set(PARTS)):
             raise fail(f"unknown Part-Type {unknown[0]!r} (known: {', '.join(PARTS)})", "counts")
         for text in vals["cards"]:
@@ -343,8 +356,15 @@ def _load_decks(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
     return decks
 
 
-def _ids(values: tuple[str, ...], known: Mapping[str, Any], path: Path, kind: str, ident: str,
-         field: str, what: str) -> None:  # fmt: skip
+def _ids(
+    values: tuple[str, ...],
+    known: Mapping[str, Any],
+    path: Path,
+    kind: str,
+    ident: str,
+    field: str,
+    what: str,
+) -> None:
     for v in values:
         check_reference(v, known, path, kind, ident, field, what)
 
@@ -368,23 +388,30 @@ def _load_kaiju(path: Path, doc: dict[str, Any], forms, types) -> dict[str, Kaij
         FieldSpec("debuff_when", "str", required=False, default="never", choices=DEBUFF_WHEN),
         FieldSpec("debuff_value", "str", required=False, default=""),
         FieldSpec("debuff_at_least", "int", required=False, default=0, min=0, max=5),
-        FieldSpec(
-            "debuff_effect", "str", required=False, default="none", choices=DEBUFF_EFFECTS
-        ),  # fmt: skip
+        FieldSpec("debuff_effect", "str", required=False, default="none", choices=DEBUFF_EFFECTS),
         FieldSpec("debuff_amount", "int", required=False, default=0, min=0, max=20),
     ]
     out = {}
     for raw in entries(doc, "kaiju", path):
         if isinstance(raw.get("hp"), int) and not isinstance(raw["hp"], bool) and raw["hp"] < 1:
-            raise CatalogError(path, f"{raw['hp']} hit points: a kaiju needs at least 1",
-                               kind="kaiju", entry=raw["id"], field="hp")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"{raw['hp']} hit points: a kaiju needs at least 1",
+                kind="kaiju",
+                entry=raw["id"],
+                field="hp",
+            )
         vals = check_entry(raw, specs, path, "kaiju")
         ident = raw["id"]
         pr = vals["priority"]
         if len(set(pr)) != len(pr) or set(pr) != set(PARTS):
-            raise CatalogError(path, "must name each Part-Type once "
-                               f"({', '.join(PARTS)}), got {', '.join(pr)}",
-                               kind="kaiju", entry=ident, field="priority")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"must name each Part-Type once ({', '.join(PARTS)}), got {', '.join(pr)}",
+                kind="kaiju",
+                entry=ident,
+                field="priority",
+            )
         for field in ("weak_forms", "resist_forms"):
             _ids(vals[field], forms, path, "kaiju", ident, field, "Form")
         for field in ("weak_types", "resist_types"):
@@ -446,8 +473,13 @@ def _decimal(vals: dict[str, Any], field: str, path: Path, kind: str) -> None:
     try:
         Fraction(vals[field])
     except ValueError:
-        raise CatalogError(path, f"expected a decimal like 1.3, got {vals[field]!r}",
-                           kind=kind, entry=vals["id"], field=field) from None  # fmt: skip
+        raise CatalogError(
+            path,
+            f"expected a decimal like 1.3, got {vals[field]!r}",
+            kind=kind,
+            entry=vals["id"],
+            field=field,
+        ) from None
 
 
 def _load_grades(path: Path, doc: dict[str, Any]) -> tuple[Grade, ...]:
@@ -464,9 +496,13 @@ def _load_grades(path: Path, doc: dict[str, Any]) -> tuple[Grade, ...]:
         _decimal(vals, "gpa", path, "grade")
         bounds = (vals["hp_left_below"] >= 0) + (vals["hp_left_at_most"] >= 0)
         if vals["result"] == "loss" and bounds != 1:
-            raise CatalogError(path, "a loss grade needs exactly one of hp_left_below and "
-                               "hp_left_at_most", kind="grade", entry=raw["id"],
-                               field="hp_left_below")  # fmt: skip
+            raise CatalogError(
+                path,
+                "a loss grade needs exactly one of hp_left_below and hp_left_at_most",
+                kind="grade",
+                entry=raw["id"],
+                field="hp_left_below",
+            )
         out.append(Grade(**vals))
     if not any(g.result == "win" for g in out):
         raise CatalogError(path, 'no grade for a win (result = "win")')
@@ -474,9 +510,12 @@ def _load_grades(path: Path, doc: dict[str, Any]) -> tuple[Grade, ...]:
 
 
 def _load_credits(path: Path, doc: dict[str, Any]) -> dict[str, Credit]:
-    specs = [FieldSpec("name", "str"), FieldSpec("when", "str", choices=CREDIT_WHEN),
-             FieldSpec("scope", "str", choices=("group", "personal")),
-             FieldSpec("points", "str")]  # fmt: skip
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("when", "str", choices=CREDIT_WHEN),
+        FieldSpec("scope", "str", choices=("group", "personal")),
+        FieldSpec("points", "str"),
+    ]
     out = {}
     for raw in entries(doc, "credit", path):
         vals = check_entry(raw, specs, path, "credit")
@@ -486,11 +525,16 @@ def _load_credits(path: Path, doc: dict[str, Any]) -> dict[str, Credit]:
 
 
 def _load_specialties(path: Path, doc: dict[str, Any]) -> dict[str, Specialty]:
-    specs = [FieldSpec("name", "str"), FieldSpec("assembly_use", "str"),
-             FieldSpec("battle_use", "str"),
-             FieldSpec("battle_effect", "str", choices=BATTLE_EFFECTS)]  # fmt: skip
-    return {raw["id"]: Specialty(**check_entry(raw, specs, path, "specialty"))
-            for raw in entries(doc, "specialty", path)}  # fmt: skip
+    specs = [
+        FieldSpec("name", "str"),
+        FieldSpec("assembly_use", "str"),
+        FieldSpec("battle_use", "str"),
+        FieldSpec("battle_effect", "str", choices=BATTLE_EFFECTS),
+    ]
+    return {
+        raw["id"]: Specialty(**check_entry(raw, specs, path, "specialty"))
+        for raw in entries(doc, "specialty", path)
+    }
 
 
 def _load_policies(path: Path, doc: dict[str, Any], specialties) -> dict[str, Policy]:
@@ -500,23 +544,23 @@ def _load_policies(path: Path, doc: dict[str, Any], specialties) -> dict[str, Po
         FieldSpec("rebuild_when", "str", choices=REBUILD_WHEN),
         FieldSpec("punch_finish", "int", required=False, default=0, min=0, max=200),
         FieldSpec("specialty", "str", required=False, default="none"),
-        FieldSpec(
-            "intervene_when", "str", required=False, default="never", choices=INTERVENE_WHEN
-        ),  # fmt: skip
+        FieldSpec("intervene_when", "str", required=False, default="never", choices=INTERVENE_WHEN),
         FieldSpec("intervene_at", "int", required=False, default=0, min=0, max=200),
     ]
     out = {}
     for raw in entries(doc, "policy", path):
         vals = check_entry(raw, specs, path, "policy")
         if vals["specialty"] != "none":
-            check_reference(vals["specialty"], specialties, path, "policy", raw["id"],
-                            "specialty", "specialty")  # fmt: skip
+            check_reference(
+                vals["specialty"], specialties, path, "policy", raw["id"], "specialty", "specialty"
+            )
         out[raw["id"]] = Policy(**vals)
     return out
 
 
-def _load_mechs(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, types,
-                tiers: int) -> dict[str, Mech]:  # fmt: skip
+def _load_mechs(
+    path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, types, tiers: int
+) -> dict[str, Mech]:
     specs = [FieldSpec(s, "str") for s in SLOTS] + [FieldSpec("lesson", "str")]
     out = {}
     for raw in entries(doc, "mech", path):
@@ -531,33 +575,62 @@ def _load_mechs(path: Path, doc: dict[str, Any], cards: dict[str, Card], forms, 
             if problem := card_problem(text, cards, forms, types, tiers):
                 raise CatalogError(path, problem, kind="mech", entry=ident, field=slot)
             if cards[text].part != SLOT_PART[slot]:
-                raise CatalogError(path, f"{text!r} is a {cards[text].part} card, not "
-                                   f"{SLOT_PART[slot]}", kind="mech", entry=ident,
-                                   field=slot)  # fmt: skip
+                raise CatalogError(
+                    path,
+                    f"{text!r} is a {cards[text].part} card, not {SLOT_PART[slot]}",
+                    kind="mech",
+                    entry=ident,
+                    field=slot,
+                )
             slots.append(text)
         check_reference(vals["lesson"], forms, path, "mech", ident, "lesson", "Form")
         out[ident] = Mech(ident, tuple(slots), vals["lesson"], vals["provenance"])
     return out
 
 
-FILES = ("rules.toml", "forms.toml", "types.toml", "decks.toml", "kaiju.toml", "traits.toml",
-         "studies.toml", "grades.toml", "credits.toml", "specialties.toml", "policies.toml",
-         "mechs.toml", "players.toml")  # fmt: skip
+FILES = (
+    "rules.toml",
+    "forms.toml",
+    "types.toml",
+    "decks.toml",
+    "kaiju.toml",
+    "traits.toml",
+    "studies.toml",
+    "grades.toml",
+    "credits.toml",
+    "specialties.toml",
+    "policies.toml",
+    "mechs.toml",
+    "players.toml",
+)
 # --set KIND.ID.FIELD: the file each kind lives in
-KIND_FILES = {"form": "forms.toml", "type": "types.toml", "deck": "decks.toml",
-              "kaiju": "kaiju.toml", "trait": "traits.toml", "study": "studies.toml",
-              "grade": "grades.toml", "credit": "credits.toml",
-              "specialty": "specialties.toml", "policy": "policies.toml",
-              "mech": "mechs.toml", "player": "players.toml"}  # fmt: skip
+KIND_FILES = {
+    "form": "forms.toml",
+    "type": "types.toml",
+    "deck": "decks.toml",
+    "kaiju": "kaiju.toml",
+    "trait": "traits.toml",
+    "study": "studies.toml",
+    "grade": "grades.toml",
+    "credit": "credits.toml",
+    "specialty": "specialties.toml",
+    "policy": "policies.toml",
+    "mech": "mechs.toml",
+    "player": "players.toml",
+}
 
 
 def _load_players(path: Path, doc: dict[str, Any]) -> dict[str, Player]:
     specs = [FieldSpec("name", "str")]
     specs += [FieldSpec(w, "int", min=-10, max=20) for w in PLAYER_WEIGHTS]
-    specs += [FieldSpec("threshold", "int", min=-20, max=40),
-              FieldSpec("specialty_use", "str", choices=SPECIALTY_USES)]  # fmt: skip
-    return {raw["id"]: Player(**check_entry(raw, specs, path, "player"))
-            for raw in entries(doc, "player", path)}  # fmt: skip
+    specs += [
+        FieldSpec("threshold", "int", min=-20, max=40),
+        FieldSpec("specialty_use", "str", choices=SPECIALTY_USES),
+    ]
+    return {
+        raw["id"]: Player(**check_entry(raw, specs, path, "player"))
+        for raw in entries(doc, "player", path)
+    }
 
 
 def load_catalog(
@@ -577,8 +650,11 @@ def load_catalog(
     types = _named(folder / "types.toml", "type", "color", docs["types.toml"])
     cards = full_spread(tuple(forms), tuple(types), params.power_tiers)
     decks = {FULL: Deck(FULL, tuple(cards.values()), "rulebook")}
-    decks.update(_load_decks(folder / "decks.toml", docs["decks.toml"], cards, forms, types,
-                             params.power_tiers))  # fmt: skip
+    decks.update(
+        _load_decks(
+            folder / "decks.toml", docs["decks.toml"], cards, forms, types, params.power_tiers
+        )
+    )
     specialties = _load_specialties(folder / "specialties.toml", docs["specialties.toml"])
     return Catalog(
         root=folder,
@@ -595,7 +671,7 @@ def load_catalog(
         policies=_load_policies(folder / "policies.toml", docs["policies.toml"], specialties),
         mechs=_load_mechs(
             folder / "mechs.toml", docs["mechs.toml"], cards, forms, types, params.power_tiers
-        ),  # fmt: skip
+        ),
         players=_load_players(folder / "players.toml", docs["players.toml"]),
         params=params,
         param_provenance=provenance,

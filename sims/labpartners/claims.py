@@ -148,8 +148,7 @@ def mech_speed(catalog: Catalog, kaiju: str, lesson: str, mech: dict[str, str]) 
 def kaiju_speeds(catalog: Catalog, kaiju: list[str]) -> dict[str, int]:
     """Each kaiju's Speed as a battle meets it with no Trait flipped and no debuff (an
     all-gap mech meets no debuff condition)."""
-    return {k: int(_battle(catalog, k, next(iter(catalog.forms)), {}).kaiju_speed)
-            for k in kaiju}  # fmt: skip
+    return {k: int(_battle(catalog, k, next(iter(catalog.forms)), {}).kaiju_speed) for k in kaiju}
 
 
 def mech_first(catalog: Catalog, kaiju: str, lesson: str, mech: dict[str, str]) -> bool:
@@ -187,8 +186,9 @@ def _effects(b: bt.Battle) -> dict[str, int]:
     }
 
 
-def lesson_bonuses(catalog: Catalog, kaiju: str, lesson: str, versus: str,
-                   mech: dict[str, str]) -> dict[str, int]:  # fmt: skip
+def lesson_bonuses(
+    catalog: Catalog, kaiju: str, lesson: str, versus: str, mech: dict[str, str]
+) -> dict[str, int]:
     """What the lesson adds to each slot's battle number (Legs Speed, Torso HP, Head
     Accuracy, each Arm's damage with a Head): the compiled mech with lesson ``lesson``
     minus the same mech with lesson ``versus`` (a Form none of its parts has)."""
@@ -223,8 +223,10 @@ def combo_bonus(catalog: Catalog, kaiju: str, lesson: str, mech: dict[str, str])
     their damage (with the Head if intact), a missing Arm as Power 0 damage 0."""
     b = _battle(catalog, kaiju, lesson, mech)
     dmg = b.dmg_head if _intact(b, "head") else b.dmg_nohead
-    arms = [(int(b.power[_row(s)]), int(dmg[_row(s)])) if _intact(b, s) else (0, 0)
-            for s in ("arm_1", "arm_2")]  # fmt: skip
+    arms = [
+        (int(b.power[_row(s)]), int(dmg[_row(s)])) if _intact(b, s) else (0, 0)
+        for s in ("arm_1", "arm_2")
+    ]
     return int(rules.combo(arms[0][0], arms[1][0], arms[0][1], arms[1][1], b.params))
 
 
@@ -276,9 +278,25 @@ def gpa_table(catalog: Catalog, hp_start: int, hp_left: list[int]) -> dict[str, 
 CHECKS = {
     f.__name__: f
     for f in (
-        deck_counts, deck_size, spread_copies, sub_deck, powers_falling, crit_chance,
-        crit_hits, punch_dist, mech_speed, kaiju_speeds, mech_first, incoming_damage,
-        lesson_takes, lesson_bonuses, arm_damages, combo_bonus, priority_leaders,
-        round_one_hits, gpa, gpa_table,
+        deck_counts,
+        deck_size,
+        spread_copies,
+        sub_deck,
+        powers_falling,
+        crit_chance,
+        crit_hits,
+        punch_dist,
+        mech_speed,
+        kaiju_speeds,
+        mech_first,
+        incoming_damage,
+        lesson_takes,
+        lesson_bonuses,
+        arm_damages,
+        combo_bonus,
+        priority_leaders,
+        round_one_hits,
+        gpa,
+        gpa_table,
     )
-}  # fmt: skip
+}

@@ -151,8 +151,10 @@ def foes(catalog: Catalog, dealt: Dealt, kaiju, kaiju_ids: Sequence[str] | None 
         s_amount = np.array([t.strength_amount for t in traits], np.int64)
         w_kind = np.array([t.weakness for t in traits])
         w_amount = np.array([t.weakness_amount for t in traits], np.int64)
-        target = {side: np.array([_target(t, side, forms, types) for t in traits], np.int64)
-                  for side in ("strength", "weakness")}  # fmt: skip
+        target = {
+            side: np.array([_target(t, side, forms, types) for t in traits], np.int64)
+            for side in ("strength", "weakness")
+        }
         for j in range(dealt.traits.shape[1]):
             t = dealt.traits[:, j].astype(np.int64)
             has = t >= 0
@@ -181,20 +183,37 @@ def foes(catalog: Catalog, dealt: Dealt, kaiju, kaiju_ids: Sequence[str] | None 
     type_ = np.where(present, cards["type"][np.maximum(slot, 0)], -1)
     took = _took(form, dealt.lesson, p)
     when = per_kaiju([x.debuff_when for x in ks], object)
-    value = per_kaiju([forms.index(x.debuff_value) if x.debuff_when == "form_count" else
-                       types.index(x.debuff_value) if x.debuff_when == "type_count" else -1
-                       for x in ks])  # fmt: skip
+    value = per_kaiju(
+        [
+            forms.index(x.debuff_value)
+            if x.debuff_when == "form_count"
+            else types.index(x.debuff_value)
+            if x.debuff_when == "type_count"
+            else -1
+            for x in ks
+        ]
+    )
     least = per_kaiju([x.debuff_at_least for x in ks])
-    met = rules.debuff_met(when, took, (form == value[:, None]).sum(1),
-                           (type_ == value[:, None]).sum(1), least)  # fmt: skip
+    met = rules.debuff_met(
+        when, took, (form == value[:, None]).sum(1), (type_ == value[:, None]).sum(1), least
+    )
     effect = np.where(met, per_kaiju([x.debuff_effect for x in ks], object), "none")
     amount = per_kaiju([x.debuff_amount for x in ks])
     mech_first = effect == "mech_first"
     for stat in rules.KAIJU_FLOORS:
         f[stat] = rules.debuff(f[stat], stat, effect, amount)
-    return Foes(kaiju=k, kaiju_ids=ids, crit_immune=crit_immune, mech_first=mech_first,
-                debuffed=met.astype(bool), weak_forms=weak_f, resist_forms=resist_f,
-                weak_types=weak_t, resist_types=resist_t, **f)  # fmt: skip
+    return Foes(
+        kaiju=k,
+        kaiju_ids=ids,
+        crit_immune=crit_immune,
+        mech_first=mech_first,
+        debuffed=met.astype(bool),
+        weak_forms=weak_f,
+        resist_forms=resist_f,
+        weak_types=weak_t,
+        resist_types=resist_t,
+        **f,
+    )
 
 
 def _target(trait, side: str, forms, types) -> int:
@@ -215,14 +234,16 @@ def _card_rows(dealt: Dealt, spares: int) -> np.ndarray:
     a rebuild takes them (a missing one -1, after the ones there are)."""
     pile = dealt.spares.astype(np.int64)
     if pile.shape[2] != spares:
-        raise ValueError(f"the games were dealt {pile.shape[2]} spares per Part-Type, "
-                         f"the rules say {spares}")  # fmt: skip
+        raise ValueError(
+            f"the games were dealt {pile.shape[2]} spares per Part-Type, the rules say {spares}"
+        )
     pile = np.take_along_axis(pile, np.argsort(pile < 0, axis=2, kind="stable"), 2)
     return np.concatenate([dealt.slots.astype(np.int64), pile.reshape(len(pile), 4 * spares)], 1)
 
 
-def compile_games(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
-                  kaiju_ids: Sequence[str] | None = None) -> Compiled:  # fmt: skip
+def compile_games(
+    catalog: Catalog, dealt: Dealt, kaiju, policy="steady", kaiju_ids: Sequence[str] | None = None
+) -> Compiled:
     """Every game of ``dealt``, game ``i`` against ``kaiju[i]`` under ``policy`` (one
     policy id, one per game, or ints into the catalog's policies): the foes and exactly
     ``vector.stack(deal.compile_all(catalog, dealt, kaiju, policy)[0])``."""
@@ -235,13 +256,16 @@ def compile_games(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
     rows = _card_rows(dealt, p.spares_per_part)
     present = rows >= 0
     c = np.maximum(rows, 0)
-    expected = np.array(list(SLOT_TYPES) + [t for t in range(len(PARTS))
-                                            for _ in range(p.spares_per_part)])  # fmt: skip
+    expected = np.array(
+        list(SLOT_TYPES) + [t for t in range(len(PARTS)) for _ in range(p.spares_per_part)]
+    )
     wrong = present & (cards["part"][c] != expected)
     if wrong.any():
         g, r = np.argwhere(wrong)[0]
-        raise ValueError(f"game {g}: card {dealt.cards[rows[g, r]].id} in row {r} is not "
-                         f"a {PARTS[expected[r]]} card")  # fmt: skip
+        raise ValueError(
+            f"game {g}: card {dealt.cards[rows[g, r]].id} in row {r} is not "
+            f"a {PARTS[expected[r]]} card"
+        )
     part = np.where(present, cards["part"][c], 0)
     form_i, type_i = cards["form"][c], cards["type"][c]
     forms = tuple(catalog.forms)
@@ -250,26 +274,43 @@ def compile_games(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
     matches = form_i == dealt.lesson[:, None]
     bonus = rules.lesson_bonus(matches, took[:, None], p).astype(np.int64)
     g = np.arange(G)[:, None]
-    form_m = rules.matchup(foe.weak_forms[g, form_i].astype(np.int64),
-                           foe.resist_forms[g, form_i].astype(np.int64))  # fmt: skip
-    type_m = rules.matchup(foe.weak_types[g, type_i].astype(np.int64),
-                           foe.resist_types[g, type_i].astype(np.int64))  # fmt: skip
+    form_m = rules.matchup(
+        foe.weak_forms[g, form_i].astype(np.int64), foe.resist_forms[g, form_i].astype(np.int64)
+    )
+    type_m = rules.matchup(
+        foe.weak_types[g, type_i].astype(np.int64), foe.resist_types[g, type_i].astype(np.int64)
+    )
     power = np.where(present, cards["power"][c], 0)
-    n = rules.card_numbers(part, np.array(forms)[form_i], power, bonus, form_m, type_m,
-                           foe.crit_immune.astype(np.int64)[:, None], p)  # fmt: skip
+    n = rules.card_numbers(
+        part,
+        np.array(forms)[form_i],
+        power,
+        bonus,
+        form_m,
+        type_m,
+        foe.crit_immune.astype(np.int64)[:, None],
+        p,
+    )
     hp, speed, acc = n["hp"], n["speed"], n["acc"]
     dmg = {k: n[k] for k in ("dmg_head", "dmg_nohead", "max_head", "max_nohead")}
     on = present.astype(np.int64)
     st: dict[str, np.ndarray] = {
-        "present": on, "part": part, "hp": hp * on, "power": power, **{k: v * on for k, v in
-        dmg.items()}, "speed": speed * on, "acc": acc * on,
-    }  # fmt: skip
+        "present": on,
+        "part": part,
+        "hp": hp * on,
+        "power": power,
+        **{k: v * on for k, v in dmg.items()},
+        "speed": speed * on,
+        "acc": acc * on,
+    }
     st = {k: np.ascontiguousarray(v, np.int64) for k, v in st.items()}
     # the foe's numbers, then what compile_battle gives every game of a kaiju x policy
     st["kaiju_hp"], st["kaiju_speed"] = foe.hp.copy(), foe.speed.copy()
     pairs, pair = np.unique(foe.kaiju * len(policies) + pol, return_inverse=True)
-    fixed = _fixed(catalog, [(foe.kaiju_ids[q // len(policies)], policies[q % len(policies)])
-                             for q in pairs.tolist()])  # fmt: skip
+    fixed = _fixed(
+        catalog,
+        [(foe.kaiju_ids[q // len(policies)], policies[q % len(policies)]) for q in pairs.tolist()],
+    )
     st["attacks"] = foe.attacks.copy()
     st["damage"], st["regen"] = foe.damage.copy(), foe.regen.copy()
     st["arm_bonus"] = foe.arm_bonus.copy()
@@ -286,8 +327,9 @@ def compile_games(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
     )
 
 
-def stacked(catalog: Catalog, dealt: Dealt, kaiju, policy="steady",
-            kaiju_ids: Sequence[str] | None = None) -> dict[str, np.ndarray]:  # fmt: skip
+def stacked(
+    catalog: Catalog, dealt: Dealt, kaiju, policy="steady", kaiju_ids: Sequence[str] | None = None
+) -> dict[str, np.ndarray]:
     """``compile_games(...).stacked``: what ``vector.play_stacked`` plays."""
     return compile_games(catalog, dealt, kaiju, policy, kaiju_ids).stacked
 
@@ -303,5 +345,4 @@ def _fixed(catalog: Catalog, pairs: Sequence[tuple[str, str]]) -> dict[str, np.n
         b = battle.compile_battle(catalog, gaps, "", f, catalog.policies[pid])
         for name, values in out.items():
             values.append(getattr(b, name))
-    return {name: np.array(v, np.float64 if name == "gpa" else np.int64)
-            for name, v in out.items()}  # fmt: skip
+    return {name: np.array(v, np.float64 if name == "gpa" else np.int64) for name, v in out.items()}

@@ -125,16 +125,18 @@ def deal(
     return Dealt(d.id, cards, slots, lesson.astype(np.int16), forms, spare, flips, trait_ids)
 
 
-def compile_game(catalog: Catalog, dealt: Dealt, i: int, kaiju: str,
-                 policy: str = "steady") -> tuple[battle.Battle, battle.Foe]:  # fmt: skip
+def compile_game(
+    catalog: Catalog, dealt: Dealt, i: int, kaiju: str, policy: str = "steady"
+) -> tuple[battle.Battle, battle.Foe]:
     """Game ``i`` of ``dealt`` against ``kaiju``: its foe (the flipped Traits and the
     debuff applied) and its compiled Battle."""
     cards = dealt.mech(i)
     lesson = dealt.lesson_of(i)
     traits = [catalog.traits[t] for t in dealt.trait_list(i)]
     foe = battle.foe(catalog.kaiju[kaiju], traits, cards, lesson, catalog.params)
-    compiled = battle.compile_battle(catalog, cards, lesson, foe, catalog.policies[policy],
-                                     dealt.spare_cards(i))  # fmt: skip
+    compiled = battle.compile_battle(
+        catalog, cards, lesson, foe, catalog.policies[policy], dealt.spare_cards(i)
+    )
     return compiled, foe
 
 

@@ -110,8 +110,7 @@ def draws_table(catalog: Catalog) -> pl.DataFrame:
 
 
 def lesson_table(catalog: Catalog) -> pl.DataFrame:
-    rows = draws.lesson_rows(_decks(catalog), tuple(catalog.forms),
-                             catalog.params.lesson_threshold)  # fmt: skip
+    rows = draws.lesson_rows(_decks(catalog), tuple(catalog.forms), catalog.params.lesson_threshold)
     return exact_columns(rows, ["p_lesson", "p_lesson_can_take"])
 
 
@@ -131,8 +130,14 @@ def crit_table(catalog: Catalog) -> pl.DataFrame:
         for head, has_head, clockwork, lesson in HEAD_CASES:
             bonus = int(rules.lesson_bonus(lesson, True, p))
             acc = int(rules.accuracy(has_head, clockwork, bonus, immune, p))
-            rows.append({"head": head, "crit_immune": YES_NO[immune], "accuracy": acc,
-                         "p_crit": rules.p_crit(acc, p)})  # fmt: skip
+            rows.append(
+                {
+                    "head": head,
+                    "crit_immune": YES_NO[immune],
+                    "accuracy": acc,
+                    "p_crit": rules.p_crit(acc, p),
+                }
+            )
     return exact_columns(rows, ["p_crit"])
 
 
@@ -145,8 +150,9 @@ def bare_foe(kaiju: Kaiju, p: Parameters) -> battle.Foe:
     return battle.foe(kaiju, (), (), "", p)
 
 
-def arm_case(card: Card, foe: battle.Foe, lesson: bool, head: bool,
-             p: Parameters) -> dict[str, Any]:  # fmt: skip
+def arm_case(
+    card: Card, foe: battle.Foe, lesson: bool, head: bool, p: Parameters
+) -> dict[str, Any]:
     """One Arm's numbers against ``foe``: damage (rules.arm_damage), the hit without and
     with a crit (rules.arm_hit, the per-Arm bonus included), P(crit) with a plain Head
     (or none) and the exact expected hit, no combo."""
@@ -158,8 +164,13 @@ def arm_case(card: Card, foe: battle.Foe, lesson: bool, head: bool,
     pc = rules.p_crit(acc, p)
     hit = int(rules.arm_hit(damage, False, foe.arm_bonus, p))
     crit = int(rules.arm_hit(damage, True, foe.arm_bonus, p))
-    return {"damage": damage, "hit": hit, "crit_damage": crit, "p_crit": pc,
-            "expected": (1 - pc) * hit + pc * crit}  # fmt: skip
+    return {
+        "damage": damage,
+        "hit": hit,
+        "crit_damage": crit,
+        "p_crit": pc,
+        "expected": (1 - pc) * hit + pc * crit,
+    }
 
 
 def arm_damage_table(catalog: Catalog) -> pl.DataFrame:
@@ -170,9 +181,15 @@ def arm_damage_table(catalog: Catalog) -> pl.DataFrame:
         for card in catalog.decks["full"].of("arms"):
             for lesson in (0, 1):
                 for head in (1, 0):
-                    rows.append({"kaiju": kaiju.id, "card": card.id, "lesson": YES_NO[lesson],
-                                 "head": YES_NO[head], **arm_case(card, foe, bool(lesson),
-                                                                  bool(head), p)})  # fmt: skip
+                    rows.append(
+                        {
+                            "kaiju": kaiju.id,
+                            "card": card.id,
+                            "lesson": YES_NO[lesson],
+                            "head": YES_NO[head],
+                            **arm_case(card, foe, bool(lesson), bool(head), p),
+                        }
+                    )
     return exact_columns(rows, ["p_crit", "expected"])
 
 
@@ -198,8 +215,9 @@ def battle_row(catalog: Catalog, mech: str, kaiju: str) -> dict[str, Any]:
 
 def battle_table(catalog: Catalog) -> pl.DataFrame:
     rows = [battle_row(catalog, m, k) for m in catalog.mechs for k in catalog.kaiju]
-    return exact_columns(rows, ["p_win", "p_city", "p_destroyed", "expected_gpa",
-                                "expected_rounds"])  # fmt: skip
+    return exact_columns(
+        rows, ["p_win", "p_city", "p_destroyed", "expected_gpa", "expected_rounds"]
+    )
 
 
 def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
@@ -229,17 +247,31 @@ TABLES = (
     Table(
         "draws",
         DOC_DRAWS,
-        columns(("deck", "id"), ("attribute", "id"), ("value", "id"), ("cards_seen", "count"),
-                ("p_at_least_one", "probability")),
-        Pivot(("deck", "attribute"), "cards_seen", "value",
-              lambda row: _percent(row["p_at_least_one"]),
-              note="Each cell: P(at least one) after that many body cards."),
+        columns(
+            ("deck", "id"),
+            ("attribute", "id"),
+            ("value", "id"),
+            ("cards_seen", "count"),
+            ("p_at_least_one", "probability"),
+        ),
+        Pivot(
+            ("deck", "attribute"),
+            "cards_seen",
+            "value",
+            lambda row: _percent(row["p_at_least_one"]),
+            note="Each cell: P(at least one) after that many body cards.",
+        ),
     ),
     Table(
         "lesson",
         DOC_LESSON,
-        columns(("deck", "id"), ("form", "id"), ("p_lesson", "probability"),
-                ("can_take", "count"), ("p_lesson_can_take", "probability")),
+        columns(
+            ("deck", "id"),
+            ("form", "id"),
+            ("p_lesson", "probability"),
+            ("can_take", "count"),
+            ("p_lesson_can_take", "probability"),
+        ),
     ),
     Table(
         "combo",
@@ -249,24 +281,45 @@ TABLES = (
     Table(
         "crit",
         DOC_CRIT,
-        columns(("head", "id"), ("crit_immune", "id"), ("accuracy", "count"),
-                ("p_crit", "probability")),
+        columns(
+            ("head", "id"), ("crit_immune", "id"), ("accuracy", "count"), ("p_crit", "probability")
+        ),
     ),
     Table(
         "arm_damage",
         DOC_ARM_DAMAGE,
-        columns(("kaiju", "id"), ("card", "id"), ("lesson", "id"), ("head", "id"),
-                ("damage", "count"), ("hit", "count"), ("crit_damage", "count"),
-                ("p_crit", "probability"), ("expected", "expectation")),
-        Pivot(("kaiju", "lesson"), "card", "head", _arm_cell,
-              note="Each cell: damage / crit_damage (bonus included) / expected hit; "
-                   "columns: a Head (plain) or none."),
+        columns(
+            ("kaiju", "id"),
+            ("card", "id"),
+            ("lesson", "id"),
+            ("head", "id"),
+            ("damage", "count"),
+            ("hit", "count"),
+            ("crit_damage", "count"),
+            ("p_crit", "probability"),
+            ("expected", "expectation"),
+        ),
+        Pivot(
+            ("kaiju", "lesson"),
+            "card",
+            "head",
+            _arm_cell,
+            note="Each cell: damage / crit_damage (bonus included) / expected hit; "
+            "columns: a Head (plain) or none.",
+        ),
     ),
     Table(
         "battle",
         DOC_BATTLE,
-        columns(("mech", "id"), ("kaiju", "id"), ("lesson", "id"), ("p_win", "probability"),
-                ("p_city", "probability"), ("p_destroyed", "probability"),
-                ("expected_gpa", "expectation"), ("expected_rounds", "expectation")),
+        columns(
+            ("mech", "id"),
+            ("kaiju", "id"),
+            ("lesson", "id"),
+            ("p_win", "probability"),
+            ("p_city", "probability"),
+            ("p_destroyed", "probability"),
+            ("expected_gpa", "expectation"),
+            ("expected_rounds", "expectation"),
+        ),
     ),
-)  # fmt: skip
+)

@@ -91,8 +91,9 @@ def _outcome(battle: Battle, joint: dict[Key, Fraction]) -> Outcome:
         g = int(rules.grade_index(int(code == WIN), left, int(battle.kaiju_hp), battle.grades))
         grades[g] += q
     gpas = tuple(rules.gpa(i, battle.grades) for i in range(len(battle.grades)))
-    return Outcome(joint=dict(sorted(joint.items())), grades=dict(sorted(grades.items())),
-                   gpas=gpas)  # fmt: skip
+    return Outcome(
+        joint=dict(sorted(joint.items())), grades=dict(sorted(grades.items())), gpas=gpas
+    )
 
 
 def die_classes(battle: Battle, die: Die) -> list[tuple[int, Fraction]]:

@@ -60,8 +60,9 @@ BATTLE_CHUNK = 5_000  # about 0.07 s a chunk (vector, dealt battles compiled as 
 def _known(catalog: Catalog, kind: str, names: list[str], known: Mapping[str, Any]) -> None:
     for name in names:
         if name not in known:
-            raise CatalogError(f"--{kind}", f"unknown {kind.rstrip('s')} {name!r} "
-                                            f"(known: {', '.join(known)})")  # fmt: skip
+            raise CatalogError(
+                f"--{kind}", f"unknown {kind.rstrip('s')} {name!r} (known: {', '.join(known)})"
+            )
 
 
 def battle_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -80,8 +81,13 @@ def _engine(name: str) -> Any:
     return importlib.import_module(f"sims.labpartners.{name}")
 
 
-def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
-                engine: str, gap_percent: float | None = None) -> pa.Table:  # fmt: skip
+def battle_rows(
+    catalog: Catalog,
+    batch: Batch,
+    rng: np.random.Generator,
+    engine: str,
+    gap_percent: float | None = None,
+) -> pa.Table:
     """Deal and compile a chunk's battles (each deck's games dealt together), play them in
     one engine call, one row per battle (module docstring). The vector engine takes the
     games compiled as arrays (``compiled.py``); the reference engine compiles each game
@@ -98,8 +104,9 @@ def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
         rows = np.flatnonzero(row_deck == deck)
         kaiju = cell_kaiju[batch.cell[rows]]
         counts = [catalog.kaiju[k].countdown for k in kaiju.tolist()]
-        dealt.append((rows, kaiju, cell_policy[batch.cell[rows]],
-                      deal.deal(catalog, deck, counts, rng, gap)))  # fmt: skip
+        dealt.append(
+            (rows, kaiju, cell_policy[batch.cell[rows]], deal.deal(catalog, deck, counts, rng, gap))
+        )
     if engine == "vector":
         cols, res = _vector_battles(catalog, n, dealt, rng)
     else:
@@ -120,17 +127,19 @@ def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
     }
     for s, slot in enumerate(SLOTS):
         out[slot] = pa.array(cols["slots"][:, s], pa.string()).dictionary_encode()
-    out.update({
-        "result": np.asarray(res["result"]).astype(np.int8),
-        "gpa": np.asarray(res["gpa"]).astype(np.float32),
-        "rounds": np.asarray(res["rounds"]).astype(np.int8),
-        "kaiju_hp": cols["kaiju_hp"].astype(np.int16),
-        "kaiju_hp_left": np.asarray(res["kaiju_hp_left"]).astype(np.int16),
-        "parts_lost": np.asarray(res["parts_lost"]).astype(np.int8),
-        "rebuilds": np.asarray(res["rebuilds"]).astype(np.int8),
-        "crits": np.asarray(res["crits"]).astype(np.int16),
-        "punches": np.asarray(res["punches"]).astype(np.int8),
-    })  # fmt: skip
+    out.update(
+        {
+            "result": np.asarray(res["result"]).astype(np.int8),
+            "gpa": np.asarray(res["gpa"]).astype(np.float32),
+            "rounds": np.asarray(res["rounds"]).astype(np.int8),
+            "kaiju_hp": cols["kaiju_hp"].astype(np.int16),
+            "kaiju_hp_left": np.asarray(res["kaiju_hp_left"]).astype(np.int16),
+            "parts_lost": np.asarray(res["parts_lost"]).astype(np.int8),
+            "rebuilds": np.asarray(res["rebuilds"]).astype(np.int8),
+            "crits": np.asarray(res["crits"]).astype(np.int16),
+            "punches": np.asarray(res["punches"]).astype(np.int8),
+        }
+    )
     return pa.table(out)
 
 
@@ -148,8 +157,9 @@ def _row_columns(n: int) -> dict[str, np.ndarray]:
     }
 
 
-def _vector_battles(catalog: Catalog, n: int, dealt: list, rng: np.random.Generator
-                    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:  # fmt: skip
+def _vector_battles(
+    catalog: Catalog, n: int, dealt: list, rng: np.random.Generator
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Each deck's games compiled as arrays, stacked in row order, one engine call."""
     cols = _row_columns(n)
     stacked: dict[str, np.ndarray] = {}
@@ -186,8 +196,9 @@ def _compiled_battles(
             cols["slots"][r] = d.slot_ids(i)
             cols["lesson"][r] = d.lesson_of(i)
             cols["traits"][r] = ",".join(foe.traits)
-            cols["took"][r] = bool(rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)),
-                                                     catalog.params))  # fmt: skip
+            cols["took"][r] = bool(
+                rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)), catalog.params)
+            )
             cols["gaps"][r] = sum(c is None for c in cards)
             cols["weak"][r], cols["resist"][r] = games.part_matches(cards, foe)
             cols["kaiju_hp"][r] = b.kaiju_hp
@@ -209,17 +220,30 @@ def _percent(text: str) -> float:
     return value
 
 
-DECKS_OPTION = Option("decks", "decks, comma-separated: alpha, full or a deck of decks.toml "
-                      "(default alpha,full)", comma_list, default="alpha,full",
-                      metavar="D1,D2")  # fmt: skip
-KAIJU_OPTION = Option("kaiju", "kaiju ids, comma-separated (default: every kaiju)", comma_list,
-                      metavar="K1,K2,...")  # fmt: skip
-POLICY_OPTION = Option("policy", "the group's Battle policies of policies.toml, "
-                       "comma-separated (default steady)", comma_list, default="steady",
-                       metavar="P1,P2")  # fmt: skip
-GAP_OPTION = Option("gap_percent", "chance in percent that each slot is left a gap "
-                    "(a late, sloppy Assembly; default 10)", _percent, default=10.0,
-                    metavar="PCT")  # fmt: skip
+DECKS_OPTION = Option(
+    "decks",
+    "decks, comma-separated: alpha, full or a deck of decks.toml (default alpha,full)",
+    comma_list,
+    default="alpha,full",
+    metavar="D1,D2",
+)
+KAIJU_OPTION = Option(
+    "kaiju", "kaiju ids, comma-separated (default: every kaiju)", comma_list, metavar="K1,K2,..."
+)
+POLICY_OPTION = Option(
+    "policy",
+    "the group's Battle policies of policies.toml, comma-separated (default steady)",
+    comma_list,
+    default="steady",
+    metavar="P1,P2",
+)
+GAP_OPTION = Option(
+    "gap_percent",
+    "chance in percent that each slot is left a gap (a late, sloppy Assembly; default 10)",
+    _percent,
+    default=10.0,
+    metavar="PCT",
+)
 
 # The codes of the outcome column, in code order: the query views show these words.
 LABELS = {"result": battle.RESULTS}
@@ -335,18 +359,24 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
     _known(catalog, "policy", [policy], catalog.policies)
     if samples and "alpha" not in catalog.decks:
         raise CatalogError("--alpha-samples", "the catalog has no alpha deck to sample like")
-    run = {"mode": options.get("mode") or "standalone", "policy": policy, "decks": decks,
-           "alpha_samples": samples,
-           "sample_seed": int(options.get("sample_seed") or 0)}  # fmt: skip
-    return [{"kaiju": k, "players": n, "seats": ",".join(seating(seats, n)), **run}
-            for k in kaiju for n in counts]  # fmt: skip
+    run = {
+        "mode": options.get("mode") or "standalone",
+        "policy": policy,
+        "decks": decks,
+        "alpha_samples": samples,
+        "sample_seed": int(options.get("sample_seed") or 0),
+    }
+    return [
+        {"kaiju": k, "players": n, "seats": ",".join(seating(seats, n)), **run}
+        for k in kaiju
+        for n in counts
+    ]
 
 
 def chunk_decks(catalog: Catalog, options: Mapping[str, Any]) -> list[Deck]:
     """The decks every game is played with: the listed ones, then the alpha samples."""
     listed = [catalog.deck(d) for d in options["decks"]]
-    return listed + games.alpha_samples(catalog, options["alpha_samples"],
-                                        options["sample_seed"])  # fmt: skip
+    return listed + games.alpha_samples(catalog, options["alpha_samples"], options["sample_seed"])
 
 
 def _sample_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -361,8 +391,7 @@ def _strings(values: np.ndarray) -> pa.Array:
     return pa.array(values, pa.string()).dictionary_encode()
 
 
-def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
-              engine: str) -> pa.Table:  # fmt: skip
+def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     """One chunk: G games (one Shuffle), each played with every deck; the Battle's dice
     of each deck from ``default_rng(bseed)`` (module docstring GAMES_SCHEMA)."""
     options = batch.cells[0]
@@ -374,8 +403,10 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
     seating_of = np.array([c["seats"] for c in batch.cells], object)[batch.cell]
     table = np.array([len(c["seats"].split(",")) for c in batch.cells])[batch.cell]
     # one Assembly call per seating (its kaiju vary game by game), in order of appearance
-    groups = [(text.split(","), np.flatnonzero(seating_of == text))
-              for text in dict.fromkeys(seating_of.tolist())]  # fmt: skip
+    groups = [
+        (text.split(","), np.flatnonzero(seating_of == text))
+        for text in dict.fromkeys(seating_of.tolist())
+    ]
     cards = np.array([*catalog.cards, None], object)  # -1 (a gap) reads None
     forms, studies = np.array(list(catalog.forms), object), np.array(list(catalog.studies))
     policies = np.array(list(catalog.policies), object)
@@ -384,16 +415,28 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
         "cell": pa.array(cell_numbers[batch.cell]),
         "game": pa.array(batch.index),
     }
-    per_cell = {"kaiju": batch.column("kaiju"),
-                "players": pa.array(table.astype(np.int8)),
-                "mode": batch.column("mode"), "seats": batch.column("seats")}  # fmt: skip
+    per_cell = {
+        "kaiju": batch.column("kaiju"),
+        "players": pa.array(table.astype(np.int8)),
+        "mode": batch.column("mode"),
+        "seats": batch.column("seats"),
+    }
     out = []
     for deck in decks:
         dice = np.random.default_rng(bseed)  # the same dice for every deck
         cols: dict[str, np.ndarray] = {}
         for seats, rows in groups:
-            got = games.play_games(catalog, deck, setup.rows(rows), kaiju[rows], seats,
-                                   options["mode"], options["policy"], engine, dice)  # fmt: skip
+            got = games.play_games(
+                catalog,
+                deck,
+                setup.rows(rows),
+                kaiju[rows],
+                seats,
+                options["mode"],
+                options["policy"],
+                engine,
+                dice,
+            )
             for name, values in got.items():
                 if name not in cols:  # per seat: MAX_SEATS columns, the empty ones masked
                     shape = (MAX_SEATS,) if name in SEAT_KEYS else values.shape[1:]
@@ -402,35 +445,38 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
                     cols[name][rows, : values.shape[1]] = values
                 else:
                     cols[name][rows] = values
-        row: dict[str, Any] = {**common, "deck": _strings(np.full(G, deck.id, object)),
-                               **per_cell}  # fmt: skip
-        row.update({
-            "lesson": _strings(forms[cols["lesson"]]),
-            "lesson_took": pa.array(cols["lesson_took"]),
-            "gaps": pa.array(cols["gaps"].astype(np.int8)),
-            "weak_matches": pa.array(cols["weak_matches"].astype(np.int8)),
-            "resist_matches": pa.array(cols["resist_matches"].astype(np.int8)),
-            "assembly_rounds": pa.array(cols["assembly_rounds"].astype(np.int8)),
-            "traits_flipped": pa.array(cols["traits_flipped"].astype(np.int8)),
-            "traits": _strings(cols["traits"]),
-            "body_seen": pa.array(cols["body_seen"].astype(np.int16)),
-            "lesson_seen": pa.array(cols["lesson_seen"]),
-            "lesson_dealt": pa.array(cols["lesson_dealt"]),
-        })  # fmt: skip
+        row: dict[str, Any] = {**common, "deck": _strings(np.full(G, deck.id, object)), **per_cell}
+        row.update(
+            {
+                "lesson": _strings(forms[cols["lesson"]]),
+                "lesson_took": pa.array(cols["lesson_took"]),
+                "gaps": pa.array(cols["gaps"].astype(np.int8)),
+                "weak_matches": pa.array(cols["weak_matches"].astype(np.int8)),
+                "resist_matches": pa.array(cols["resist_matches"].astype(np.int8)),
+                "assembly_rounds": pa.array(cols["assembly_rounds"].astype(np.int8)),
+                "traits_flipped": pa.array(cols["traits_flipped"].astype(np.int8)),
+                "traits": _strings(cols["traits"]),
+                "body_seen": pa.array(cols["body_seen"].astype(np.int16)),
+                "lesson_seen": pa.array(cols["lesson_seen"]),
+                "lesson_dealt": pa.array(cols["lesson_dealt"]),
+            }
+        )
         for s, slot in enumerate(SLOTS):
             row[slot] = _strings(cards[cols["slots"][:, s]])
-        row.update({
-            "battle_policy": _strings(policies[cols["battle_policy"]]),
-            "result": pa.array(cols["result"].astype(np.int8)),
-            "gpa": pa.array(cols["gpa"].astype(np.float32)),
-            "rounds": pa.array(cols["rounds"].astype(np.int8)),
-            "kaiju_hp": pa.array(cols["kaiju_hp"].astype(np.int16)),
-            "kaiju_hp_left": pa.array(cols["kaiju_hp_left"].astype(np.int16)),
-            "parts_lost": pa.array(cols["parts_lost"].astype(np.int8)),
-            "rebuilds": pa.array(cols["rebuilds"].astype(np.int8)),
-            "crits": pa.array(cols["crits"].astype(np.int16)),
-            "punches": pa.array(cols["punches"].astype(np.int8)),
-        })  # fmt: skip
+        row.update(
+            {
+                "battle_policy": _strings(policies[cols["battle_policy"]]),
+                "result": pa.array(cols["result"].astype(np.int8)),
+                "gpa": pa.array(cols["gpa"].astype(np.float32)),
+                "rounds": pa.array(cols["rounds"].astype(np.int8)),
+                "kaiju_hp": pa.array(cols["kaiju_hp"].astype(np.int16)),
+                "kaiju_hp_left": pa.array(cols["kaiju_hp_left"].astype(np.int16)),
+                "parts_lost": pa.array(cols["parts_lost"].astype(np.int8)),
+                "rebuilds": pa.array(cols["rebuilds"].astype(np.int8)),
+                "crits": pa.array(cols["crits"].astype(np.int16)),
+                "punches": pa.array(cols["punches"].astype(np.int8)),
+            }
+        )
         for k in range(MAX_SEATS):
             empty = table <= k  # seat k + 1 is not at this table
             row[f"study_{k + 1}"] = _strings(np.where(empty, None, studies[cols["study"][:, k]]))
@@ -442,22 +488,51 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
 
 GAMES_OPTIONS = (
     DECKS_OPTION,
-    Option("alpha_samples", "random decks of the alpha's counts per Part-Type drawn from "
-           "the full spread, played too as alpha-sample-1..K (default 0)", whole_number,
-           default=0, metavar="K"),
-    Option("sample_seed", "the samples' seed: sample k draws from SeedSequence(S, "
-           "spawn_key=(k,)) (default 0)", whole_number, default=0, metavar="S"),
+    Option(
+        "alpha_samples",
+        "random decks of the alpha's counts per Part-Type drawn from "
+        "the full spread, played too as alpha-sample-1..K (default 0)",
+        whole_number,
+        default=0,
+        metavar="K",
+    ),
+    Option(
+        "sample_seed",
+        "the samples' seed: sample k draws from SeedSequence(S, spawn_key=(k,)) (default 0)",
+        whole_number,
+        default=0,
+        metavar="S",
+    ),
     KAIJU_OPTION,
-    Option("players", "player counts, comma-separated (default 2,3,4,5)", _players,
-           default="2,3,4,5", metavar="P1,P2"),
-    Option("seats", "player policies of players.toml cycled over the seats "
-           "(default builder,seeker)", comma_list, default="builder,seeker",
-           metavar="ID1,ID2"),
-    Option("mode", "standalone or campaign (default standalone)", _mode,
-           default="standalone", metavar="MODE"),
-    Option("policy", "the group's Battle policy in standalone play (policies.toml; "
-           "default steady)", str, default="steady", metavar="POLICY"),
-)  # fmt: skip
+    Option(
+        "players",
+        "player counts, comma-separated (default 2,3,4,5)",
+        _players,
+        default="2,3,4,5",
+        metavar="P1,P2",
+    ),
+    Option(
+        "seats",
+        "player policies of players.toml cycled over the seats (default builder,seeker)",
+        comma_list,
+        default="builder,seeker",
+        metavar="ID1,ID2",
+    ),
+    Option(
+        "mode",
+        "standalone or campaign (default standalone)",
+        _mode,
+        default="standalone",
+        metavar="MODE",
+    ),
+    Option(
+        "policy",
+        "the group's Battle policy in standalone play (policies.toml; default steady)",
+        str,
+        default="steady",
+        metavar="POLICY",
+    ),
+)
 
 
 EXPERIMENTS = {

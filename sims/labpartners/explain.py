@@ -48,8 +48,9 @@ def _traits(catalog: Catalog, idents: Sequence[str] | None) -> list[Trait]:
 
 
 def _card(catalog: Catalog, text: str) -> Card:
-    problem = card_problem(text, catalog.cards, catalog.forms, catalog.types,
-                            catalog.params.power_tiers)  # fmt: skip
+    problem = card_problem(
+        text, catalog.cards, catalog.forms, catalog.types, catalog.params.power_tiers
+    )
     if problem:
         raise InputError(f"unknown card {problem}")
     return catalog.cards[text]
@@ -92,8 +93,15 @@ def _matchup_word(m: int) -> str:
     return "weak" if m > 0 else "resisted" if m < 0 else "neither"
 
 
-def arm_text(catalog: Catalog, card: str, kaiju: str, *, lesson: bool = False,
-             no_head: bool = False, traits: Sequence[str] | None = None) -> str:  # fmt: skip
+def arm_text(
+    catalog: Catalog,
+    card: str,
+    kaiju: str,
+    *,
+    lesson: bool = False,
+    no_head: bool = False,
+    traits: Sequence[str] | None = None,
+) -> str:
     """``mechbal explain labpartners arm``: one Arm's hit against ``kaiju``."""
     p = catalog.params
     arm = _card(catalog, card)
@@ -119,17 +127,25 @@ def arm_text(catalog: Catalog, card: str, kaiju: str, *, lesson: bool = False,
     crit = int(rules.arm_hit(damage, True, f.arm_bonus, p))
     expected = (1 - pc) * hit + pc * crit
 
-    lesson_line = (f"+{bonus}: the Arm matches a lesson that took (Assembly/lesson)" if lesson
-                   else "+0: no lesson bonus (no lesson that took matches it)")  # fmt: skip
-    head_line = (f"-{p.no_head_damage}: no Head (Battle/gaps: -1 damage per Arm)" if no_head
-                 else "+0: a Head is in place")  # fmt: skip
+    lesson_line = (
+        f"+{bonus}: the Arm matches a lesson that took (Assembly/lesson)"
+        if lesson
+        else "+0: no lesson bonus (no lesson that took matches it)"
+    )
+    head_line = (
+        f"-{p.no_head_damage}: no Head (Battle/gaps: -1 damage per Arm)"
+        if no_head
+        else "+0: a Head is in place"
+    )
     form_step = form * p.form_step
     form_note = " (at least 0)" if after_head + form_step < 0 else ""
     if type_ > 0:
         type_line = f"x{p.type_factor}: {arm.type} weak"
     elif type_ < 0:
-        type_line = (f"/{p.type_factor} rounded down, at least {p.resisted_min}: {arm.type} "
-                     "resisted" + ("; 0 stays 0" if after_form == 0 else ""))  # fmt: skip
+        type_line = (
+            f"/{p.type_factor} rounded down, at least {p.resisted_min}: {arm.type} "
+            "resisted" + ("; 0 stays 0" if after_form == 0 else "")
+        )
     else:
         type_line = f"x1: {arm.type} neither weak nor resisted"
     if no_head:
@@ -137,8 +153,10 @@ def arm_text(catalog: Catalog, card: str, kaiju: str, *, lesson: bool = False,
     elif f.crit_immune:
         crit_why = f"{k.id} is crit-immune: no crit (Battle/crits)"
     else:
-        crit_why = (f"a plain Head: Accuracy {acc} (Battle/crits: 1 base; neither Clockwork "
-                    "nor lesson-matched)")  # fmt: skip
+        crit_why = (
+            f"a plain Head: Accuracy {acc} (Battle/crits: 1 base; neither Clockwork "
+            "nor lesson-matched)"
+        )
     rolls = damage > 0 and acc > 0
     out = [
         f"Arm: {arm.id} ({arm.form}, {arm.type}, Power {arm.power}) against {k.id}",
@@ -158,8 +176,10 @@ def arm_text(catalog: Catalog, card: str, kaiju: str, *, lesson: bool = False,
         f"  {crit_why}",
     ]
     if rolls:
-        out.append(f"  d20 <= {acc}: P(crit) = {_p(pc)}; a crit doubles this Arm: "
-                   f"{damage} x {p.crit_factor} = {damage * p.crit_factor}")  # fmt: skip
+        out.append(
+            f"  d20 <= {acc}: P(crit) = {_p(pc)}; a crit doubles this Arm: "
+            f"{damage} x {p.crit_factor} = {damage * p.crit_factor}"
+        )
     elif damage == 0:
         out.append("  the Arm deals nothing: no d20 is rolled")
     out += [
@@ -171,8 +191,9 @@ def arm_text(catalog: Catalog, card: str, kaiju: str, *, lesson: bool = False,
         "Expected hit of this Arm (no combo)",
     ]
     if rolls:
-        out.append(f"  (1 - {fraction_str(pc)}) x {hit} + {fraction_str(pc)} x {crit} = "
-                   f"{_n(expected)}")  # fmt: skip
+        out.append(
+            f"  (1 - {fraction_str(pc)}) x {hit} + {fraction_str(pc)} x {crit} = {_n(expected)}"
+        )
     else:
         out.append(f"  {_n(expected)}")
     return "\n".join(line.rstrip() for line in out)
@@ -186,14 +207,18 @@ def _mech_cards(catalog: Catalog, mech: str) -> tuple[list[Card | None], str | N
     them, the mech's lesson (None for a card list) and a label."""
     if "," not in mech:
         if mech not in catalog.mechs:
-            raise InputError(f"unknown mech {mech!r} (known: {', '.join(catalog.mechs)}; or "
-                             f"five cards {','.join(SLOTS)}, 'gap' for an empty slot)")  # fmt: skip
+            raise InputError(
+                f"unknown mech {mech!r} (known: {', '.join(catalog.mechs)}; or "
+                f"five cards {','.join(SLOTS)}, 'gap' for an empty slot)"
+            )
         m = catalog.mechs[mech]
         return list(battle.mech_cards(catalog, m)), m.lesson, mech
     items = [t.strip() for t in mech.split(",")]
     if len(items) != len(SLOTS):
-        raise InputError(f"--mech: expected {len(SLOTS)} cards ({','.join(SLOTS)}; 'gap' for "
-                         f"an empty slot), got {len(items)}")  # fmt: skip
+        raise InputError(
+            f"--mech: expected {len(SLOTS)} cards ({','.join(SLOTS)}; 'gap' for "
+            f"an empty slot), got {len(items)}"
+        )
     cards: list[Card | None] = []
     for slot, text in zip(SLOTS, items, strict=True):
         if text in ("gap", ""):
@@ -201,8 +226,7 @@ def _mech_cards(catalog: Catalog, mech: str) -> tuple[list[Card | None], str | N
             continue
         card = _card(catalog, text)
         if card.part != SLOT_PART[slot]:
-            raise InputError(f"slot {slot}: {text!r} is a {card.part} card, not "
-                             f"{SLOT_PART[slot]}")  # fmt: skip
+            raise InputError(f"slot {slot}: {text!r} is a {card.part} card, not {SLOT_PART[slot]}")
         cards.append(card)
     return cards, None, "the mech"
 
@@ -238,8 +262,15 @@ def _pairs(dist: Any) -> list[tuple[Any, Fraction]]:
     return sorted((v, Fraction(q)) for v, q in items)
 
 
-def battle_text(catalog: Catalog, mech: str, kaiju: str, *, lesson: str | None = None,
-                traits: Sequence[str] | None = None, policy: str | None = None) -> str:  # fmt: skip
+def battle_text(
+    catalog: Catalog,
+    mech: str,
+    kaiju: str,
+    *,
+    lesson: str | None = None,
+    traits: Sequence[str] | None = None,
+    policy: str | None = None,
+) -> str:
     """``mechbal explain labpartners battle``: a finished mech against ``kaiju``."""
     from sims.labpartners import exact_battle  # the DP
 
@@ -258,23 +289,34 @@ def battle_text(catalog: Catalog, mech: str, kaiju: str, *, lesson: str | None =
         lesson, lesson_why = mech_lesson, f"mechs.toml's for {mech}"
     else:
         lesson, n = most_common_form(cards, list(catalog.forms))
-        lesson_why = (f"default: the most common Form among the cards ({n} of "
-                      f"{sum(c is not None for c in cards)}; ties: the first in slot order; "
-                      "--lesson FORM to choose)")  # fmt: skip
+        lesson_why = (
+            f"default: the most common Form among the cards ({n} of "
+            f"{sum(c is not None for c in cards)}; ties: the first in slot order; "
+            "--lesson FORM to choose)"
+        )
     matches = battle.lesson_matches(cards, lesson)
     took = bool(rules.lesson_took(matches, p))
     f = battle.foe(k, trait_list, cards, lesson, p)
     pol = catalog.policies[policy]
     b = battle.compile_battle(catalog, cards, lesson, f, pol, label=f"{label} v {k.id}")
-    out = _battle_numbers(catalog, b, cards, k, f, lesson, lesson_why, matches, took, policy,
-                          label)  # fmt: skip
+    out = _battle_numbers(catalog, b, cards, k, f, lesson, lesson_why, matches, took, policy, label)
     out += ["", _outcome_text(catalog, b, exact_battle.outcome(b))]
     return "\n".join(line.rstrip() for line in out)
 
 
-def _battle_numbers(catalog: Catalog, b: battle.Battle, cards: Sequence[Card | None],
-                    k: Kaiju, f: battle.Foe, lesson: str, lesson_why: str, matches: int,
-                    took: bool, policy: str, label: str) -> list[str]:  # fmt: skip
+def _battle_numbers(
+    catalog: Catalog,
+    b: battle.Battle,
+    cards: Sequence[Card | None],
+    k: Kaiju,
+    f: battle.Foe,
+    lesson: str,
+    lesson_why: str,
+    matches: int,
+    took: bool,
+    policy: str,
+    label: str,
+) -> list[str]:
     p: Parameters = catalog.params
     legs, torso, head = (b.present[i] == 1 for i in (battle.LEGS, battle.TORSO, battle.HEAD))
     speed = int(b.speed[battle.LEGS]) if legs else 0
@@ -285,18 +327,24 @@ def _battle_numbers(catalog: Catalog, b: battle.Battle, cards: Sequence[Card | N
         "armless mech throws the wimpy punch)",
         f"  lesson {lesson}: {lesson_why}",
         f"  {matches} part(s) of the lesson Form: "
-        + (f"the lesson takes (+{p.lesson_bonus} on each matching part)" if took
-           else f"below {p.lesson_threshold}, no bonus (Assembly/lesson)"),
+        + (
+            f"the lesson takes (+{p.lesson_bonus} on each matching part)"
+            if took
+            else f"below {p.lesson_threshold}, no bonus (Assembly/lesson)"
+        ),
         "",
         "The mech (compiled; part HP: the Part-Type's, +Vehicle, +lesson on a Torso)",
-    ]  # fmt: skip
+    ]
     for i, slot in enumerate(SLOTS):
         card = cards[i]
         if card is None:
-            gap = {"legs": "the kaiju always acts first (Mech Speed 0)",
-                   "torso": "no Armor, incoming damage doubled",
-                   "head": f"-{p.no_head_damage} damage per Arm, no crits",
-                   "arm_1": "one weapon fewer", "arm_2": "one weapon fewer"}[slot]  # fmt: skip
+            gap = {
+                "legs": "the kaiju always acts first (Mech Speed 0)",
+                "torso": "no Armor, incoming damage doubled",
+                "head": f"-{p.no_head_damage} damage per Arm, no crits",
+                "arm_1": "one weapon fewer",
+                "arm_2": "one weapon fewer",
+            }[slot]
             out.append(f"  {slot:<6} gap: {gap} (Battle/gaps)")
             continue
         what = ""
@@ -317,22 +365,32 @@ def _battle_numbers(catalog: Catalog, b: battle.Battle, cards: Sequence[Card | N
             what = f"Accuracy {acc} ({why}): P(crit) {_p(pc)} per damaging Arm"
         else:
             d = int(b.dmg_head[i] if head else b.dmg_nohead[i])
-            what = (f"Power {card.power}: damage {d} "
-                    f"({'with' if head else 'without'} the Head; rules.arm_damage)")  # fmt: skip
+            what = (
+                f"Power {card.power}: damage {d} "
+                f"({'with' if head else 'without'} the Head; rules.arm_damage)"
+            )
         out.append(f"  {slot:<6} {card.id:<28} HP {int(b.hp[i]):>2}  {what}")
     arms = [i for i in battle.ARM_SLOTS if b.present[i]]
-    dmg = [int(b.dmg_head[i] if head else b.dmg_nohead[i]) if b.present[i] else 0
-           for i in battle.ARM_SLOTS]  # fmt: skip
+    dmg = [
+        int(b.dmg_head[i] if head else b.dmg_nohead[i]) if b.present[i] else 0
+        for i in battle.ARM_SLOTS
+    ]
     pw = [int(b.power[i]) if b.present[i] else 0 for i in battle.ARM_SLOTS]
     combo = int(rules.combo(pw[0], pw[1], dmg[0], dmg[1], p))
     if arms:
-        out.append(f"  combo {_signed(combo)} "
-                   + ("(both Arms share a Power tier and deal damage)" if combo
-                      else "(needs both Arms damaging with one Power tier)"))  # fmt: skip
+        out.append(
+            f"  combo {_signed(combo)} "
+            + (
+                "(both Arms share a Power tier and deal damage)"
+                if combo
+                else "(needs both Arms damaging with one Power tier)"
+            )
+        )
     else:
-        out.append(f"  armless: the wimpy punch, {p.punch_damage} damage"
-                   + ("" if head else f", missing {p.punch_miss_faces} time in {p.punch_die}"
-                      " with no Head"))  # fmt: skip
+        out.append(
+            f"  armless: the wimpy punch, {p.punch_damage} damage"
+            + ("" if head else f", missing {p.punch_miss_faces} time in {p.punch_die} with no Head")
+        )
     in_torso = int(rules.incoming(b.damage, 1, p))
     in_none = int(rules.incoming(b.damage, 0, p))
     order = ", ".join(SLOTS[int(s)] for s in b.priority)
@@ -348,9 +406,12 @@ def _battle_numbers(catalog: Catalog, b: battle.Battle, cards: Sequence[Card | N
         f"{in_none} without it (Battle/Torso)",
         "",
         f"Initiative (Battle/initiative): mech Speed {speed} vs kaiju Speed {b.kaiju_speed}"
-        + (": the debuff makes the mech act first" if b.mech_first and speed < b.kaiju_speed
-           else f": the {'mech' if first else 'kaiju'} acts first (ties go to the mech)"),
-    ]  # fmt: skip
+        + (
+            ": the debuff makes the mech act first"
+            if b.mech_first and speed < b.kaiju_speed
+            else f": the {'mech' if first else 'kaiju'} acts first (ties go to the mech)"
+        ),
+    ]
     return out
 
 
@@ -384,12 +445,11 @@ EXPLAIN = {
         (
             Option("card", "Arm card id (arms-FORM-TYPE-POWER)", required=True, metavar="ID"),
             Option("kaiju", "kaiju id", required=True, metavar="K"),
-            Option("lesson", "the Arm matches a lesson that took (+1)", switch=True,
-                   default=False),
-            Option("no_head", "the Head slot is a gap (-1 damage, no crit)", switch=True,
-                   default=False),
-            Option("traits", "flipped Trait ids, comma-separated", comma_list,
-                   metavar="T1,T2"),
+            Option("lesson", "the Arm matches a lesson that took (+1)", switch=True, default=False),
+            Option(
+                "no_head", "the Head slot is a gap (-1 damage, no crit)", switch=True, default=False
+            ),
+            Option("traits", "flipped Trait ids, comma-separated", comma_list, metavar="T1,T2"),
         ),
         arm_text,
     ),
@@ -397,15 +457,22 @@ EXPLAIN = {
         "battle",
         "a finished mech against a kaiju: compiled numbers and the exact outcome",
         (
-            Option("mech", "a mechs.toml id, or five card ids legs,torso,head,arm_1,arm_2 "
-                   "('gap' for an empty slot)", required=True, metavar="CARDS"),
+            Option(
+                "mech",
+                "a mechs.toml id, or five card ids legs,torso,head,arm_1,arm_2 "
+                "('gap' for an empty slot)",
+                required=True,
+                metavar="CARDS",
+            ),
             Option("kaiju", "kaiju id", required=True, metavar="K"),
-            Option("lesson", "the lesson Form (default: the mech's, or the most common Form "
-                   "among the cards)", metavar="FORM"),
-            Option("traits", "flipped Trait ids, comma-separated", comma_list,
-                   metavar="T1,T2"),
+            Option(
+                "lesson",
+                "the lesson Form (default: the mech's, or the most common Form among the cards)",
+                metavar="FORM",
+            ),
+            Option("traits", "flipped Trait ids, comma-separated", comma_list, metavar="T1,T2"),
             Option("policy", f"the group's policy (default {DEFAULT_POLICY})", metavar="P"),
         ),
         battle_text,
     ),
-}  # fmt: skip
+}

@@ -55,8 +55,7 @@ def part_matches(cards: Sequence[Any], foe: battle.Foe) -> tuple[int, int]:
     return weak, resist
 
 
-def compiled_matches(comp: compiled.Compiled, present: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def compiled_matches(comp: compiled.Compiled, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`part_matches` for a batch compiled as arrays: the locked slots' matchups
     (``present`` bool[G, 5]), a part once weak (resisted) to its Form or its Type."""
     f, t = comp.form_matchup[:, :5], comp.type_matchup[:, :5]
@@ -78,8 +77,9 @@ def trait_lists(d: deal.Dealt) -> np.ndarray:
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     else:
         _, first, inverse = np.unique(d.traits, axis=0, return_index=True, return_inverse=True)
-    text = np.array([",".join(d.trait_ids[k] for k in d.traits[i] if k >= 0)
-                     for i in first.tolist()], object)  # fmt: skip
+    text = np.array(
+        [",".join(d.trait_ids[k] for k in d.traits[i] if k >= 0) for i in first.tolist()], object
+    )
     return text[inverse.reshape(-1)]
 
 
@@ -102,17 +102,28 @@ def alpha_samples(catalog: Catalog, k: int, sample_seed: int = 0) -> list[Deck]:
             take = rng.choice(len(pool), size=len(alpha.of(part)), replace=False)
             chosen.update(pool[i] for i in take.tolist())
         cards = tuple(c for c in full.cards if c.id in chosen)  # full-spread order
-        decks.append(Deck(f"alpha-sample-{j}", cards,
-                          f"sampled: the alpha's counts per Part-Type from the full spread "
-                          f"(sample seed {sample_seed}, sample {j})"))  # fmt: skip
+        decks.append(
+            Deck(
+                f"alpha-sample-{j}",
+                cards,
+                f"sampled: the alpha's counts per Part-Type from the full spread "
+                f"(sample seed {sample_seed}, sample {j})",
+            )
+        )
     return decks
 
 
 # ---- the Battle ---------------------------------------------------------------------------
 
 
-def _battles(catalog: Catalog, locked: Locked, shuffle: Shuffle, kaiju: np.ndarray,
-             engine: str, battle_rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def _battles(
+    catalog: Catalog,
+    locked: Locked,
+    shuffle: Shuffle,
+    kaiju: np.ndarray,
+    engine: str,
+    battle_rng: np.random.Generator,
+) -> dict[str, np.ndarray]:
     """Each locked mech's Battle against its kaiju (the Traits flipped in Assembly), and
     the counts the rows report: the lesson took, weak and resisted parts, the kaiju's HP."""
     d = dealt(catalog, locked, shuffle)
@@ -132,15 +143,24 @@ def _battles(catalog: Catalog, locked: Locked, shuffle: Shuffle, kaiju: np.ndarr
             b, foe = deal.compile_game(catalog, d, i, str(kaiju[i]), policy)
             cards = d.mech(i)
             battles.append(b)
-            took[i] = bool(rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)),
-                                             catalog.params))  # fmt: skip
+            took[i] = bool(
+                rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)), catalog.params)
+            )
             weak[i], resist[i] = part_matches(cards, foe)
         kaiju_hp = np.array([b.kaiju_hp for b in battles], np.int64)
-        res = (reference.play(battles, np.arange(G, dtype=np.int64), battle_rng) if G else
-               {k: np.zeros(0, t) for k, t in reference.FIELDS.items()})  # fmt: skip
-    return {**res, "lesson_took": np.asarray(took, bool), "weak_matches": weak,
-            "resist_matches": resist, "kaiju_hp": np.asarray(kaiju_hp),
-            "traits": trait_lists(d)}  # fmt: skip
+        res = (
+            reference.play(battles, np.arange(G, dtype=np.int64), battle_rng)
+            if G
+            else {k: np.zeros(0, t) for k, t in reference.FIELDS.items()}
+        )
+    return {
+        **res,
+        "lesson_took": np.asarray(took, bool),
+        "weak_matches": weak,
+        "resist_matches": resist,
+        "kaiju_hp": np.asarray(kaiju_hp),
+        "traits": trait_lists(d),
+    }
 
 
 # ---- scoring ------------------------------------------------------------------------------
@@ -166,10 +186,10 @@ def _study_columns(catalog: Catalog) -> dict[str, np.ndarray]:
         "goal": np.array([players.GOAL[s.goal] for s in studies], np.int64),
         "form": np.array(
             [forms.index(s.target) if s.goal == "form_count" else -1 for s in studies], np.int64
-        ),  # fmt: skip
+        ),
         "type": np.array(
             [types.index(s.target) if s.goal == "type_count" else -1 for s in studies], np.int64
-        ),  # fmt: skip
+        ),
         "at_least": np.array([s.at_least for s in studies], np.int64),
     }
 
@@ -186,8 +206,9 @@ def lesson_among(forms: np.ndarray, lesson: np.ndarray, first: np.ndarray) -> np
     return ((forms == lesson[:, None]) & top).any(1)
 
 
-def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
-                forms: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def lesson_seen(
+    catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked, forms: np.ndarray | None = None
+) -> np.ndarray:
     """bool[G]: the lesson Form is among the body cards that left the pile (hands,
     refills, Ace draws). How many left depends on the players' choices, which depend on
     the lesson, so this rate is descriptive; :func:`lesson_dealt` is the exact test."""
@@ -195,8 +216,14 @@ def lesson_seen(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
     return lesson_among(forms, locked.lesson, locked.body_seen)
 
 
-def lesson_dealt(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked, seats: int,
-                 forms: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def lesson_dealt(
+    catalog: Catalog,
+    deck: Deck,
+    shuffle: Shuffle,
+    locked: Locked,
+    seats: int,
+    forms: np.ndarray | None = None,
+) -> np.ndarray:
     """bool[G]: the lesson Form is among the opening hands (the first ``hand_size`` x
     seats body cards, before any choice): exactly the hypergeometric draw odds of
     ``draws.csv`` at that many cards, the lesson Form drawn independently."""
@@ -205,8 +232,9 @@ def lesson_dealt(catalog: Catalog, deck: Deck, shuffle: Shuffle, locked: Locked,
     return lesson_among(forms, locked.lesson, dealt)
 
 
-def score(catalog: Catalog, shuffle: Shuffle, locked: Locked, seats: int,
-          fought: dict[str, np.ndarray]) -> dict[str, np.ndarray]:  # fmt: skip
+def score(
+    catalog: Catalog, shuffle: Shuffle, locked: Locked, seats: int, fought: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """Each seat's study (index into catalog.studies), whether it is complete after the
     Battle, and the seat's GPA: the group's grade GPA, the group credits that hold and
     the personal credit of a completed study (Academy Grading Rubric; credits.toml)."""
@@ -223,15 +251,26 @@ def score(catalog: Catalog, shuffle: Shuffle, locked: Locked, seats: int,
     for k in range(seats):
         s = study[:, k]
         done[:, k] = players.study_complete(
-            studies["goal"][s], studies["at_least"][s],
+            studies["goal"][s],
+            studies["at_least"][s],
             (present & (form == studies["form"][s][:, None])).sum(1),
             (present & (type_ == studies["type"][s][:, None])).sum(1),
-            arms.sum(1), won, fought["parts_lost"], fought["lesson_took"], gaps, combo,
+            arms.sum(1),
+            won,
+            fought["parts_lost"],
+            fought["lesson_took"],
+            gaps,
+            combo,
             fought["crits"],
-        )  # fmt: skip
+        )
     group = np.asarray(fought["gpa"], np.float64)[:, None]
-    extra = players.credits(catalog, fought["lesson_took"][:, None], gaps[:, None],
-                            np.asarray(fought["parts_lost"])[:, None], done)  # fmt: skip
+    extra = players.credits(
+        catalog,
+        fought["lesson_took"][:, None],
+        gaps[:, None],
+        np.asarray(fought["parts_lost"])[:, None],
+        done,
+    )
     seat_gpa = np.broadcast_to(group + extra, done.shape).astype(np.float32)
     return {"study": study, "study_done": done, "seat_gpa": seat_gpa}
 
@@ -247,10 +286,17 @@ def assembly(engine: str) -> Any:
     return importlib.import_module(f"sims.labpartners.assembly_{engine}")
 
 
-def play_games(catalog: Catalog, deck: Deck | str, shuffle: Shuffle, kaiju: Sequence[str],
-               seats: Sequence[str], mode: str = "standalone", battle_policy: str = "steady",
-               engine: str = "vector", battle_rng: np.random.Generator | None = None
-               ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_games(
+    catalog: Catalog,
+    deck: Deck | str,
+    shuffle: Shuffle,
+    kaiju: Sequence[str],
+    seats: Sequence[str],
+    mode: str = "standalone",
+    battle_policy: str = "steady",
+    engine: str = "vector",
+    battle_rng: np.random.Generator | None = None,
+) -> dict[str, np.ndarray]:
     """G whole games (module docstring): game ``i`` reads ``shuffle`` row ``i`` and meets
     ``kaiju[i]``; seat ``k`` plays the player policy ``seats[k]``. Returns arrays over the
     games: the locked mech (``slots`` as full-spread card indices, -1 a gap; ``lesson``,
@@ -260,8 +306,9 @@ def play_games(catalog: Catalog, deck: Deck | str, shuffle: Shuffle, kaiju: Sequ
     kaiju = np.asarray(kaiju, object)
     if len(kaiju) != shuffle.games:
         raise ValueError(f"{shuffle.games} games but {len(kaiju)} kaiju: give one per game")
-    locked = assembly(engine).play(catalog, d, shuffle, kaiju.tolist(), list(seats), mode,
-                                   battle_policy)  # fmt: skip
+    locked = assembly(engine).play(
+        catalog, d, shuffle, kaiju.tolist(), list(seats), mode, battle_policy
+    )
     rng = battle_rng if battle_rng is not None else np.random.default_rng()
     fought = _battles(catalog, locked, shuffle, kaiju, engine, rng)
     forms = body_forms(catalog, d, shuffle)

@@ -39,12 +39,19 @@ class Locked:
 
     def equals(self, other: Locked) -> bool:
         """Field by field, exactly (the two Assembly engines must agree game by game)."""
-        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
-                   for f in fields(self))  # fmt: skip
+        return all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)
+        )
 
 
-def check_request(catalog: Catalog, shuffle: Shuffle, kaiju: Sequence[str],
-                  seats: Sequence[str], mode: str, battle_policy: str) -> None:  # fmt: skip
+def check_request(
+    catalog: Catalog,
+    shuffle: Shuffle,
+    kaiju: Sequence[str],
+    seats: Sequence[str],
+    mode: str,
+    battle_policy: str,
+) -> None:
     """What both Assembly engines refuse, in one line: a kaiju per game, a known mode,
     1 to 5 seats of known players, a known Battle policy."""
     if len(kaiju) != shuffle.games:

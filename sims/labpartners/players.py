@@ -30,27 +30,41 @@ GOAL = {goal: i for i, goal in enumerate(STUDY_GOALS)}  # a study's goal as a co
 def skill(part: Num, form: Any) -> Num:
     """1 where the card's Form skill bucket helps its Part-Type's slot (``part`` indexes
     PARTS, ``form`` a Form id or an array of ids)."""
-    return (((part == rules.LEGS) & (form == rules.SPEED_FORM))
-            | ((part == rules.TORSO) & (form == rules.DURABILITY_FORM))
-            | ((part == rules.HEAD) & (form == rules.PRECISION_FORM))) * 1  # fmt: skip
+    return (
+        ((part == rules.LEGS) & (form == rules.SPEED_FORM))
+        | ((part == rules.TORSO) & (form == rules.DURABILITY_FORM))
+        | ((part == rules.HEAD) & (form == rules.PRECISION_FORM))
+    ) * 1
 
 
-def study_progress(goal: Num, form_hit: Num, type_hit: Num, power: Num, lesson: Num,
-                   combo: Num) -> Num:  # fmt: skip
+def study_progress(
+    goal: Num, form_hit: Num, type_hit: Num, power: Num, lesson: Num, combo: Num
+) -> Num:
     """How much a card advances a study of goal code ``goal``: a part of the target Form
     (form_count) or Type (type_count), an Arm's Power (power_total), a combo (combo), a
     part of the lesson Form (lesson_took). Winning, an intact win, no gaps and crits are
     not steered card by card (0)."""
-    return ((goal == GOAL["form_count"]) * form_hit + (goal == GOAL["type_count"]) * type_hit
-            + (goal == GOAL["power_total"]) * power + (goal == GOAL["combo"]) * combo
-            + (goal == GOAL["lesson_took"]) * lesson)  # fmt: skip
+    return (
+        (goal == GOAL["form_count"]) * form_hit
+        + (goal == GOAL["type_count"]) * type_hit
+        + (goal == GOAL["power_total"]) * power
+        + (goal == GOAL["combo"]) * combo
+        + (goal == GOAL["lesson_took"]) * lesson
+    )
 
 
-def card_value(player: Player, lesson: Num, weak: Num, skill_: Num, power: Num, combo: Num,
-               study: Num) -> Num:  # fmt: skip
+def card_value(
+    player: Player, lesson: Num, weak: Num, skill_: Num, power: Num, combo: Num, study: Num
+) -> Num:
     """What ``player`` sees in a card in its slot (players.toml's weights)."""
-    return (player.lesson * lesson + player.weakness * weak + player.skill * skill_
-            + player.power * power + player.combo * combo + player.study * study)  # fmt: skip
+    return (
+        player.lesson * lesson
+        + player.weakness * weak
+        + player.skill * skill_
+        + player.power * power
+        + player.combo * combo
+        + player.study * study
+    )
 
 
 def gain(player: Player, value: Num, placed_value: Num, empty: Num) -> Num:
@@ -64,26 +78,42 @@ def commits(player: Player, best_gain: Num) -> Num:
     return best_gain >= player.threshold
 
 
-def study_complete(goal: Num, at_least: Num, form_count: Num, type_count: Num,
-                   power_total: Num, won: Num, parts_lost: Num, took: Num, gaps: Num,
-                   combo: Num, crits: Num) -> Num:  # fmt: skip
+def study_complete(
+    goal: Num,
+    at_least: Num,
+    form_count: Num,
+    type_count: Num,
+    power_total: Num,
+    won: Num,
+    parts_lost: Num,
+    took: Num,
+    gaps: Num,
+    combo: Num,
+    crits: Num,
+) -> Num:
     """Whether an Independent Study is complete after the Battle (studies.toml goals):
     ``form_count`` / ``type_count`` are the locked mech's parts of the study's target."""
-    return (((goal == GOAL["form_count"]) & (form_count >= at_least))
-            | ((goal == GOAL["type_count"]) & (type_count >= at_least))
-            | ((goal == GOAL["power_total"]) & (power_total >= at_least))
-            | ((goal == GOAL["win"]) & (won > 0))
-            | ((goal == GOAL["win_intact"]) & (won > 0) & (parts_lost == 0))
-            | ((goal == GOAL["lesson_took"]) & (took > 0))
-            | ((goal == GOAL["no_gaps"]) & (gaps == 0))
-            | ((goal == GOAL["combo"]) & (combo > 0))
-            | ((goal == GOAL["crit"]) & (crits >= at_least)))  # fmt: skip
+    return (
+        ((goal == GOAL["form_count"]) & (form_count >= at_least))
+        | ((goal == GOAL["type_count"]) & (type_count >= at_least))
+        | ((goal == GOAL["power_total"]) & (power_total >= at_least))
+        | ((goal == GOAL["win"]) & (won > 0))
+        | ((goal == GOAL["win_intact"]) & (won > 0) & (parts_lost == 0))
+        | ((goal == GOAL["lesson_took"]) & (took > 0))
+        | ((goal == GOAL["no_gaps"]) & (gaps == 0))
+        | ((goal == GOAL["combo"]) & (combo > 0))
+        | ((goal == GOAL["crit"]) & (crits >= at_least))
+    )
 
 
 def credits(catalog: Any, took: Num, gaps: Num, parts_lost: Num, study_done: Num) -> Num:
     """A cadet's extra credit and personal honors (credits.toml, as floats): every group
     credit whose condition holds (the lesson took, no gaps in the locked mech, no part
     destroyed in Battle), and the personal one for a completed Independent Study."""
-    holds = {"lesson_took": took > 0, "no_gaps": gaps == 0, "no_part_lost": parts_lost == 0,
-             "study": study_done > 0}  # fmt: skip
+    holds = {
+        "lesson_took": took > 0,
+        "no_gaps": gaps == 0,
+        "no_part_lost": parts_lost == 0,
+        "study": study_done > 0,
+    }
     return sum(float(Fraction(c.points)) * holds[c.when] for c in catalog.credits.values())

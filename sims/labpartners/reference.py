@@ -118,9 +118,12 @@ def initiative(battle: Battle, s: State) -> bool:
 def triggered(battle: Battle, s: State) -> bool:
     """The policy's trigger, tested at the start of the round (after initiative)."""
     when = battle.intervene_when
-    return ((when == FIRST_ROUND and s.round == 1) or (when == ARMLESS and s.armless())
-            or (when == KAIJU_LOW and s.kaiju <= battle.intervene_at)
-            or (when == TORSO_LOST and not s.intact(TORSO)))  # fmt: skip
+    return (
+        (when == FIRST_ROUND and s.round == 1)
+        or (when == ARMLESS and s.armless())
+        or (when == KAIJU_LOW and s.kaiju <= battle.intervene_at)
+        or (when == TORSO_LOST and not s.intact(TORSO))
+    )
 
 
 def restore_slots(battle: Battle, s: State) -> tuple[int, int] | None:
@@ -177,8 +180,15 @@ def rebuild_part(battle: Battle, s: State) -> int:
     if battle.rebuild_when == 1:  # armless
         pick = ARMS if s.armless() and ARMS in wanted and spare(battle, s, ARMS) >= 0 else -1
     else:  # missing: the first wanted Part-Type with a non-intact slot and a spare
-        pick = next((t for t in wanted if spare(battle, s, t) >= 0 and any(
-            not s.intact(x) for x in range(len(SLOTS)) if SLOT_TYPE[x] == t)), -1)  # fmt: skip
+        pick = next(
+            (
+                t
+                for t in wanted
+                if spare(battle, s, t) >= 0
+                and any(not s.intact(x) for x in range(len(SLOTS)) if SLOT_TYPE[x] == t)
+            ),
+            -1,
+        )
     if pick >= 0 and s.armless() and s.kaiju <= battle.punch_finish:
         return -1
     return pick
@@ -362,24 +372,47 @@ def play_battle(battle: Battle, dice: Dice) -> State:
 
 def grade(battle: Battle, s: State) -> int:
     """The battle's grade index (grades.toml order) from its result and HP left."""
-    return int(rules.grade_index(int(s.result == WIN), max(s.kaiju, 0), int(battle.kaiju_hp),
-                                 battle.grades))  # fmt: skip
+    return int(
+        rules.grade_index(
+            int(s.result == WIN), max(s.kaiju, 0), int(battle.kaiju_hp), battle.grades
+        )
+    )
 
 
-FIELDS = {"result": np.int8, "kaiju_hp_left": np.int16, "rounds": np.int8, "grade": np.int8,
-          "gpa": np.float64, "parts_lost": np.int8, "rebuilds": np.int8, "crits": np.int8,
-          "punches": np.int8, "intervened": np.int8}  # fmt: skip
+FIELDS = {
+    "result": np.int8,
+    "kaiju_hp_left": np.int16,
+    "rounds": np.int8,
+    "grade": np.int8,
+    "gpa": np.float64,
+    "parts_lost": np.int8,
+    "rebuilds": np.int8,
+    "crits": np.int8,
+    "punches": np.int8,
+    "intervened": np.int8,
+}
 
 
 def row(battle: Battle, s: State) -> tuple:
     g = grade(battle, s)
     t = s.tally
-    return (s.result, max(s.kaiju, 0), s.round, g, float(battle.gpa[g]), t.parts_lost,
-            t.rebuilds, t.crits, t.punches, s.used)  # fmt: skip
+    return (
+        s.result,
+        max(s.kaiju, 0),
+        s.round,
+        g,
+        float(battle.gpa[g]),
+        t.parts_lost,
+        t.rebuilds,
+        t.crits,
+        t.punches,
+        s.used,
+    )
 
 
-def play_dice(scenarios: Sequence[Battle], scenario_ids: np.ndarray,
-              dice: Dice) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Battles one after another on ``dice``: game i plays ``scenarios[scenario_ids[i]]``
     (the engine contract, sims/core/protocol.py)."""
     if len({batch_key(b) for b in scenarios}) > 1:
@@ -390,8 +423,9 @@ def play_dice(scenarios: Sequence[Battle], scenario_ids: np.ndarray,
     return {k: np.array(c, dtype=t) for (k, t), c in zip(FIELDS.items(), cols, strict=True)}
 
 
-def play(scenarios: Sequence[Battle], scenario_ids: np.ndarray,
-         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """:func:`play_dice` on dice drawn from ``rng``."""
     return play_dice(scenarios, scenario_ids, Dice(rng))
 

@@ -23,13 +23,11 @@ Num = Any  # an int or an int array
 
 
 def _max(a: Num, b: Num) -> Num:
-    return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) \
-        else max(a, b)  # fmt: skip
+    return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else max(a, b)
 
 
 def _min(a: Num, b: Num) -> Num:
-    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) \
-        else min(a, b)  # fmt: skip
+    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else min(a, b)
 
 
 def _where(cond: Num, a: Num, b: Num) -> Num:
@@ -76,8 +74,11 @@ def trait_weakness(value: Num, stat: str, kind: Any, amount: Num) -> Num:
 def debuff_met(when: Any, took: Num, form_count: Num, type_count: Num, at_least: Num) -> Num:
     """The kaiju's conditional debuff holds when the finished mech meets ``when``: the
     lesson took, or at least ``at_least`` parts of the named Form or Type."""
-    return (((when == "lesson_took") & took) | ((when == "form_count") & (form_count >= at_least))
-            | ((when == "type_count") & (type_count >= at_least)))  # fmt: skip
+    return (
+        ((when == "lesson_took") & took)
+        | ((when == "form_count") & (form_count >= at_least))
+        | ((when == "type_count") & (type_count >= at_least))
+    )
 
 
 def debuff(value: Num, stat: str, effect: Any, amount: Num) -> Num:
@@ -105,8 +106,16 @@ LEGS, TORSO, HEAD, ARMS = (PARTS.index(x) for x in ("legs", "torso", "head", "ar
 CARD_NUMBERS = ("hp", "dmg_head", "dmg_nohead", "max_head", "max_nohead", "speed", "acc")
 
 
-def card_numbers(part: Num, form: str | Any, power: Num, lesson: Num, form_matchup: Num,
-                 type_matchup: Num, crit_immune: Num, p: Parameters) -> dict[str, Num]:  # fmt: skip
+def card_numbers(
+    part: Num,
+    form: str | Any,
+    power: Num,
+    lesson: Num,
+    form_matchup: Num,
+    type_matchup: Num,
+    crit_immune: Num,
+    p: Parameters,
+) -> dict[str, Num]:
     """Every number a card brings to its slot, by ``CARD_NUMBERS``: hit points (the
     Part-Type's, Vehicle, the lesson on a Torso); an Arm's damage with and without a
     Head, and at the top Power tier (the Brawler); Mech Speed as the Legs; Accuracy as
@@ -142,8 +151,9 @@ def mech_acts_first(speed: Num, kaiju_speed: Num, forced: Num) -> Num:
 def accuracy(has_head: Num, clockwork: Num, lesson: Num, crit_immune: Num, p: Parameters) -> Num:
     """Battle/crits: Accuracy 1 base, +1 Clockwork Head, +1 lesson-matched Head; no
     Head, or a crit-immune kaiju, means no crit (Accuracy 0)."""
-    return has_head * (1 - crit_immune) * (p.base_accuracy + clockwork * p.clockwork_accuracy
-                                           + lesson)  # fmt: skip
+    return (
+        has_head * (1 - crit_immune) * (p.base_accuracy + clockwork * p.clockwork_accuracy + lesson)
+    )
 
 
 def crits(roll: Num, acc: Num) -> Num:
@@ -165,8 +175,7 @@ def matchup(weak: Num, resist: Num) -> Num:
     return weak - resist
 
 
-def arm_damage(power: Num, lesson: Num, has_head: Num, form: Num, type_: Num,
-               p: Parameters) -> Num:  # fmt: skip
+def arm_damage(power: Num, lesson: Num, has_head: Num, form: Num, type_: Num, p: Parameters) -> Num:
     """One Arm's damage before combo, crit and the kaiju's per-Arm bonus: Power, + the
     lesson bonus, -1 with no Head; then Form +1/-1 (``form`` = matchup); then Type x2
     weak / x0.5 resisted (``type_`` = matchup), rounding down, at least 1 if resisted

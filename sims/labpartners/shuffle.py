@@ -46,8 +46,13 @@ class Shuffle:
 
     def rows(self, index: np.ndarray | slice) -> Shuffle:
         """The same draws for a subset of the games."""
-        return Shuffle(self.keys[index], self.lesson[index], self.traits[index],
-                       self.studies[index], self.specialties[index])  # fmt: skip
+        return Shuffle(
+            self.keys[index],
+            self.lesson[index],
+            self.traits[index],
+            self.studies[index],
+            self.specialties[index],
+        )
 
 
 def _permutations(rng: np.random.Generator, games: int, n: int) -> np.ndarray:
@@ -74,8 +79,9 @@ def deck_cards(catalog: Catalog, deck: Deck, part: str | None = None) -> np.ndar
     """The deck's cards as full-spread indices (its file order), of one Part-Type or all
     (``part="body"``: Legs, Torso and Head)."""
     index = card_index(catalog)
-    cards = [c for c in deck.cards
-             if part is None or (c.is_body if part == "body" else c.part == part)]  # fmt: skip
+    cards = [
+        c for c in deck.cards if part is None or (c.is_body if part == "body" else c.part == part)
+    ]
     return np.array([index[c.id] for c in cards], np.int64)
 
 

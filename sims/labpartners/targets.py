@@ -28,14 +28,24 @@ def _battle_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"kaiju": list(catalog.kaiju), "deck": list(catalog.decks)}
 
 
-def win_rate(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-             store: Path) -> list[Estimate]:  # fmt: skip
+def win_rate(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     options = {}
     for name, option in (("kaiju", "kaiju"), ("deck", "decks")):
         if filters.get(name) not in (None, "*"):  # one value: play only its cells
             options[option] = [filters[name]]
-    rows = run_rows("labpartners", "battles", catalog, n=n, seed=seed, jobs=jobs, store=store,
-                    options=options, columns=("deck", "kaiju", "result"))  # fmt: skip
+    rows = run_rows(
+        "labpartners",
+        "battles",
+        catalog,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        options=options,
+        columns=("deck", "kaiju", "result"),
+    )
     rows = rows.with_columns((pl.col("result") == WIN).cast(pl.Float64).alias("win"))
     return mean_estimates(rows, filters, {"kaiju": "kaiju", "deck": "deck"}, "win")
 
@@ -44,18 +54,23 @@ def _mech_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"mech": list(catalog.mechs), "kaiju": list(catalog.kaiju)}
 
 
-def p_win(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-          store: Path) -> list[Estimate]:  # fmt: skip
-    return exact_estimates(filters, _mech_domains(catalog),
-                           lambda mech, kaiju: exact.battle_row(catalog, mech, kaiju)["p_win"])
+def p_win(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
+    return exact_estimates(
+        filters,
+        _mech_domains(catalog),
+        lambda mech, kaiju: exact.battle_row(catalog, mech, kaiju)["p_win"],
+    )
 
 
 def _crit_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"head": [case[0] for case in exact.HEAD_CASES], "crit_immune": list(exact.YES_NO)}
 
 
-def crit_chance(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-                store: Path) -> list[Estimate]:  # fmt: skip
+def crit_chance(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     p = catalog.params
     cases = {case[0]: case[1:] for case in exact.HEAD_CASES}
 
@@ -71,23 +86,32 @@ def crit_chance(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int,
 TARGETS = {
     "win_rate": Target(
         doc="P(the finished mech defeats the kaiju) in the battles experiment (mechs dealt "
-            "from the deck, policy steady, 10% gaps, Traits flipped), the full spread "
-            "unless deck= says otherwise; kaiju omitted: over every kaiju. Simulated, N "
-            "battles per evaluation.",
-        filters=("kaiju", "deck"), exact=False, domains=_battle_domains, estimate=win_rate,
+        "from the deck, policy steady, 10% gaps, Traits flipped), the full spread "
+        "unless deck= says otherwise; kaiju omitted: over every kaiju. Simulated, N "
+        "battles per evaluation.",
+        filters=("kaiju", "deck"),
+        exact=False,
+        domains=_battle_domains,
+        estimate=win_rate,
         defaults={"deck": "full"},
     ),
     "p_win": Target(
         doc="battle.csv's exact P(win) of a sample mech of mechs.toml against the kaiju as "
-            "printed (no Traits, policy steady). Exact; an omitted filter averages over "
-            "every value.",
-        filters=("mech", "kaiju"), exact=True, domains=_mech_domains, estimate=p_win,
+        "printed (no Traits, policy steady). Exact; an omitted filter averages over "
+        "every value.",
+        filters=("mech", "kaiju"),
+        exact=True,
+        domains=_mech_domains,
+        estimate=p_win,
     ),
     "crit_chance": Target(
         doc="crit.csv's P(crit) of one damaging Arm for a Head case (none, plain, "
-            "clockwork, lesson, clockwork_lesson) against a kaiju that can (crit_immune=no) "
-            "or cannot be crit. Exact.",
-        filters=("head", "crit_immune"), exact=True, domains=_crit_domains,
-        estimate=crit_chance, defaults={"crit_immune": "no"},
+        "clockwork, lesson, clockwork_lesson) against a kaiju that can (crit_immune=no) "
+        "or cannot be crit. Exact.",
+        filters=("head", "crit_immune"),
+        exact=True,
+        domains=_crit_domains,
+        estimate=crit_chance,
+        defaults={"crit_immune": "no"},
     ),
-}  # fmt: skip
+}

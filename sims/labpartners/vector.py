@@ -49,23 +49,85 @@ from sims.labpartners.params import Parameters
 ENGINE_VERSION = "labpartners-vector-1"
 
 WIN, CITY, DESTROYED = (RESULTS.index(r) for r in ("win", "city", "destroyed"))
-CARD_FIELDS = ("present", "part", "hp", "power", "dmg_head", "dmg_nohead", "max_head",
-               "max_nohead", "speed", "acc")  # fmt: skip
-SCENARIO_FIELDS = ("kaiju_hp", "kaiju_speed", "attacks", "damage", "regen", "arm_bonus",
-                   "mech_first", "rebuild_when", "punch_finish", "effect", "intervene_when",
-                   "intervene_at")  # fmt: skip
+CARD_FIELDS = (
+    "present",
+    "part",
+    "hp",
+    "power",
+    "dmg_head",
+    "dmg_nohead",
+    "max_head",
+    "max_nohead",
+    "speed",
+    "acc",
+)
+SCENARIO_FIELDS = (
+    "kaiju_hp",
+    "kaiju_speed",
+    "attacks",
+    "damage",
+    "regen",
+    "arm_bonus",
+    "mech_first",
+    "rebuild_when",
+    "punch_finish",
+    "effect",
+    "intervene_when",
+    "intervene_at",
+)
 SLOT_PART = np.array([0, 1, 2, 3, 3])  # Part-Type index of each slot (SLOTS order)
 PART_SLOTS = ((0,), (1,), (2,), ARM_SLOTS)  # the slots of each Part-Type, in order
 I16 = np.int16
 # the state and per-battle numbers, battles along the last axis (what compact() narrows)
-PER_BATTLE = ("base", "sid", "kaiju_start", "kaiju_speed", "attacks", "damage", "regen",
-              "arm_bonus", "forced", "rebuild_when", "punch_finish", "effect", "intervene_when",
-              "intervene_at", "priority", "order", "deck", "may_rebuild", "row", "hp", "used",
-              "kaiju", "result", "rounds", "parts_lost", "rebuilds", "crits", "punches",
-              "used_int", "now", "armor0", "half_round", "extra_damage", "index")  # fmt: skip
+PER_BATTLE = (
+    "base",
+    "sid",
+    "kaiju_start",
+    "kaiju_speed",
+    "attacks",
+    "damage",
+    "regen",
+    "arm_bonus",
+    "forced",
+    "rebuild_when",
+    "punch_finish",
+    "effect",
+    "intervene_when",
+    "intervene_at",
+    "priority",
+    "order",
+    "deck",
+    "may_rebuild",
+    "row",
+    "hp",
+    "used",
+    "kaiju",
+    "result",
+    "rounds",
+    "parts_lost",
+    "rebuilds",
+    "crits",
+    "punches",
+    "used_int",
+    "now",
+    "armor0",
+    "half_round",
+    "extra_damage",
+    "index",
+)
 # what a finished battle reports (results()); kaiju_start and sid never change
-FINAL = ("result", "kaiju", "rounds", "parts_lost", "rebuilds", "crits", "punches", "used_int",
-         "kaiju_start", "sid")  # fmt: skip
+FINAL = (
+    "result",
+    "kaiju",
+    "rounds",
+    "parts_lost",
+    "rebuilds",
+    "crits",
+    "punches",
+    "used_int",
+    "kaiju_start",
+    "sid",
+)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
 
 
@@ -77,15 +139,19 @@ def check_batch(scenarios: Sequence[Battle], scenario_ids) -> np.ndarray:
     key, grades = batch_key(scenarios[0]), scenarios[0].grades
     for i, b in enumerate(scenarios[1:], 1):
         if batch_key(b) != key or b.grades != grades:
-            raise ValueError(f"scenarios {i} and 0 cannot share a vector call: their rules "
-                             "parameters or grades differ (battle.batch_key)")  # fmt: skip
+            raise ValueError(
+                f"scenarios {i} and 0 cannot share a vector call: their rules "
+                "parameters or grades differ (battle.batch_key)"
+            )
     ids = np.asarray(scenario_ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"scenario_ids must be a 1-D integer array, got {ids.dtype} "
-                         f"of shape {ids.shape}")  # fmt: skip
+        raise ValueError(
+            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+        )
     if len(ids) and (ids.min() < 0 or ids.max() >= len(scenarios)):
-        raise ValueError(f"scenario ids must lie in 0..{len(scenarios) - 1}, "
-                         f"got {ids.min()}..{ids.max()}")  # fmt: skip
+        raise ValueError(
+            f"scenario ids must lie in 0..{len(scenarios) - 1}, got {ids.min()}..{ids.max()}"
+        )
     return ids.astype(np.int64)
 
 
@@ -111,29 +177,43 @@ def spares_ready(present: np.ndarray, params: Parameters) -> np.ndarray:
     return np.cumprod(rows != 0, axis=2).sum(axis=2).astype(np.int64)
 
 
-def check_stacked(stacked: dict[str, np.ndarray], scenario_ids, params: Parameters,
-                  grades: tuple) -> np.ndarray:  # fmt: skip
+def check_stacked(
+    stacked: dict[str, np.ndarray], scenario_ids, params: Parameters, grades: tuple
+) -> np.ndarray:
     """The ids as a 1-D int array; stacked numbers that are not :func:`stack`'s shape
     for ``params`` and ``grades`` (or ids outside them) are refused in one line."""
-    want = {**{f: 2 for f in CARD_FIELDS}, **{f: 1 for f in SCENARIO_FIELDS},
-            "priority": 2, "rebuild_order": 2, "gpa": 2}  # fmt: skip
+    want = {
+        **{f: 2 for f in CARD_FIELDS},
+        **{f: 1 for f in SCENARIO_FIELDS},
+        "priority": 2,
+        "rebuild_order": 2,
+        "gpa": 2,
+    }
     if missing := [f for f in want if f not in stacked]:
         raise ValueError(f"stacked numbers lack {', '.join(missing)} (vector.stack's keys)")
     S = len(stacked["present"])
     if not S:
         raise ValueError("no scenarios to play: give at least one compiled battle")
     C = 5 + 4 * params.spares_per_part
-    shapes = {**{f: (S, C) for f in CARD_FIELDS}, **{f: (S,) for f in SCENARIO_FIELDS},
-              "priority": (S, 5), "rebuild_order": (S, 4), "gpa": (S, len(grades))}  # fmt: skip
+    shapes = {
+        **{f: (S, C) for f in CARD_FIELDS},
+        **{f: (S,) for f in SCENARIO_FIELDS},
+        "priority": (S, 5),
+        "rebuild_order": (S, 4),
+        "gpa": (S, len(grades)),
+    }
     for f, shape in shapes.items():
         if np.shape(stacked[f]) != shape:
-            raise ValueError(f"stacked {f!r} has shape {np.shape(stacked[f])}, expected "
-                             f"{shape} ({S} scenarios, spares_per_part "
-                             f"{params.spares_per_part}, {len(grades)} grades)")  # fmt: skip
+            raise ValueError(
+                f"stacked {f!r} has shape {np.shape(stacked[f])}, expected "
+                f"{shape} ({S} scenarios, spares_per_part "
+                f"{params.spares_per_part}, {len(grades)} grades)"
+            )
     ids = np.arange(S) if scenario_ids is None else np.asarray(scenario_ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"scenario_ids must be a 1-D integer array, got {ids.dtype} "
-                         f"of shape {ids.shape}")  # fmt: skip
+        raise ValueError(
+            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+        )
     if len(ids) and (ids.min() < 0 or ids.max() >= S):
         raise ValueError(f"scenario ids must lie in 0..{S - 1}, got {ids.min()}..{ids.max()}")
     return ids.astype(np.int64)
@@ -142,8 +222,14 @@ def check_stacked(stacked: dict[str, np.ndarray], scenario_ids, params: Paramete
 class _Battles:
     """N battles' state and the steps of the round, each on a mask of battles."""
 
-    def __init__(self, st: dict[str, np.ndarray], sid: np.ndarray, dice: Dice,
-                 params: Parameters, grades: tuple) -> None:  # fmt: skip
+    def __init__(
+        self,
+        st: dict[str, np.ndarray],
+        sid: np.ndarray,
+        dice: Dice,
+        params: Parameters,
+        grades: tuple,
+    ) -> None:
         self.p, self.dice, self.grades = params, dice, grades
         self.spp = params.spares_per_part
         n, C = len(sid), st["present"].shape[1]
@@ -200,8 +286,9 @@ class _Battles:
     def spare_free(self, part: np.ndarray | int) -> np.ndarray:
         """Battle/rebuild: the next spare of Part-Type ``part`` (-1: none) exists."""
         part = np.broadcast_to(part, (self.n,))
-        return (part >= 0) & (self.used[np.maximum(part, 0), self.cols]
-                              < self.deck[np.maximum(part, 0), self.cols])  # fmt: skip
+        return (part >= 0) & (
+            self.used[np.maximum(part, 0), self.cols] < self.deck[np.maximum(part, 0), self.cols]
+        )
 
     # ---- the round ---------------------------------------------------------------
 
@@ -215,10 +302,12 @@ class _Battles:
         start of the round (once per battle); Medic's restore is done here."""
         intact = self.intact()
         w = self.intervene_when
-        trigger = (((w == INTERVENE["first_round"]) & (r == 1))
-                   | ((w == INTERVENE["armless"]) & ~(intact[3] | intact[4]))
-                   | ((w == INTERVENE["kaiju_low"]) & (self.kaiju <= self.intervene_at))
-                   | ((w == INTERVENE["torso_lost"]) & ~intact[TORSO]))  # fmt: skip
+        trigger = (
+            ((w == INTERVENE["first_round"]) & (r == 1))
+            | ((w == INTERVENE["armless"]) & ~(intact[3] | intact[4]))
+            | ((w == INTERVENE["kaiju_low"]) & (self.kaiju <= self.intervene_at))
+            | ((w == INTERVENE["torso_lost"]) & ~intact[TORSO])
+        )
         fire = live & (self.effect != 0) & ~self.used_int & trigger
         medic = fire & (self.effect == EFFECTS["restore"])
         if medic.any():
@@ -433,8 +522,9 @@ class _Battles:
         }
 
 
-def play_dice(scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-              ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_dice(
+    scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
+) -> dict[str, np.ndarray]:
     """Play battle i of ``scenarios[scenario_ids[i]]`` for every i, drawing from ``dice``
     (a :class:`~sims.core.batch.ScriptedDice` for a hand-traced battle)."""
     sid = check_batch(scenarios, scenario_ids)
@@ -442,15 +532,20 @@ def play_dice(scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
     return _Battles(stack(scenarios), sid, dice, first.params, first.grades).play()
 
 
-def play(scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-         ) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
     return play_dice(scenarios, scenario_ids, Dice(rng))
 
 
-def play_stacked(stacked: dict[str, np.ndarray], params: Parameters, grades: tuple,
-                 dice: Dice | np.random.Generator, scenario_ids: np.ndarray | None = None
-                 ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_stacked(
+    stacked: dict[str, np.ndarray],
+    params: Parameters,
+    grades: tuple,
+    dice: Dice | np.random.Generator,
+    scenario_ids: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
     """``play_dice`` on scenarios already stacked (:func:`stack`'s dict, or
     ``compiled.stacked`` for a batch of dealt games compiled as arrays), all under
     ``params`` and ``grades``: battle i plays scenario ``scenario_ids[i]`` (default: each

@@ -24,14 +24,18 @@ def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:
     sides = [
         (battle.Side(("foreman",), "gunline"), battle.Side(("reaver",), "brawler")),
         (battle.Side(("courier",), "careful"), battle.Side(("courier",), "careful")),
-        (battle.Side(("courier", "foreman", "reaver"), "gunline"),
-         battle.Side(("bastion", "lancer", "skiff"), "careful")),
-    ]  # fmt: skip
+        (
+            battle.Side(("courier", "foreman", "reaver"), "gunline"),
+            battle.Side(("bastion", "lancer", "skiff"), "careful"),
+        ),
+    ]
     return [
-        ("+".join(a.kits) + f"({a.policy}) v " + "+".join(b.kits) + f"({b.policy})",
-         battle.compile_battle(catalog, a, b))
+        (
+            "+".join(a.kits) + f"({a.policy}) v " + "+".join(b.kits) + f"({b.policy})",
+            battle.compile_battle(catalog, a, b),
+        )
         for a, b in sides
-    ]  # fmt: skip
+    ]
 
 
 ENGINES = Engines(
@@ -60,9 +64,29 @@ GAME = Game(
     # the projected full part list: only the builds and team-cap experiments read it
     identity_exclude=("parts_full.toml",),
     vocabulary=(
-        "skirmish", "kit", "kits", "silhouette", "mount", "mounts", "crit_margin", "foreman",
-        "courier", "reaver", "bastion", "heavy", "heavies", "team_cap", "parts_full",
-        "gunnery", "evasion", "pilot", "pilots", "weapon", "weapons", "chassis", "overload",
+        "skirmish",
+        "kit",
+        "kits",
+        "silhouette",
+        "mount",
+        "mounts",
+        "crit_margin",
+        "foreman",
+        "courier",
+        "reaver",
+        "bastion",
+        "heavy",
+        "heavies",
+        "team_cap",
+        "parts_full",
+        "gunnery",
+        "evasion",
+        "pilot",
+        "pilots",
+        "weapon",
+        "weapons",
+        "chassis",
+        "overload",
     ),
 )
 

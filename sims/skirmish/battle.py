@@ -140,11 +140,20 @@ EFFECT_CODES = {
     kind: i
     for i, kind in enumerate(
         (
-            "none", "sensors", "speed", "attack_die", "heat_per_activation", "armor", "heat",
-            "core_damage", "skip_activation", "prone", "back_damage",
+            "none",
+            "sensors",
+            "speed",
+            "attack_die",
+            "heat_per_activation",
+            "armor",
+            "heat",
+            "core_damage",
+            "skip_activation",
+            "prone",
+            "back_damage",
         )
     )
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -289,10 +298,26 @@ class Battle:
 # tables and magnitudes (strikes, crit and stress tables, fx_*, overcharge, the walls).
 # Every other field is per mech (first axis M) and may differ between matchups.
 SHARED = (
-    "params", "s_pen", "s_dice", "s_sides", "s_bonus", "crit_code", "crit_value",
-    "stress_code", "stress_value", "fx_sensors", "fx_speed", "fx_attack", "fx_coolant",
-    "fx_armor", "flicker_dice", "overcharge", "wall_low", "wall_high", "board",
-)  # fmt: skip
+    "params",
+    "s_pen",
+    "s_dice",
+    "s_sides",
+    "s_bonus",
+    "crit_code",
+    "crit_value",
+    "stress_code",
+    "stress_value",
+    "fx_sensors",
+    "fx_speed",
+    "fx_attack",
+    "fx_coolant",
+    "fx_armor",
+    "flicker_dice",
+    "overcharge",
+    "wall_low",
+    "wall_high",
+    "board",
+)
 PER_MECH = tuple(f.name for f in fields(Battle) if f.name not in SHARED)
 
 
@@ -322,11 +347,14 @@ def check_batch(battles: Sequence[Battle], scenario) -> np.ndarray:
             )
     ids = np.asarray(scenario)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"scenario must be a 1-D integer array of ids, got {ids.dtype} "
-                         f"of shape {ids.shape}")  # fmt: skip
+        raise ValueError(
+            f"scenario must be a 1-D integer array of ids, got {ids.dtype} of shape {ids.shape}"
+        )
     if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(f"scenario ids must lie in 0..{len(battles) - 1} (one per battle "
-                         f"given), got {ids.min()}..{ids.max()}")  # fmt: skip
+        raise ValueError(
+            f"scenario ids must lie in 0..{len(battles) - 1} (one per battle "
+            f"given), got {ids.min()}..{ids.max()}"
+        )
     return ids
 
 
@@ -354,18 +382,22 @@ def compile_battle(
     on = [rules.active_pilots([m.pilot for m in team]) for team in sides]
     stats = [rules.mech_stats(m, params) for m in mechs]
     M = len(mechs)
-    board = None if params.board == TRACK else board_of(catalog.maps[params.board],
-                                                        catalog.terrain, params.jump_climb)
+    board = (
+        None
+        if params.board == TRACK
+        else board_of(catalog.maps[params.board], catalog.terrain, params.jump_climb)
+    )
 
     def arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
         return np.array(values, dtype=dtype)
 
     def ability(kind: str) -> np.ndarray:
-        return arr([
-            m.pilot.ability_value
-            if m.pilot.ability_kind == kind and m.pilot.id in on[s] else 0
-            for m, s in zip(mechs, side, strict=True)
-        ])  # fmt: skip
+        return arr(
+            [
+                m.pilot.ability_value if m.pilot.ability_kind == kind and m.pilot.id in on[s] else 0
+                for m, s in zip(mechs, side, strict=True)
+            ]
+        )
 
     bonded = np.zeros((M, M), dtype=bool)
     for i, a in enumerate(mechs):
@@ -491,9 +523,10 @@ def compile_battle(
         flicker_dice=magnitude("attack_die", catalog.stress),
         overcharge=tuple(
             rules.simple_dice(e if "d" in e else f"0d1+{e}") for e in params.overcharge_heat
-        ),  # fmt: skip
-        start=arr([0 if s == 0 else front for s in side]) if board is None else
-        deployment(board, np.array(side), np.array([p.zone for p in policy])),
+        ),
+        start=arr([0 if s == 0 else front for s in side])
+        if board is None
+        else deployment(board, np.array(side), np.array([p.zone for p in policy])),
         wall_low=-(params.deploy_rows - 1),
         wall_high=front + params.deploy_rows - 1,
         board=board,
@@ -512,16 +545,32 @@ def alive_parts(dur):
 
 def evasion_now(b: Battle, m, legs_alive, prone):
     """003 C Evasion, less the Legs' share once they are gone (F7) and Prone (F7)."""
-    return rules.evasion(b.chassis_evasion[m], b.legs_evasion[m], b.piloting[m], b.overload[m],
-                         b.params, legs_alive=legs_alive, prone=prone,
-                         bonus=b.evasion_bonus[m])  # fmt: skip
+    return rules.evasion(
+        b.chassis_evasion[m],
+        b.legs_evasion[m],
+        b.piloting[m],
+        b.overload[m],
+        b.params,
+        legs_alive=legs_alive,
+        prone=prone,
+        bonus=b.evasion_bonus[m],
+    )
 
 
 def speed_now(b: Battle, m, legs_alive, speed_penalty):
     """003 C Speed (F7 lost Legs: ``legs_lost_speed``), never below 0 on the track."""
-    return np.maximum(0, rules.speed(b.chassis_speed[m], b.legs_speed[m], b.overload[m],
-                                     b.params, legs_alive=legs_alive, bonus=b.speed_bonus[m],
-                                     penalty=speed_penalty))  # fmt: skip
+    return np.maximum(
+        0,
+        rules.speed(
+            b.chassis_speed[m],
+            b.legs_speed[m],
+            b.overload[m],
+            b.params,
+            legs_alive=legs_alive,
+            bonus=b.speed_bonus[m],
+            penalty=speed_penalty,
+        ),
+    )
 
 
 def reactor_now(b: Battle, m, back_alive):
@@ -531,9 +580,14 @@ def reactor_now(b: Battle, m, back_alive):
 
 def sensors_now(b: Battle, m, head_alive, back_alive, sensors_penalty):
     """003 C Sensors, parts lost (F7) and sensor crits counted."""
-    return rules.sensors(b.chassis_sensors[m], b.head_sensors[m], b.back_sensors[m],
-                         head_alive=head_alive, back_alive=back_alive,
-                         penalty=sensors_penalty)  # fmt: skip
+    return rules.sensors(
+        b.chassis_sensors[m],
+        b.head_sensors[m],
+        b.back_sensors[m],
+        head_alive=head_alive,
+        back_alive=back_alive,
+        penalty=sensors_penalty,
+    )
 
 
 def e_def_now(b: Battle, m, head_alive):
@@ -544,15 +598,23 @@ def e_def_now(b: Battle, m, head_alive):
 def accuracy(b: Battle, m, melee, weapon_acc, head_alive):
     """003 C: Gunnery (Piloting for melee, F11) + weapon Acc + Head Acc (lost with the
     Head, F7) + an active ``acc`` ability."""
-    return rules.accuracy(b.gunnery[m], b.piloting[m], melee, weapon_acc, b.head_acc[m],
-                          head_alive=head_alive, bonus=b.acc_bonus[m])  # fmt: skip
+    return rules.accuracy(
+        b.gunnery[m],
+        b.piloting[m],
+        melee,
+        weapon_acc,
+        b.head_acc[m],
+        head_alive=head_alive,
+        bonus=b.acc_bonus[m],
+    )
 
 
 def wins_contest(b: Battle, m, roll, o, other_roll):
     """003 F11.5: ``m`` (the acting mech) against ``o``, each d20 + Piloting + class
     bonus; ``m`` wins ties."""
-    return rules.wins_contest(roll, b.piloting[m], b.grapple_bonus[m], other_roll,
-                              b.piloting[o], b.grapple_bonus[o])  # fmt: skip
+    return rules.wins_contest(
+        roll, b.piloting[m], b.grapple_bonus[m], other_roll, b.piloting[o], b.grapple_bonus[o]
+    )
 
 
 def facing(side):

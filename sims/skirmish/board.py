@@ -55,8 +55,18 @@ _BOARDS: dict[tuple, Board] = {}
 def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
     """The Board of ``map`` (built once per process and map content); a jumper's steps may
     climb ``jump_climb`` levels (rules parameter, 003 G)."""
-    key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
-           map.obstacle.tobytes(), map.zones, map.deploy, repr(terrain), jump_climb)  # fmt: skip
+    key = (
+        map.id,
+        map.length,
+        map.depth,
+        map.elevation.tobytes(),
+        map.terrain.tobytes(),
+        map.obstacle.tobytes(),
+        map.zones,
+        map.deploy,
+        repr(terrain),
+        jump_climb,
+    )
     if key in _BOARDS:
         return _BOARDS[key]
     costs = terrain if terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
@@ -68,16 +78,28 @@ def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
         zone_cost[z] = geo.move_cost[:, cells].min(axis=1)
     cols = np.arange(geo.hexes) % map.length
     ok = geo.passable
-    deploy = (np.flatnonzero(ok & (cols < map.deploy)),
-              np.flatnonzero(ok & (cols >= map.length - map.deploy)))  # fmt: skip
+    deploy = (
+        np.flatnonzero(ok & (cols < map.deploy)),
+        np.flatnonzero(ok & (cols >= map.length - map.deploy)),
+    )
     jumping = geometry.build(map, costs, max_climb=jump_climb, falls=False)
     nb = geo.neighbour.astype(np.int64)
     rise = geo.elevation[np.maximum(nb, 0)].astype(np.int64) - geo.elevation[:, None]
     climb = np.where((nb >= 0) & (rise > 0), rise, 0).astype(np.int8)
     foot = terrain.climb_max if terrain is not None else geometry.MAX_CLIMB
-    board = Board(map.id, geo, Z, zone_cost, deploy, (map.deploy - 1, map.length - map.deploy),
-                  tuple(int(flower[0][0]) for flower in map.zones), jumping.step_cost, climb,
-                  foot, np.where(geo.hard_cover, 2, geo.soft_cover).astype(np.int8))  # fmt: skip
+    board = Board(
+        map.id,
+        geo,
+        Z,
+        zone_cost,
+        deploy,
+        (map.deploy - 1, map.length - map.deploy),
+        tuple(int(flower[0][0]) for flower in map.zones),
+        jumping.step_cost,
+        climb,
+        foot,
+        np.where(geo.hard_cover, 2, geo.soft_cover).astype(np.int8),
+    )
     _BOARDS[key] = board
     return board
 
@@ -103,7 +125,7 @@ def deployment(board: Board, side: np.ndarray, zone_weight: np.ndarray) -> np.nd
     queues = [list(np.flatnonzero(side == s)) for s in (1, 0)]  # side B places first
     order = [m for pair in zip(*queues, strict=False) for m in pair]
     longer = max(queues, key=len)
-    order += longer[min(map(len, queues)):]
+    order += longer[min(map(len, queues)) :]
     start = np.full(M, -1, np.int64)
     taken: set[int] = set()
     claimed: list[set[int]] = [set(), set()]
@@ -139,8 +161,7 @@ def zone_priority(board: Board, side: int) -> list[int]:
     return [middle] + [z for z in by_column if z != middle]
 
 
-def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
-                ) -> np.ndarray:  # fmt: skip
+def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray) -> np.ndarray:
     """Each zone player's zone now, -1 for the rest: int64[n, M].
 
     ``pos`` int[n, M] hexes, ``plays`` bool[n, M] (living mechs whose policy weighs
@@ -156,8 +177,7 @@ def claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarr
     return _once_each(key, lambda rows: (_claim_zones(board, pos[rows], plays[rows], side),))[0]
 
 
-def _claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray
-                 ) -> np.ndarray:  # fmt: skip
+def _claim_zones(board: Board, pos: np.ndarray, plays: np.ndarray, side: np.ndarray) -> np.ndarray:
     """:func:`claim_zones` on every row."""
     n, M = pos.shape
     out = np.full((n, M), -1, np.int64)
@@ -195,7 +215,7 @@ def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if n < _DISTINCT_MIN or key.shape[1] > len(_MIX):
         return None
     key = np.ascontiguousarray(key)
-    h = key.view(np.uint64) @ _MIX[:key.shape[1]]  # wraps modulo 2**64
+    h = key.view(np.uint64) @ _MIX[: key.shape[1]]  # wraps modulo 2**64
     _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
     if 4 * len(first) > 3 * n:
         return None
@@ -239,8 +259,19 @@ class Stance:
 
 # a Stance stacked as the columns of one int64[n, 11] array, in field order
 _FIELDS = tuple(Stance.__dataclass_fields__)
-(_TARGET, _GOAL, _REACH, _ZONE, _ALLY, _W_ZONE, _W_APPROACH, _W_SHOT, _W_COVER, _W_FLANK,
- _W_SCREEN) = range(len(_FIELDS))  # fmt: skip
+(
+    _TARGET,
+    _GOAL,
+    _REACH,
+    _ZONE,
+    _ALLY,
+    _W_ZONE,
+    _W_APPROACH,
+    _W_SHOT,
+    _W_COVER,
+    _W_FLANK,
+    _W_SCREEN,
+) = range(len(_FIELDS))
 
 
 def _stacked(st: Stance, out: np.ndarray) -> np.ndarray:
@@ -326,9 +357,15 @@ def _free(nb: np.ndarray, others: np.ndarray) -> np.ndarray:
     return free
 
 
-def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
-         st: Stance, mirrored: np.ndarray | bool = False, jumper: np.ndarray | bool = False
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+def walk(
+    board: Board,
+    pos: np.ndarray,
+    budget: np.ndarray,
+    others: np.ndarray,
+    st: Stance,
+    mirrored: np.ndarray | bool = False,
+    jumper: np.ndarray | bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Move hex by hex toward a better place to stand (:func:`stand_score`), paying each
     step's movement cost from ``budget`` (003 E Move, H movement).
 
@@ -347,13 +384,12 @@ def walk(board: Board, pos: np.ndarray, budget: np.ndarray, others: np.ndarray,
     F = len(_FIELDS)
     key = np.empty((n, 4 + F + others.shape[1]), np.int64)  # every input of a row's walk
     key[:, 0], key[:, 1], key[:, 2], key[:, 3] = pos, budget, mirrored, jumper
-    _stacked(st, key[:, 4:4 + F])
-    key[:, 4 + F:] = others
+    _stacked(st, key[:, 4 : 4 + F])
+    key[:, 4 + F :] = others
     return _once_each(key, lambda rows: _walk(board, key[rows]))
 
 
-def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                  np.ndarray]:  # fmt: skip
+def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`walk` on every row of its ``key`` (pos, budget, mirrored, jumper, the
     stacked Stance, others)."""
     g = board.geo
@@ -361,7 +397,7 @@ def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     pos, left = key[:, 0].copy(), key[:, 1].copy()
     jumps = key[:, 3] != 0
     any_jump = bool(jumps.any())
-    S, others = key[:, 4:4 + F], key[:, 4 + F:]
+    S, others = key[:, 4 : 4 + F], key[:, 4 + F :]
     jumped = np.zeros(n, bool)
     order = _directions(key[:, 2] != 0, n)
     steps = np.zeros(n, np.int64)
@@ -392,9 +428,14 @@ def _walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     return pos, steps, more, jumped
 
 
-def path_walk(board: Board, pos: np.ndarray, dest: np.ndarray, budget: np.ndarray,
-              others: np.ndarray, mirrored: np.ndarray | bool = False
-              ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def path_walk(
+    board: Board,
+    pos: np.ndarray,
+    dest: np.ndarray,
+    budget: np.ndarray,
+    others: np.ndarray,
+    mirrored: np.ndarray | bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """Move along a cheapest path toward ``dest`` while a next step's cost is within the
     budget left: each step to a neighbour on a cheapest path (its step cost plus its
     ``move_cost`` to ``dest`` equals the ``move_cost`` from here) that holds no other
@@ -423,9 +464,12 @@ def _path_walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         nb = g.neighbour[p].astype(np.int64)
         cost = g.step_cost[p].astype(np.int64)
         rest = move_cost.take(np.maximum(nb, 0) * H + d[:, None]).astype(np.int64)
-        on = (_free(nb, others[go]) & (cost >= 0)
-              & (cost + rest == move_cost.take(p * H + d)[:, None])
-              & (cost <= left[go][:, None]))  # fmt: skip
+        on = (
+            _free(nb, others[go])
+            & (cost >= 0)
+            & (cost + rest == move_cost.take(p * H + d)[:, None])
+            & (cost <= left[go][:, None])
+        )
         ok, k = _first(on, order[go])
         r, k, rows = go[ok], k[ok], np.flatnonzero(ok)
         pos[r] = nb[rows, k]
@@ -435,8 +479,13 @@ def _path_walk(board: Board, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return pos, steps
 
 
-def charge_hex(board: Board, pos: np.ndarray, target: np.ndarray, others: np.ndarray,
-               mirrored: np.ndarray | bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def charge_hex(
+    board: Board,
+    pos: np.ndarray,
+    target: np.ndarray,
+    others: np.ndarray,
+    mirrored: np.ndarray | bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """F11.3 where a Charge ends: the target's neighbour cheapest to reach from ``pos`` that
     holds no other mech (ties in direction order, :func:`_directions`). Returns (hex or
     -1, its cost)."""
@@ -496,8 +545,9 @@ def guard_covers(board: Board, a: np.ndarray, t: np.ndarray, guard: np.ndarray) 
     return d[a, guard] < d[a, t]
 
 
-def push(board: Board, a: np.ndarray, t: np.ndarray, others: np.ndarray
-         ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def push(
+    board: Board, a: np.ndarray, t: np.ndarray, others: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """F11.3 the hex a Charge pushes its target into, directly away from the charger, and
     the levels it falls (H3: a drop of two or more). The hex is -1 where the push is
     blocked: off the board, an obstacle, another mech's hex, or more than one level up."""

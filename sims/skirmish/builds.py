@@ -67,24 +67,43 @@ WHICH = ("full", "playable")
 # The six build slots (kit order) and the catalog slot each takes its part from.
 BUILD_SLOTS = KIT_SLOTS  # chassis, head, right_arm, left_arm, legs, back
 GRID_SLOTS = BUILD_SLOTS[1:]  # the axes of one chassis's build grid
-CATALOG_SLOT = {"chassis": "chassis", "head": "head", "right_arm": "arm", "left_arm": "arm",
-                "legs": "legs", "back": "back"}  # fmt: skip
+CATALOG_SLOT = {
+    "chassis": "chassis",
+    "head": "head",
+    "right_arm": "arm",
+    "left_arm": "arm",
+    "legs": "legs",
+    "back": "back",
+}
 # 003 F4 silhouette order, as build slots (the chassis is the core).
 SILHOUETTE_SLOTS = ("head", "right_arm", "left_arm", "chassis", "back", "legs")
 SlotIds = Mapping[str, tuple[str, ...]]  # part ids per catalog slot
 SlotVectors = Mapping[str, Mapping[str, np.ndarray]]  # [catalog slot][stat] -> int16[parts]
 BAND_COLUMNS = tuple(f"band_{name}" for name in rules.SILHOUETTE)
-STATS = ("size", "armor", "durability", "weight", "evasion", "speed", "sensors", "e_def",
-         "reactor", "acc")  # fmt: skip
+STATS = (
+    "size",
+    "armor",
+    "durability",
+    "weight",
+    "evasion",
+    "speed",
+    "sensors",
+    "e_def",
+    "reactor",
+    "acc",
+)
 
 
 # ---- part lists ------------------------------------------------------------------------
 
 
 def load_parts(
-    catalog_root: Path | str, which: str = "full", *, game_dir: bool = False,
+    catalog_root: Path | str,
+    which: str = "full",
+    *,
+    game_dir: bool = False,
     overrides: Mapping[str, Any] | None = None,
-) -> dict[str, Part]:  # fmt: skip
+) -> dict[str, Part]:
     """The parts to enumerate: ``playable`` (the catalog's parts.toml, loaded and checked
     with the whole catalog) or ``full`` (parts_full.toml, checked exactly like parts.toml:
     a bad entry is one CatalogError line naming file, part and field).
@@ -107,18 +126,21 @@ def load_parts(
 def slot_ids(parts: Mapping[str, Part]) -> dict[str, tuple[str, ...]]:
     """Part ids per catalog slot (chassis, head, arm, legs, back), in file order; a
     build's part index in a slot points into these."""
-    return {s: tuple(p.id for p in parts.values() if p.slot == s)
-            for s in dict.fromkeys(CATALOG_SLOT.values())}  # fmt: skip
+    return {
+        s: tuple(p.id for p in parts.values() if p.slot == s)
+        for s in dict.fromkeys(CATALOG_SLOT.values())
+    }
 
 
 def _stat_vectors(parts: Mapping[str, Part]) -> dict[str, dict[str, np.ndarray]]:
     """``vec[slot][stat]``: int16[parts of that slot], stats not carried being 0 (C)."""
     ids = slot_ids(parts)
     return {
-        slot: {stat: np.array([getattr(parts[i], stat) for i in ids[slot]], np.int16)
-               for stat in STATS}
+        slot: {
+            stat: np.array([getattr(parts[i], stat) for i in ids[slot]], np.int16) for stat in STATS
+        }
         for slot in ids
-    }  # fmt: skip
+    }
 
 
 # ---- the rules, over arrays: rules.py's own formulas ------------------------------------
@@ -269,11 +291,15 @@ def _block(c: int, ids: SlotIds, vec: SlotVectors, params: rules.Parameters, kla
         overload=col(penalty),
         legal=col(params.within_overload(over), bool),
         # 003 C without a pilot (Piloting and Systems 0)
-        evasion=col(rules.evasion(part("chassis", "evasion"), part("legs", "evasion"), 0, penalty,
-                                  params)),  # fmt: skip
+        evasion=col(
+            rules.evasion(part("chassis", "evasion"), part("legs", "evasion"), 0, penalty, params)
+        ),
         speed=col(rules.speed(part("chassis", "speed"), part("legs", "speed"), penalty, params)),
-        sensors=col(rules.sensors(part("chassis", "sensors"), part("head", "sensors"),
-                                  part("back", "sensors"))),  # fmt: skip
+        sensors=col(
+            rules.sensors(
+                part("chassis", "sensors"), part("head", "sensors"), part("back", "sensors")
+            )
+        ),
         e_def=col(rules.e_def(part("chassis", "e_def"), part("head", "e_def"), 0)),
         reactor_cap=col(rules.reactor_cap(part("chassis", "reactor"), part("back", "reactor"))),
         hull=col(sum(part(s, "durability") for s in BUILD_SLOTS)),
@@ -290,8 +316,10 @@ def enumerate_builds(
     within a chassis, head slowest and back fastest."""
     ids = slot_ids(parts)
     vec = _stat_vectors(parts)
-    blocks = [_block(c, ids, vec, params, parts[ids["chassis"][c]].klass)
-              for c in _chassis_indices(ids, chassis_ids)]  # fmt: skip
+    blocks = [
+        _block(c, ids, vec, params, parts[ids["chassis"][c]].klass)
+        for c in _chassis_indices(ids, chassis_ids)
+    ]
     return Builds.concat(ids, blocks)
 
 
@@ -307,8 +335,11 @@ def count_legal(parts: Mapping[str, Part], params: rules.Parameters) -> dict[str
         klass = parts[cid].klass
         over = int(vec["chassis"]["weight"][c]) + rest - rules.class_cap(klass, params)
         legal = params.within_overload(over)
-        counts = {"builds": over.size, "legal": int(legal.sum()),
-                  "overloaded": int((legal & (over > 0)).sum())}  # fmt: skip
+        counts = {
+            "builds": over.size,
+            "legal": int(legal.sum()),
+            "overloaded": int((legal & (over > 0)).sum()),
+        }
         for key in (klass, "all"):
             for name, value in counts.items():
                 out[key][name] += value
@@ -319,9 +350,12 @@ def count_legal(parts: Mapping[str, Part], params: rules.Parameters) -> dict[str
 
 
 def build_rows(
-    builds: Builds, parts: Mapping[str, Part], chunk: slice = slice(None), *,
+    builds: Builds,
+    parts: Mapping[str, Part],
+    chunk: slice = slice(None),
+    *,
     legal_only: bool = False,
-) -> pa.Table:  # fmt: skip
+) -> pa.Table:
     """Rows for Parquet (columns in the module docstring): the builds in ``chunk`` (a
     slice of ``builds``), all of them with their ``legal`` flag, or only the legal ones.
     ``parts`` must be the part list the builds were enumerated from."""
@@ -339,8 +373,20 @@ def build_rows(
         slot: names(getattr(rows, slot), ids[CATALOG_SLOT[slot]]) for slot in BUILD_SLOTS
     }
     cols["class"] = names(rows.klass, CLASSES)
-    for name in ("weight", "cap", "over", "overload", "legal", "evasion", "speed", "sensors",
-                 "e_def", "reactor_cap", "hull", "head_acc"):  # fmt: skip
+    for name in (
+        "weight",
+        "cap",
+        "over",
+        "overload",
+        "legal",
+        "evasion",
+        "speed",
+        "sensors",
+        "e_def",
+        "reactor_cap",
+        "hull",
+        "head_acc",
+    ):
         cols[name] = getattr(rows, name)
     for i, name in enumerate(BAND_COLUMNS):
         cols[name] = np.ascontiguousarray(rows.bands[:, i])

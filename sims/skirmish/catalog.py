@@ -49,12 +49,29 @@ CLASSES = ("light", "medium", "heavy")
 WEAPON_TAGS = ("burst", "heavy", "melee", "guard", "pulse", "indirect")
 PART_TAGS = WEAPON_TAGS + ("jump", "smoke")
 ABILITY_KINDS = (
-    "acc", "pen", "evasion", "armor", "speed", "vent", "initiative", "lock_on", "riposte",
-)  # fmt: skip
+    "acc",
+    "pen",
+    "evasion",
+    "armor",
+    "speed",
+    "vent",
+    "initiative",
+    "lock_on",
+    "riposte",
+)
 EFFECT_KINDS = (
-    "sensors", "speed", "attack_die", "heat_per_activation", "armor", "heat",
-    "core_damage", "skip_activation", "prone", "back_damage", "none",
-)  # fmt: skip
+    "sensors",
+    "speed",
+    "attack_die",
+    "heat_per_activation",
+    "armor",
+    "heat",
+    "core_damage",
+    "skip_activation",
+    "prone",
+    "back_damage",
+    "none",
+)
 KIT_SLOTS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
 PILOT_STATS = ("gunnery", "piloting", "systems", "initiative")  # 003 D, each 0 to 3
 
@@ -315,24 +332,33 @@ def _load_parts(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Part
         if slot not in SLOTS:
             # The slot decides which other fields belong, so it is checked first.
             raise CatalogError(
-                path, f"{slot!r} is not one of {', '.join(SLOTS)}",
-                kind="part", entry=ident, field="slot",
-            )  # fmt: skip
+                path,
+                f"{slot!r} is not one of {', '.join(SLOTS)}",
+                kind="part",
+                entry=ident,
+                field="slot",
+            )
         kind = raw.get("kind")
         specs = _common() + SLOT_FIELDS.get(slot, [])
         if slot == "arm":
             if kind not in ("weapon", "shield"):
                 raise CatalogError(
-                    path, f"arm kind must be weapon or shield, got {kind!r}",
-                    kind="part", entry=ident, field="kind",
-                )  # fmt: skip
+                    path,
+                    f"arm kind must be weapon or shield, got {kind!r}",
+                    kind="part",
+                    entry=ident,
+                    field="kind",
+                )
             specs += _weapon(required=kind == "weapon")
         elif slot == "back":
             if kind not in ("weapon", "system"):
                 raise CatalogError(
-                    path, f"back kind must be weapon or system, got {kind!r}",
-                    kind="part", entry=ident, field="kind",
-                )  # fmt: skip
+                    path,
+                    f"back kind must be weapon or system, got {kind!r}",
+                    kind="part",
+                    entry=ident,
+                    field="kind",
+                )
             specs += _weapon(required=kind == "weapon")
         vals = check_entry(raw, specs, path, "part")
         if kind == "weapon":
@@ -363,16 +389,22 @@ def _load_pilots(path: Path, doc: dict[str, Any] | None = None) -> dict[str, Pil
     for pilot in out.values():
         if pilot.id in pilot.bonds or len(set(pilot.bonds)) != len(pilot.bonds):
             raise CatalogError(
-                path, "a bond names another pilot, once each",
-                kind="pilot", entry=pilot.id, field="bonds",
-            )  # fmt: skip
+                path,
+                "a bond names another pilot, once each",
+                kind="pilot",
+                entry=pilot.id,
+                field="bonds",
+            )
         for other in pilot.bonds:
             check_reference(other, out, path, "pilot", pilot.id, "bonds", "pilot")
             if pilot.id not in out[other].bonds:
                 raise CatalogError(
-                    path, f"bond with {other!r} is not listed by {other!r} (bonds are pairs)",
-                    kind="pilot", entry=pilot.id, field="bonds",
-                )  # fmt: skip
+                    path,
+                    f"bond with {other!r} is not listed by {other!r} (bonds are pairs)",
+                    kind="pilot",
+                    entry=pilot.id,
+                    field="bonds",
+                )
     return out
 
 
@@ -384,9 +416,12 @@ def _effect(
     bad_value = isinstance(value, bool) or not isinstance(value, int)
     if kind not in kinds or bad_value or set(table) != {"kind", "value"}:
         raise CatalogError(
-            path, f"expected {{ kind = one of {', '.join(kinds)}, value = integer }}",
-            kind=what, entry=ident, field=field,
-        )  # fmt: skip
+            path,
+            f"expected {{ kind = one of {', '.join(kinds)}, value = integer }}",
+            kind=what,
+            entry=ident,
+            field=field,
+        )
     return kind, value
 
 
@@ -405,8 +440,11 @@ def _load_d6_table(path: Path, doc: dict[str, Any], kind: str) -> tuple[TableRow
     rolls = Counter(r.roll for r in rows)
     for face in range(1, 7):
         if rolls[face] != 1:
-            raise CatalogError(path, f"the {kind} table needs exactly one row per d6 face; "
-                               f"face {face} has {rolls[face]}")  # fmt: skip
+            raise CatalogError(
+                path,
+                f"the {kind} table needs exactly one row per d6 face; "
+                f"face {face} has {rolls[face]}",
+            )
     return tuple(sorted(rows, key=lambda r: r.roll))
 
 
@@ -448,9 +486,19 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
     doc = load_toml(path) if doc is None else doc
     specs = [
         FieldSpec("preferred", "str", choices=("adjacent", "max_optimal")),
-        *(FieldSpec(f, "bool") for f in (
-            "charge", "boost", "lock_on", "barrage", "aimed", "overwatch", "brace", "strike",
-        )),
+        *(
+            FieldSpec(f, "bool")
+            for f in (
+                "charge",
+                "boost",
+                "lock_on",
+                "barrage",
+                "aimed",
+                "overwatch",
+                "brace",
+                "strike",
+            )
+        ),
         FieldSpec("vent_at_percent", "int", min=0, max=999),
         FieldSpec("stabilize_at_effects", "int", min=1, max=99),
         FieldSpec("overcharge_below_percent", "int", min=0, max=100),
@@ -459,19 +507,31 @@ def _load_policies(path: Path, doc: dict[str, Any] | None = None) -> dict[str, P
         FieldSpec("guard", "bool", required=False, default=False),
         FieldSpec("smoke", "bool", required=False, default=False),
         FieldSpec("jump", "bool", required=False, default=False),
-        *(FieldSpec(f, "int", min=0, max=9, required=False, default=d) for f, d in (
-            ("zone", 0), ("approach", 1), ("shot", 0), ("cover", 0), ("flank", 0),
-            ("screen", 0),
-        )),
-    ]  # fmt: skip
-    return {raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
-            for raw in entries(doc, "policy", path)}  # fmt: skip
+        *(
+            FieldSpec(f, "int", min=0, max=9, required=False, default=d)
+            for f, d in (
+                ("zone", 0),
+                ("approach", 1),
+                ("shot", 0),
+                ("cover", 0),
+                ("flank", 0),
+                ("screen", 0),
+            )
+        ),
+    ]
+    return {
+        raw["id"]: Policy(**check_entry(raw, specs, path, "policy"))
+        for raw in entries(doc, "policy", path)
+    }
 
 
 def _load_kits(
-    path: Path, parts: dict[str, Part], pilots: dict[str, Pilot], params: Parameters,
+    path: Path,
+    parts: dict[str, Part],
+    pilots: dict[str, Pilot],
+    params: Parameters,
     doc: dict[str, Any] | None = None,
-) -> dict[str, Kit]:  # fmt: skip
+) -> dict[str, Kit]:
     doc = load_toml(path) if doc is None else doc
     specs = [FieldSpec("name", "str")] + [FieldSpec(s, "id") for s in KIT_SLOTS]
     specs.append(FieldSpec("pilot", "id"))
@@ -487,9 +547,12 @@ def _load_kits(
             got = parts[vals[field]].slot
             if got != want:
                 raise CatalogError(
-                    path, f"part {vals[field]!r} is in slot {got}, not {want}",
-                    kind="kit", entry=ident, field=field,
-                )  # fmt: skip
+                    path,
+                    f"part {vals[field]!r} is in slot {got}, not {want}",
+                    kind="kit",
+                    entry=ident,
+                    field=field,
+                )
         check_reference(vals["pilot"], pilots, path, "kit", ident, "pilot", "pilot")
         kit = Kit(**vals)
         weight = sum(parts[p].weight for p in kit.part_ids)
@@ -500,8 +563,10 @@ def _load_kits(
                 path,
                 f"weighs {weight}, {weight - cap} over the {chassis.klass} cap {cap} "
                 f"(at most {params.overload_max} over is allowed, 003 B4)",
-                kind="kit", entry=ident, field="weight",
-            )  # fmt: skip
+                kind="kit",
+                entry=ident,
+                field="weight",
+            )
         out[ident] = kit
     return out
 
@@ -512,28 +577,47 @@ def _check_standard_medium(
     """``standard_medium`` names a kit of the catalog whose chassis is a Medium (003 F4)."""
     kit = kits.get(params.standard_medium)
     if kit is None:
-        raise CatalogError(path, f"names unknown kit {params.standard_medium!r}",
-                           kind="parameter", entry="standard_medium", field="value")  # fmt: skip
+        raise CatalogError(
+            path,
+            f"names unknown kit {params.standard_medium!r}",
+            kind="parameter",
+            entry="standard_medium",
+            field="value",
+        )
     klass = parts[kit.chassis].klass
     if klass != "medium":
-        raise CatalogError(path, f"kit {kit.id!r} is a {klass}, not a Medium",
-                           kind="parameter", entry="standard_medium", field="value")  # fmt: skip
+        raise CatalogError(
+            path,
+            f"kit {kit.id!r} is a {klass}, not a Medium",
+            kind="parameter",
+            entry="standard_medium",
+            field="value",
+        )
 
 
 def _check_board(path: Path, params: Parameters, maps: dict[str, Map]) -> None:
     """``board`` names a map of maps/ or the range track (003 H)."""
     if params.board != "track" and params.board not in maps:
-        raise CatalogError(path, f"names unknown map {params.board!r} (maps: track, "
-                                 f"{', '.join(sorted(maps))})",
-                           kind="parameter", entry="board", field="value")  # fmt: skip
+        raise CatalogError(
+            path,
+            f"names unknown map {params.board!r} (maps: track, {', '.join(sorted(maps))})",
+            kind="parameter",
+            entry="board",
+            field="value",
+        )
 
 
-FILES = ("rules.toml", "parts.toml", "kits.toml", "pilots.toml", "tables.toml",
-         "policies.toml")  # fmt: skip
+FILES = ("rules.toml", "parts.toml", "kits.toml", "pilots.toml", "tables.toml", "policies.toml")
 # --set KIND.ID.FIELD: the file each kind lives in
-KIND_FILES = {"part": "parts.toml", "kit": "kits.toml", "pilot": "pilots.toml",
-              "policy": "policies.toml", "strike": "tables.toml", "crit": "tables.toml",
-              "stress": "tables.toml"}  # fmt: skip
+KIND_FILES = {
+    "part": "parts.toml",
+    "kit": "kits.toml",
+    "pilot": "pilots.toml",
+    "policy": "policies.toml",
+    "strike": "tables.toml",
+    "crit": "tables.toml",
+    "stress": "tables.toml",
+}
 
 
 def load_catalog(
@@ -560,7 +644,17 @@ def load_catalog(
     maps = load_maps(folder / "maps")
     _check_board(folder / "rules.toml", params, maps)
     return Catalog(
-        folder, parts, kits, pilots, crit, stress, strikes, policies, params, provenance,
+        folder,
+        parts,
+        kits,
+        pilots,
+        crit,
+        stress,
+        strikes,
+        policies,
+        params,
+        provenance,
         tuple(sorted((overrides or {}).items())),
-        maps=maps, terrain=load_terrain(folder / "terrain.toml"),
+        maps=maps,
+        terrain=load_terrain(folder / "terrain.toml"),
     )

@@ -64,20 +64,36 @@ def class_core_armor(catalog: Catalog, klass: str) -> list[int]:
     chassis, 003 C)."""
     base = catalog.mech(next(iter(catalog.kits)))
     core = rules.SILHOUETTE.index("core")
-    return sorted({
-        rules.mech_stats(replace(base, chassis=p), catalog.params).armor[core]
-        for p in catalog.parts.values() if p.slot == "chassis" and p.klass == klass
-    })  # fmt: skip
+    return sorted(
+        {
+            rules.mech_stats(replace(base, chassis=p), catalog.params).armor[core]
+            for p in catalog.parts.values()
+            if p.slot == "chassis" and p.klass == klass
+        }
+    )
 
 
-def full_or_better(catalog: Catalog, weapon: str, kit: str, location: str, *,
-                   nat20: bool = False, braced: bool = False) -> Fraction:  # fmt: skip
+def full_or_better(
+    catalog: Catalog,
+    weapon: str,
+    kit: str,
+    location: str,
+    *,
+    nat20: bool = False,
+    braced: bool = False,
+) -> Fraction:
     """P(d6 + Pen >= Armor) of one hit (F5): a plain hit unless ``nat20`` (a natural-20
     hit, F Hit: +``nat20_pen``) or ``braced`` (the target Braced, E: +``brace_armor``),
     the bonuses as the catalog's parameters give them to ``rules.penetration``."""
     armor = kit_location_stat(catalog, kit, location, "armor")
-    odds = rules.penetration(catalog.parts[weapon].pen, armor, catalog.params.crit_margin,
-                             nat20=nat20, braced=braced, params=catalog.params)  # fmt: skip
+    odds = rules.penetration(
+        catalog.parts[weapon].pen,
+        armor,
+        catalog.params.crit_margin,
+        nat20=nat20,
+        braced=braced,
+        params=catalog.params,
+    )
     return odds["full"] + odds["crit"]
 
 
@@ -187,8 +203,14 @@ def prone_evasion_loss(catalog: Catalog, kit: str) -> int:
     stats = rules.mech_stats(m, catalog.params)
 
     def evasion(prone: bool) -> int:
-        return rules.evasion(m.chassis.evasion, m.legs.evasion, m.pilot.piloting,
-                             stats.overload, catalog.params, prone=prone)  # fmt: skip
+        return rules.evasion(
+            m.chassis.evasion,
+            m.legs.evasion,
+            m.pilot.piloting,
+            stats.overload,
+            catalog.params,
+            prone=prone,
+        )
 
     return evasion(False) - evasion(True)
 
@@ -198,9 +220,11 @@ def location_rerolls(catalog: Catalog) -> dict[str, int]:
     F11, F7 Prone)."""
     return {
         f"{'melee' if melee else 'ranged'}{' prone' if prone else ''}": int(
-            rules.location_rerolls(melee, prone))
-        for melee in (False, True) for prone in (False, True)
-    }  # fmt: skip
+            rules.location_rerolls(melee, prone)
+        )
+        for melee in (False, True)
+        for prone in (False, True)
+    }
 
 
 def table_die(catalog: Catalog, table: str) -> dict[str, Fraction]:
@@ -297,9 +321,10 @@ def roster_legality(catalog: Catalog, base: list[str], forbidden: list[str]) -> 
             refused.append(f"{'+'.join(combo)}: {problems[0]}")
     roster = [catalog.mech(k) for k in base]
     accepted = [
-        swap for swap in forbidden
+        swap
+        for swap in forbidden
         if not rules.roster_problems(swap_roster(catalog, roster, swap), params)
-    ]  # fmt: skip
+    ]
     return {"refused_untouched": refused, "accepted_forbidden": accepted}
 
 
@@ -337,10 +362,13 @@ def roster_sizes(catalog: Catalog, sizes: list[int]) -> list[int]:
     some roster of n distinct untouched kits is accepted (B)."""
     kits = sorted(catalog.kits)
     return [
-        n for n in sizes
-        if any(not rules.roster_problems([catalog.mech(k) for k in combo], catalog.params)
-               for combo in combinations(kits, n))
-    ]  # fmt: skip
+        n
+        for n in sizes
+        if any(
+            not rules.roster_problems([catalog.mech(k) for k in combo], catalog.params)
+            for combo in combinations(kits, n)
+        )
+    ]
 
 
 def team_sizes(catalog: Catalog) -> list[int]:
@@ -351,8 +379,9 @@ def team_sizes(catalog: Catalog) -> list[int]:
     return sorted({len(team.split("+")) for team, _ in teams.kit_teams_brute_force(catalog)})
 
 
-def pilot_stat_accepted(catalog: Catalog, stats: list[str], values: list[int]
-                        ) -> dict[str, list[int]]:  # fmt: skip
+def pilot_stat_accepted(
+    catalog: Catalog, stats: list[str], values: list[int]
+) -> dict[str, list[int]]:
     """Per pilot stat, the values the catalog loader accepts: each of ``values`` set on
     the catalog's first pilot (a designer edit, ``pilot.ID.STAT``) and the catalog
     reloaded with it (D)."""
@@ -446,9 +475,17 @@ def wipe_points(catalog: Catalog) -> int:
 def map_sizes(catalog: Catalog) -> dict[str, list[int]]:
     """Each map's [length, depth, max elevation, deployment columns, zones, hexes per
     zone] as maps.py loads it (the numbers the geometry tables are built from)."""
-    return {mid: [m.length, m.depth, m.max_elevation, m.deploy, len(m.zones),
-                  *sorted({len(z) for z in m.zones})]
-            for mid, m in sorted(catalog.maps.items())}  # fmt: skip
+    return {
+        mid: [
+            m.length,
+            m.depth,
+            m.max_elevation,
+            m.deploy,
+            len(m.zones),
+            *sorted({len(z) for z in m.zones}),
+        ]
+        for mid, m in sorted(catalog.maps.items())
+    }
 
 
 def zones_seen_together(catalog: Catalog) -> dict[str, int]:
@@ -483,14 +520,45 @@ def rounds_to_middle(catalog: Catalog, kit: str) -> dict[str, int]:
 CHECKS = {
     f.__name__: f
     for f in (
-        map_sizes, zones_seen_together, rounds_to_middle,
-        part_stat, kit_location_stat, class_core_armor, full_or_better, crit_excess,
-        mean_crit_share, modifier_p, modifier_dist, kit_bands, kit_weights, team_weight,
-        team_fits, team_cap_edge, roster_legality, active_pilots, overcharge_heat_dist,
-        engine_param, front_distance, zone_points, wipe_points, net_dice,
-        charge_dice_by_hexes, range_reach, lock_on_chance, kick_fall_chance,
-        prone_evasion_loss, location_rerolls, table_die, overload_loss, most_copies,
-        roster_sizes, team_sizes, pilot_stat_accepted, full_action_quick, engine_dice,
-        grapple_bonus_by_kit, grapple_win_chance,
+        map_sizes,
+        zones_seen_together,
+        rounds_to_middle,
+        part_stat,
+        kit_location_stat,
+        class_core_armor,
+        full_or_better,
+        crit_excess,
+        mean_crit_share,
+        modifier_p,
+        modifier_dist,
+        kit_bands,
+        kit_weights,
+        team_weight,
+        team_fits,
+        team_cap_edge,
+        roster_legality,
+        active_pilots,
+        overcharge_heat_dist,
+        engine_param,
+        front_distance,
+        zone_points,
+        wipe_points,
+        net_dice,
+        charge_dice_by_hexes,
+        range_reach,
+        lock_on_chance,
+        kick_fall_chance,
+        prone_evasion_loss,
+        location_rerolls,
+        table_die,
+        overload_loss,
+        most_copies,
+        roster_sizes,
+        team_sizes,
+        pilot_stat_accepted,
+        full_action_quick,
+        engine_dice,
+        grapple_bonus_by_kit,
+        grapple_win_chance,
     )
-}  # fmt: skip
+}

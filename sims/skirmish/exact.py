@@ -107,9 +107,13 @@ def penetration_table(params: rules.Parameters) -> pl.DataFrame:
             for margin in MARGIN_RANGE:
                 for variant in VARIANTS:
                     odds = rules.penetration(
-                        pen, armor, margin,
-                        nat20=variant == "nat20", braced=variant == "brace", params=params,
-                    )  # fmt: skip
+                        pen,
+                        armor,
+                        margin,
+                        nat20=variant == "nat20",
+                        braced=variant == "brace",
+                        params=params,
+                    )
                     rows.append(
                         {"pen": pen, "armor": armor, "margin": margin, "variant": variant, **odds}
                     )
@@ -151,9 +155,15 @@ def reference_accuracy(weapon: Part) -> int:
 
 
 def strike_outcomes(
-    weapon: Part, target: Mech, params: rules.Parameters, accuracy: int | None = None,
-    net_dice: int = 0, *, braced: bool = False, evasion: int | None = None,
-) -> dict[tuple[str, str], Fraction]:  # fmt: skip
+    weapon: Part,
+    target: Mech,
+    params: rules.Parameters,
+    accuracy: int | None = None,
+    net_dice: int = 0,
+    *,
+    braced: bool = False,
+    evasion: int | None = None,
+) -> dict[tuple[str, str], Fraction]:
     """P(part, outcome | hit) for one shot of ``weapon`` at an undamaged ``target``
     without cover: location over its bands (F4), then penetration (F5, +Brace Armor when
     ``braced``) with the natural-20 bonus weighted by P(natural 20 | hit). ``evasion``
@@ -192,14 +202,22 @@ def outcome_damage_means(weapon: Part, params: rules.Parameters) -> dict[str, Fr
 @functools.cache  # pure in (part, parameters), both frozen; tables ask many times
 def _outcome_means(weapon: Part, params: rules.Parameters) -> tuple[tuple[str, Fraction], ...]:
     dice = rules.damage_dist(weapon)
-    return tuple((o, dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean())
-                 for o in rules.OUTCOMES)  # fmt: skip
+    return tuple(
+        (o, dice.map(lambda r, o=o: rules.outcome_damage(o, r, params)).mean())
+        for o in rules.OUTCOMES
+    )
 
 
 def fire_damage(
-    weapon: Part, target: Mech, params: rules.Parameters, *, accuracy: int | None = None,
-    net_dice: int = 0, braced: bool = False, evasion: int | None = None,
-) -> Fraction:  # fmt: skip
+    weapon: Part,
+    target: Mech,
+    params: rules.Parameters,
+    *,
+    accuracy: int | None = None,
+    net_dice: int = 0,
+    braced: bool = False,
+    evasion: int | None = None,
+) -> Fraction:
     """Expected damage-dice damage of one Fire action without cover: Shots x P(hit) x
     E[damage | hit] (shots independent, target undamaged; crit-table effects are not
     damage). ``accuracy`` defaults to the weapon_vs_kit attacker's, ``evasion`` to the
@@ -207,8 +225,7 @@ def fire_damage(
     evasion = rules.mech_stats(target, params).evasion if evasion is None else evasion
     acc = reference_accuracy(weapon) if accuracy is None else accuracy
     p_hit, _ = rules.hit_chances(acc, evasion, net_dice)
-    strikes = strike_outcomes(weapon, target, params, acc, net_dice, braced=braced,
-                              evasion=evasion)  # fmt: skip
+    strikes = strike_outcomes(weapon, target, params, acc, net_dice, braced=braced, evasion=evasion)
     per_outcome = outcome_damage_means(weapon, params)
     per_hit = sum(p * per_outcome[o] for (_, o), p in strikes.items())
     return weapon.shots * p_hit * per_hit
@@ -318,8 +335,15 @@ def damage_by_range_table(catalog: Catalog, target: str | None = None) -> pl.Dat
                 if value is not None and (best is None or value > best[1]):
                     best = (weapon.id, value)
             if best is not None:
-                rows.append({"kit": kit, "target": target, "distance": d, "weapon": best[0],
-                             "expected_damage": best[1]})  # fmt: skip
+                rows.append(
+                    {
+                        "kit": kit,
+                        "target": target,
+                        "distance": d,
+                        "weapon": best[0],
+                        "expected_damage": best[1],
+                    }
+                )
     return exact_columns(rows, ["expected_damage"])
 
 
@@ -345,33 +369,62 @@ TABLES = (
     Table(
         "penetration",
         DOC_PENETRATION,
-        columns(("pen", "id"), ("armor", "id"), ("margin", "id"), ("variant", "id"),
-                ("glance", "probability"), ("full", "probability"), ("crit", "probability")),
-        Pivot(("margin", "variant"), "pen", "armor", _full_or_better_and_crit,
-              note="Each cell: % full-or-better / % crit."),
+        columns(
+            ("pen", "id"),
+            ("armor", "id"),
+            ("margin", "id"),
+            ("variant", "id"),
+            ("glance", "probability"),
+            ("full", "probability"),
+            ("crit", "probability"),
+        ),
+        Pivot(
+            ("margin", "variant"),
+            "pen",
+            "armor",
+            _full_or_better_and_crit,
+            note="Each cell: % full-or-better / % crit.",
+        ),
     ),
     Table(
         "bands",
         DOC_BANDS,
-        columns(("kit", "id"), ("cover", "id"), ("part", "id"), ("first", "id"), ("last", "id"),
-                ("p_strike", "probability")),
+        columns(
+            ("kit", "id"),
+            ("cover", "id"),
+            ("part", "id"),
+            ("first", "id"),
+            ("last", "id"),
+            ("p_strike", "probability"),
+        ),
     ),
     Table(
         "weapon_vs_kit",
         DOC_WEAPON_VS_KIT,
-        columns(("weapon", "id"), ("kit", "id"), ("p_hit", "probability"),
-                ("crit_share", "probability"), ("expected_damage", "expectation")),
+        columns(
+            ("weapon", "id"),
+            ("kit", "id"),
+            ("p_hit", "probability"),
+            ("crit_share", "probability"),
+            ("expected_damage", "expectation"),
+        ),
     ),
     Table(
         "strikes",
         DOC_STRIKES,
-        columns(("weapon", "id"), ("kit", "id"), ("part", "id"), ("outcome", "id"),
-                ("p", "probability")),
+        columns(
+            ("weapon", "id"), ("kit", "id"), ("part", "id"), ("outcome", "id"), ("p", "probability")
+        ),
     ),
     Table(
         "damage_by_range",
         DOC_DAMAGE_BY_RANGE,
-        columns(("kit", "id"), ("target", "id"), ("distance", "id"), ("weapon", "id"),
-                ("expected_damage", "expectation")),
+        columns(
+            ("kit", "id"),
+            ("target", "id"),
+            ("distance", "id"),
+            ("weapon", "id"),
+            ("expected_damage", "expectation"),
+        ),
     ),
-)  # fmt: skip
+)

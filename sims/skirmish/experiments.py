@@ -68,8 +68,9 @@ def _policies(catalog: Catalog, options: Mapping[str, Any]) -> list[tuple[str, s
     names = options.get("policy") or ["gunline"]
     for name in names:
         if name not in catalog.policies:
-            raise CatalogError("--policy", f"unknown policy {name!r} "
-                                           f"(known: {', '.join(catalog.policies)})")  # fmt: skip
+            raise CatalogError(
+                "--policy", f"unknown policy {name!r} (known: {', '.join(catalog.policies)})"
+            )
     return [(a, b) for a in names for b in names]
 
 
@@ -96,8 +97,9 @@ def team_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
             if kit not in catalog.kits:
                 raise CatalogError("--teams", f"team {team!r}: unknown kit {kit!r}")
         if len(kits) != catalog.params.fielded:
-            raise CatalogError("--teams", f"team {team!r}: a fielded team is "
-                                          f"{catalog.params.fielded} kits")  # fmt: skip
+            raise CatalogError(
+                "--teams", f"team {team!r}: a fielded team is {catalog.params.fielded} kits"
+            )
         problems = rules.team_problems([catalog.mech(k) for k in kits], catalog.params)
         if problems:
             raise CatalogError("--teams", f"team {team!r} is not legal: {problems[0]}")
@@ -130,10 +132,13 @@ def rating_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]
     if not count:
         return {}
     with_custom, _ = _with_custom(catalog, count)
-    return {"custom_kits": {
-        k: {"parts": list(v.part_ids), "pilot": v.pilot}
-        for k, v in with_custom.kits.items() if k.startswith(teams.CUSTOM_PREFIX)
-    }}  # fmt: skip
+    return {
+        "custom_kits": {
+            k: {"parts": list(v.part_ids), "pilot": v.pilot}
+            for k, v in with_custom.kits.items()
+            if k.startswith(teams.CUSTOM_PREFIX)
+        }
+    }
 
 
 _CUSTOM_CACHE: dict[tuple, tuple[Catalog, list[str]]] = {}
@@ -153,8 +158,15 @@ _BATTLES: dict[tuple, Battle] = {}
 def _battle(catalog: Catalog, cell: Mapping[str, Any]) -> Battle:
     """The compiled matchup of a cell; a worker compiles each matchup of a catalog
     variant once, however many chunks hold it."""
-    key = (str(catalog.root), catalog.overrides, cell.get("custom", 0), cell["side_a"],
-           cell["side_b"], cell["policy_a"], cell["policy_b"])  # fmt: skip
+    key = (
+        str(catalog.root),
+        catalog.overrides,
+        cell.get("custom", 0),
+        cell["side_a"],
+        cell["side_b"],
+        cell["policy_a"],
+        cell["policy_b"],
+    )
     if key not in _BATTLES:
         if len(_BATTLES) > 20_000:  # a bound on a long-lived worker's memory
             _BATTLES.clear()
@@ -164,8 +176,7 @@ def _battle(catalog: Catalog, cell: Mapping[str, Any]) -> Battle:
     return _BATTLES[key]
 
 
-def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
-                engine: str) -> pa.Table:  # fmt: skip
+def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     """Play a chunk's battles, every matchup of it in one engine call (each battle
     gathers its matchup by scenario id); one row per battle (module docstring)."""
     custom = batch.cells[0].get("custom")
@@ -188,8 +199,12 @@ def battle_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator,
         "hull_a": res["hull"][:, 0].astype(np.float32),
         "hull_b": res["hull"][:, 1].astype(np.float32),
     }
-    for key, dtype in (("kills", np.int16), ("crits", np.int32), ("shots", np.int32),
-                       ("hits", np.int32)):  # fmt: skip
+    for key, dtype in (
+        ("kills", np.int16),
+        ("crits", np.int32),
+        ("shots", np.int32),
+        ("hits", np.int32),
+    ):
         cols[f"{key}_a"] = res[key][:, 0].astype(dtype)
         cols[f"{key}_b"] = res[key][:, 1].astype(dtype)
     for s, side in enumerate("ab"):
@@ -249,13 +264,13 @@ def _build_parts(catalog: Catalog, which: str) -> Mapping[str, Any]:
     return builds.load_parts(catalog.root, "full", game_dir=True, overrides=edits)
 
 
-def build_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator,
-                engine: str) -> pa.Table:  # fmt: skip
+def build_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     """Every build on one chassis (no randomness: the seed does not enter the rows)."""
     (cell,) = batch.cells  # an enumeration: one cell per chunk
     parts = _build_parts(catalog, cell["parts"])
-    table = builds.build_rows(builds.enumerate_builds(parts, catalog.params, [cell["chassis"]]),
-                              parts)  # fmt: skip
+    table = builds.build_rows(
+        builds.enumerate_builds(parts, catalog.params, [cell["chassis"]]), parts
+    )
     return table.append_column("cell", pa.array(np.full(table.num_rows, cell["cell"], np.int32)))
 
 
@@ -277,23 +292,35 @@ TEAM_CAP_SCHEMA = """Rows of ``team-cap`` (exact counts, no randomness; one chun
 Methods: sims/skirmish/team_counts.py (builds), sims/skirmish/teams.py (kits, rosters).
 """
 
-TEAM_CAP_COLUMNS = {"of": pa.string(), "parts": pa.string(), "team_cap": pa.int16(),
-                    "light": pa.int8(), "medium": pa.int8(), "heavy": pa.int8(),
-                    "teams": pa.decimal128(38, 0), "ordered": pa.decimal128(38, 0),
-                    "piloted": pa.decimal128(38, 0), "legal_trios": pa.int8(),
-                    "rosters": pa.int32()}  # fmt: skip
+TEAM_CAP_COLUMNS = {
+    "of": pa.string(),
+    "parts": pa.string(),
+    "team_cap": pa.int16(),
+    "light": pa.int8(),
+    "medium": pa.int8(),
+    "heavy": pa.int8(),
+    "teams": pa.decimal128(38, 0),
+    "ordered": pa.decimal128(38, 0),
+    "piloted": pa.decimal128(38, 0),
+    "legal_trios": pa.int8(),
+    "rosters": pa.int32(),
+}
 
 
 def team_cap_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Kit teams, teams of builds of the chosen part list, and kit rosters."""
     which = build_cells(catalog, options)[0]["parts"]
     team_counts.check_supported(catalog.params)
-    return [{"of": "kits", "parts": "playable"}, {"of": "builds", "parts": which},
-            {"of": "kit_rosters", "parts": "playable"}]  # fmt: skip
+    return [
+        {"of": "kits", "parts": "playable"},
+        {"of": "builds", "parts": which},
+        {"of": "kit_rosters", "parts": "playable"},
+    ]
 
 
-def team_cap_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator,
-                   engine: str) -> pa.Table:  # fmt: skip
+def team_cap_chunk(
+    catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str
+) -> pa.Table:
     """One cell's counts for every Team Cap 100..200 (no randomness)."""
     (cell,) = batch.cells  # an enumeration: one cell per chunk
     if cell["of"] == "builds":
@@ -301,13 +328,16 @@ def team_cap_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator,
         frame = team_counts.build_team_counts(parts, catalog.params, len(catalog.pilots))
     elif cell["of"] == "kits":
         frame = teams.kit_team_counts(catalog).with_columns(
-            ordered=pl.col("teams") * 6, piloted=pl.col("teams"))
+            ordered=pl.col("teams") * 6, piloted=pl.col("teams")
+        )
     else:
         frame = teams.kit_roster_counts(catalog)
     rows = frame.with_columns(of=pl.lit(cell["of"]), parts=pl.lit(cell["parts"])).to_arrow()
     n = rows.num_rows
-    cols = {name: (rows[name].cast(kind) if name in rows.column_names else pa.nulls(n, kind))
-            for name, kind in TEAM_CAP_COLUMNS.items()}  # fmt: skip
+    cols = {
+        name: (rows[name].cast(kind) if name in rows.column_names else pa.nulls(n, kind))
+        for name, kind in TEAM_CAP_COLUMNS.items()
+    }
     cols["cell"] = pa.array(np.full(n, cell["cell"], np.int32))
     return pa.table(cols)
 
@@ -318,16 +348,32 @@ def _part_list(text: str) -> str:
     return text
 
 
-KITS = Option("kits", "kit ids, comma-separated (default: every kit)", comma_list,
-              metavar="K1,K2,...")
-POLICY = Option("policy", "policies of catalogs/skirmish/policies.toml, comma-separated "
-                "(default gunline)", comma_list, default="gunline", metavar="P1,P2,...")
-TEAMS = Option("teams", "fielded teams, comma-separated, each its kits joined by +: "
-               "k1+k2+k3,k4+k5+k6", comma_list, metavar="TEAM,...")
-PARTS_OPTION = Option("parts", "the part list: full (parts_full.toml, default) or playable",
-                      _part_list, default="full", metavar="LIST")
-CUSTOM = Option("custom", "add this many strong custom teams (teams.custom_teams)",
-                whole_number, metavar="K")
+KITS = Option(
+    "kits", "kit ids, comma-separated (default: every kit)", comma_list, metavar="K1,K2,..."
+)
+POLICY = Option(
+    "policy",
+    "policies of catalogs/skirmish/policies.toml, comma-separated (default gunline)",
+    comma_list,
+    default="gunline",
+    metavar="P1,P2,...",
+)
+TEAMS = Option(
+    "teams",
+    "fielded teams, comma-separated, each its kits joined by +: k1+k2+k3,k4+k5+k6",
+    comma_list,
+    metavar="TEAM,...",
+)
+PARTS_OPTION = Option(
+    "parts",
+    "the part list: full (parts_full.toml, default) or playable",
+    _part_list,
+    default="full",
+    metavar="LIST",
+)
+CUSTOM = Option(
+    "custom", "add this many strong custom teams (teams.custom_teams)", whole_number, metavar="K"
+)
 
 # The codes of the outcome columns, in code order (see the schema above): the query
 # views show these words.

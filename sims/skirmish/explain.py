@@ -41,8 +41,10 @@ class NoLineOfSight(ExplainError):
 
     def __init__(self, board: Board) -> None:
         a, t = board.attacker_hex, board.target_hex
-        super().__init__(f"no shot: no line of sight from {a[0]},{a[1]} to {t[0]},{t[1]} "
-                         f"on map {board.map_id} (003 H4)")  # fmt: skip
+        super().__init__(
+            f"no shot: no line of sight from {a[0]},{a[1]} to {t[0]},{t[1]} "
+            f"on map {board.map_id} (003 H4)"
+        )
         self.board = board
 
 
@@ -207,18 +209,23 @@ def parse_hex(text: str) -> Hex:
 def _stand(g: geometry.Geometry, board: Map, where: Hex, flag: str) -> int:
     col, row = where
     if not board.in_bounds(col, row):
-        raise ExplainError(f"{flag} {col},{row} is off map {board.id} ({board.length} x "
-                           f"{board.depth}: COL 0-{board.length - 1}, ROW 0-"
-                           f"{board.depth - 1})")  # fmt: skip
+        raise ExplainError(
+            f"{flag} {col},{row} is off map {board.id} ({board.length} x "
+            f"{board.depth}: COL 0-{board.length - 1}, ROW 0-"
+            f"{board.depth - 1})"
+        )
     h = g.index(col, row)
     if g.terrain[h] == OBSTACLE:
-        raise ExplainError(f"{flag} {col},{row} is an obstacle hex on map {board.id}: "
-                           "a mech cannot stand there (003 H)")  # fmt: skip
+        raise ExplainError(
+            f"{flag} {col},{row} is an obstacle hex on map {board.id}: "
+            "a mech cannot stand there (003 H)"
+        )
     return h
 
 
-def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None,
-                  target_hex: Hex | None) -> Board:  # fmt: skip
+def explain_board(
+    catalog: Catalog, map_id: str | None, attacker_hex: Hex | None, target_hex: Hex | None
+) -> Board:
     """Where the attacker (``attacker_hex``) and target stand on map ``map_id`` and what
     that gives a shot: distance, the hex line against the sight height, line of sight
     (H4), hard and soft cover and high ground (H5), each checked against the geometry
@@ -227,8 +234,10 @@ def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None
         raise ExplainError("--from and --to need --map (a map id, e.g. --map open)")
     missing = [f for f, v in (("--from", attacker_hex), ("--to", target_hex)) if v is None]
     if missing:
-        raise ExplainError(f"--map needs {' and '.join(missing)} (the attacker's and the "
-                           "target's hexes as COL,ROW)")  # fmt: skip
+        raise ExplainError(
+            f"--map needs {' and '.join(missing)} (the attacker's and the "
+            "target's hexes as COL,ROW)"
+        )
     g = map_geometry(catalog, map_id)
     board = catalog.maps[map_id]
     a = _stand(g, board, attacker_hex, "--from")
@@ -249,8 +258,17 @@ def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None
             continue
         top = int(g.top[h])
         verdict = "blocks" if top > sight else "at" if top == sight else "below"
-        line.append(LineHex(g.coords(h), i, int(g.elevation[h]),
-                            TERRAIN_NAMES[int(g.terrain[h])], top, sight, verdict))  # fmt: skip
+        line.append(
+            LineHex(
+                g.coords(h),
+                i,
+                int(g.elevation[h]),
+                TERRAIN_NAMES[int(g.terrain[h])],
+                top,
+                sight,
+                verdict,
+            )
+        )
     los = bool(g.los[a, t])
     blocked = any(x.verdict in ("blocks", "off the board") for x in line)
     _agree("line of sight", not blocked, los, attacker_hex, target_hex, map_id)
@@ -261,55 +279,88 @@ def explain_board(catalog: Catalog, map_id: str | None, attacker_hex: Hex | None
     hard = []
     if los:
         for o in g.neighbour[t].tolist():
-            if (o >= 0 and g.terrain[o] == OBSTACLE
-                    and g.top[o] - ground_t >= geometry.HARD_COVER_LEVELS
-                    and g.dist[a, o] < g.dist[a, t]):  # fmt: skip
+            if (
+                o >= 0
+                and g.terrain[o] == OBSTACLE
+                and g.top[o] - ground_t >= geometry.HARD_COVER_LEVELS
+                and g.dist[a, o] < g.dist[a, t]
+            ):
                 col, row = g.coords(o)
-                hard.append(f"obstacle at {col},{row} (top {int(g.top[o])}, "
-                            f"{int(g.top[o]) - ground_t} above the target's ground) "
-                            "lies between")  # fmt: skip
+                hard.append(
+                    f"obstacle at {col},{row} (top {int(g.top[o])}, "
+                    f"{int(g.top[o]) - ground_t} above the target's ground) "
+                    "lies between"
+                )
         if line and line[-1].verdict == "at":
             col, row = line[-1].hex
-            hard.append(f"{col},{row} next to the target has its top exactly at the "
-                        f"sight height {fraction_str(line[-1].sight)} (H4)")  # fmt: skip
+            hard.append(
+                f"{col},{row} next to the target has its top exactly at the "
+                f"sight height {fraction_str(line[-1].sight)} (H4)"
+            )
     ignored = bool(hard) and ground_a - ground_t >= geometry.HARD_COVER_IGNORED_LEVELS
-    _agree("hard cover", bool(hard) and not ignored, bool(g.hard_cover[a, t]),
-           attacker_hex, target_hex, map_id)  # fmt: skip
+    _agree(
+        "hard cover",
+        bool(hard) and not ignored,
+        bool(g.hard_cover[a, t]),
+        attacker_hex,
+        target_hex,
+        map_id,
+    )
 
     # 003 H5 soft cover: foliage under the target or on the line (smoke is the engine's).
     soft = []
     if los:
-        soft = [f"foliage at {x.hex[0]},{x.hex[1]} on the line" for x in line
-                if x.terrain == "foliage"]  # fmt: skip
+        soft = [
+            f"foliage at {x.hex[0]},{x.hex[1]} on the line" for x in line if x.terrain == "foliage"
+        ]
         if g.terrain[t] == FOLIAGE:
             soft.append("the target stands in foliage")
-    _agree("soft cover", bool(soft), bool(g.soft_cover[a, t]), attacker_hex, target_hex,
-           map_id)  # fmt: skip
+    _agree("soft cover", bool(soft), bool(g.soft_cover[a, t]), attacker_hex, target_hex, map_id)
     high = ground_a - ground_t >= geometry.HIGH_GROUND_LEVELS
     _agree("high ground", high, bool(g.high_ground[a, t]), attacker_hex, target_hex, map_id)
     return Board(
-        map_id=map_id, map_name=board.name, attacker_hex=attacker_hex, target_hex=target_hex,
-        attacker_ground=ground_a, target_ground=ground_t,
+        map_id=map_id,
+        map_name=board.name,
+        attacker_hex=attacker_hex,
+        target_hex=target_hex,
+        attacker_ground=ground_a,
+        target_ground=ground_t,
         attacker_terrain=TERRAIN_NAMES[int(g.terrain[a])],
-        target_terrain=TERRAIN_NAMES[int(g.terrain[t])], distance=n, line=tuple(line),
-        los=los, hard_sources=tuple(hard), hard_ignored=ignored, soft_sources=tuple(soft),
-        high_ground=high, high_ground_dice=catalog.params.high_ground_dice,
-    )  # fmt: skip
+        target_terrain=TERRAIN_NAMES[int(g.terrain[t])],
+        distance=n,
+        line=tuple(line),
+        los=los,
+        hard_sources=tuple(hard),
+        hard_ignored=ignored,
+        soft_sources=tuple(soft),
+        high_ground=high,
+        high_ground_dice=catalog.params.high_ground_dice,
+    )
 
 
 def _agree(what: str, shown: bool, table: bool, a: Hex, t: Hex, map_id: str) -> None:
     # The working is for display; the verdict comes from geometry.py. Disagreement is a bug.
     if shown != table:
-        raise AssertionError(f"{what} from {a} to {t} on map {map_id}: the working says "
-                             f"{shown}, geometry.py's table {table}")  # fmt: skip
+        raise AssertionError(
+            f"{what} from {a} to {t} on map {map_id}: the working says "
+            f"{shown}, geometry.py's table {table}"
+        )
 
 
 def explain_shot(
-    catalog: Catalog, attacker: str, weapon: str, target: str, *,
-    distance: int | None = None, cover: str | None = None, modifier: int = 0,
-    braced: bool = False, map_id: str | None = None, attacker_hex: Hex | None = None,
+    catalog: Catalog,
+    attacker: str,
+    weapon: str,
+    target: str,
+    *,
+    distance: int | None = None,
+    cover: str | None = None,
+    modifier: int = 0,
+    braced: bool = False,
+    map_id: str | None = None,
+    attacker_hex: Hex | None = None,
     target_hex: Hex | None = None,
-) -> ShotExplanation:  # fmt: skip
+) -> ShotExplanation:
     """The working of one Fire action of ``weapon`` (mounted on kit ``attacker``) at kit
     ``target``: undamaged mechs with their suggested pilots, attacker not moved.
     ``modifier`` adds the designer's own signed modifier dice ([+] positive). On map
@@ -321,8 +372,10 @@ def explain_shot(
     shooter, victim = catalog.mech(attacker), catalog.mech(target)
     mounted = {p.id: p for p in shooter.weapons}
     if weapon not in mounted:
-        raise ExplainError(f"kit {attacker!r} mounts no weapon {weapon!r} "
-                           f"(its weapons: {', '.join(sorted(mounted)) or 'none'})")  # fmt: skip
+        raise ExplainError(
+            f"kit {attacker!r} mounts no weapon {weapon!r} "
+            f"(its weapons: {', '.join(sorted(mounted)) or 'none'})"
+        )
     gun = mounted[weapon]
     board = None
     if map_id is not None or attacker_hex is not None or target_hex is not None:
@@ -343,11 +396,15 @@ def explain_shot(
     band = rules.range_band(distance, gun, params)  # F Declare
     reach = rules.long_range(gun.range, params)
     if band == "out" and gun.is_melee:
-        raise ExplainError(f"{weapon} is a melee weapon: it needs adjacency (distance 1), "
-                           f"got distance {distance} (003 F11)")  # fmt: skip
+        raise ExplainError(
+            f"{weapon} is a melee weapon: it needs adjacency (distance 1), "
+            f"got distance {distance} (003 F11)"
+        )
     if band == "out":
-        raise ExplainError(f"no shot: {weapon} (Range {gun.range}) reaches {reach} at long "
-                           f"range, target at distance {distance} (003 F Declare)")  # fmt: skip
+        raise ExplainError(
+            f"no shot: {weapon} (Range {gun.range}) reaches {reach} at long "
+            f"range, target at distance {distance} (003 F Declare)"
+        )
 
     # 003 C, F Hit: Gunnery (Piloting for melee, F11) + weapon Acc + Head Acc.
     skill = "Piloting" if gun.is_melee else "Gunnery"
@@ -362,17 +419,33 @@ def explain_shot(
 
     # 003 F3: every [+] and [-] of this situation, from the one function that says them.
     situation = modifiers.shot_situation(
-        gun, victim, distance, params, cover=cover, extra=modifier,
+        gun,
+        victim,
+        distance,
+        params,
+        cover=cover,
+        extra=modifier,
         high_ground=board is not None and board.high_ground,  # 003 H5, ranged or melee
-    )  # fmt: skip
+    )
     dice = modifiers.fire_dice(situation, params)
-    return explain_fire(catalog, gun, target, attacker=attacker, attacker_pilot=pilot.id,
-                        accuracy_terms=acc_terms, dice=dice, distance=distance, cover=cover,
-                        braced=braced, board=board)  # fmt: skip
+    return explain_fire(
+        catalog,
+        gun,
+        target,
+        attacker=attacker,
+        attacker_pilot=pilot.id,
+        accuracy_terms=acc_terms,
+        dice=dice,
+        distance=distance,
+        cover=cover,
+        braced=braced,
+        board=board,
+    )
 
 
-def contract_shot(catalog: Catalog, weapon: str, target: str, *,
-                  braced: bool = False) -> ShotExplanation:  # fmt: skip
+def contract_shot(
+    catalog: Catalog, weapon: str, target: str, *, braced: bool = False
+) -> ShotExplanation:
     """The shot of ``weapon_vs_kit`` and ``strikes`` (DESIGN Tables), explained: an
     attacker with Gunnery 2 (Piloting 2 for melee) + weapon Acc and no Head, no modifier
     dice by the tables' contract, optimal range, no cover, not moved."""
@@ -388,20 +461,40 @@ def contract_shot(catalog: Catalog, weapon: str, target: str, *,
     _check_sum("accuracy", acc_terms, exact.reference_accuracy(gun))
     notes = ()
     if gun.is_melee and modifiers.intact_shield(catalog.mech(target)):
-        notes = ("the tables' contract has no modifier dice: the target's Shield arm 1[-] "
-                 "against melee (003 F11.6) is left out here",)  # fmt: skip
-    return explain_fire(catalog, gun, target, attacker="the weapon_vs_kit attacker",
-                        attacker_pilot=f"{skill} {exact.REFERENCE_SKILL}, no Head",
-                        accuracy_terms=acc_terms,
-                        dice=modifiers.FireDice((), 0), distance=1 if gun.is_melee else gun.range,
-                        cover="none", braced=braced, extra_notes=notes)  # fmt: skip
+        notes = (
+            "the tables' contract has no modifier dice: the target's Shield arm 1[-] "
+            "against melee (003 F11.6) is left out here",
+        )
+    return explain_fire(
+        catalog,
+        gun,
+        target,
+        attacker="the weapon_vs_kit attacker",
+        attacker_pilot=f"{skill} {exact.REFERENCE_SKILL}, no Head",
+        accuracy_terms=acc_terms,
+        dice=modifiers.FireDice((), 0),
+        distance=1 if gun.is_melee else gun.range,
+        cover="none",
+        braced=braced,
+        extra_notes=notes,
+    )
 
 
 def explain_fire(
-    catalog: Catalog, gun: Part, target: str, *, attacker: str, attacker_pilot: str,
-    accuracy_terms: tuple[Term, ...], dice: modifiers.FireDice, distance: int, cover: str,
-    braced: bool, extra_notes: tuple[str, ...] = (), board: Board | None = None,
-) -> ShotExplanation:  # fmt: skip
+    catalog: Catalog,
+    gun: Part,
+    target: str,
+    *,
+    attacker: str,
+    attacker_pilot: str,
+    accuracy_terms: tuple[Term, ...],
+    dice: modifiers.FireDice,
+    distance: int,
+    cover: str,
+    braced: bool,
+    extra_notes: tuple[str, ...] = (),
+    board: Board | None = None,
+) -> ShotExplanation:
     """The working of one Fire action once the attacker's accuracy terms and the modifier
     dice are known: hit, location, penetration and damage against kit ``target``."""
     params = catalog.params
@@ -423,8 +516,9 @@ def explain_fire(
     # 003 F Hit: per modifier result, the naturals that hit; then the exact P(hit).
     needs = []
     for result, p in mod:
-        naturals = [n for n in range(1, rules.HIT_DIE + 1)
-                    if rules.hits(n, accuracy, result, stats.evasion)]  # fmt: skip
+        naturals = [
+            n for n in range(1, rules.HIT_DIE + 1) if rules.hits(n, accuracy, result, stats.evasion)
+        ]
         needs.append(NeedRow(result, p, naturals[0], Fraction(len(naturals), rules.HIT_DIE)))
     p_hit, p_nat = rules.hit_chances(accuracy, stats.evasion, net)
     q = p_nat / p_hit  # P(natural 20 | hit): that hit gets +nat20_pen (F Hit, F5)
@@ -436,8 +530,20 @@ def explain_fire(
     rows = []
     for row in exact.kit_bands(victim, params, "none" if gun.is_melee else cover):
         if row["part"] == "cover":
-            rows.append(BandRow("cover", "", row["first"], row["last"], row["p_strike"],
-                                None, None, None, {}, Fraction(0)))  # fmt: skip
+            rows.append(
+                BandRow(
+                    "cover",
+                    "",
+                    row["first"],
+                    row["last"],
+                    row["p_strike"],
+                    None,
+                    None,
+                    None,
+                    {},
+                    Fraction(0),
+                )
+            )
             continue
         i = rules.SILHOUETTE.index(row["part"])
         args = (gun.pen, stats.armor[i], params.crit_margin)
@@ -445,39 +551,82 @@ def explain_fire(
         nat = rules.penetration(*args, nat20=True, braced=braced, params=params)
         given = {o: (1 - q) * plain[o] + q * nat[o] for o in rules.OUTCOMES}
         armor = stats.armor[i] + (params.brace_armor if braced else 0)
-        rows.append(BandRow(row["part"], parts[i].id, row["first"], row["last"],
-                            row["p_strike"], armor, plain, nat, given,
-                            sum(given[o] * by_outcome[o] for o in rules.OUTCOMES)))  # fmt: skip
-    shares = {o: sum((r.p_strike * r.given_hit.get(o, 0) for r in rows), Fraction(0))
-              for o in rules.OUTCOMES}  # fmt: skip
+        rows.append(
+            BandRow(
+                row["part"],
+                parts[i].id,
+                row["first"],
+                row["last"],
+                row["p_strike"],
+                armor,
+                plain,
+                nat,
+                given,
+                sum(given[o] * by_outcome[o] for o in rules.OUTCOMES),
+            )
+        )
+    shares = {
+        o: sum((r.p_strike * r.given_hit.get(o, 0) for r in rows), Fraction(0))
+        for o in rules.OUTCOMES
+    }
     shares["cover"] = sum((r.p_strike for r in rows if r.part == "cover"), Fraction(0))
     per_hit = sum((r.p_strike * r.damage for r in rows), Fraction(0))
 
     notes = list(extra_notes)
     if gun.is_melee:
-        notes.append("melee ignores cover and Engaged and may reroll the location die once; "
-                     "the bands show one roll (003 F11)")  # fmt: skip
+        notes.append(
+            "melee ignores cover and Engaged and may reroll the location die once; "
+            "the bands show one roll (003 F11)"
+        )
     if "heavy" in gun.tags:
-        notes.append(f"attacker assumed not moved: Heavy takes {params.heavy_dice}[-] after "
-                     "moving (003 B tags)")  # fmt: skip
+        notes.append(
+            f"attacker assumed not moved: Heavy takes {params.heavy_dice}[-] after "
+            "moving (003 B tags)"
+        )
     if gun.shots > 1:
-        notes.append("one modifier roll serves every shot of the Fire action (F3); "
-                     "the expectation is still Shots x P(hit) x E[damage | hit]")  # fmt: skip
+        notes.append(
+            "one modifier roll serves every shot of the Fire action (F3); "
+            "the expectation is still Shots x P(hit) x E[damage | hit]"
+        )
 
     return ShotExplanation(
-        attacker=attacker, attacker_pilot=attacker_pilot, weapon=gun.id, target=target,
-        target_pilot=victim.pilot.id, distance=distance,
-        range_band=rules.range_band(distance, gun, params), weapon_range=gun.range,
-        long_range=rules.long_range(gun.range, params), melee=gun.is_melee, cover=cover,
-        braced=braced, accuracy_terms=accuracy_terms, accuracy=accuracy, dice=dice.dice,
-        net_dice=net, modifier=mod, evasion_terms=eva_terms, evasion=stats.evasion,
-        needs=tuple(needs), p_hit=p_hit, p_nat20=p_nat, p_nat20_given_hit=q, pen=gun.pen,
-        nat20_pen=params.nat20_pen, brace_armor=params.brace_armor,
-        crit_margin=params.crit_margin, bands=tuple(rows), shares=shares,
-        damage_dice=gun.damage, damage_by_outcome=by_outcome, damage_per_hit=per_hit,
-        shots=gun.shots, damage_per_fire=gun.shots * p_hit * per_hit, notes=tuple(notes),
+        attacker=attacker,
+        attacker_pilot=attacker_pilot,
+        weapon=gun.id,
+        target=target,
+        target_pilot=victim.pilot.id,
+        distance=distance,
+        range_band=rules.range_band(distance, gun, params),
+        weapon_range=gun.range,
+        long_range=rules.long_range(gun.range, params),
+        melee=gun.is_melee,
+        cover=cover,
+        braced=braced,
+        accuracy_terms=accuracy_terms,
+        accuracy=accuracy,
+        dice=dice.dice,
+        net_dice=net,
+        modifier=mod,
+        evasion_terms=eva_terms,
+        evasion=stats.evasion,
+        needs=tuple(needs),
+        p_hit=p_hit,
+        p_nat20=p_nat,
+        p_nat20_given_hit=q,
+        pen=gun.pen,
+        nat20_pen=params.nat20_pen,
+        brace_armor=params.brace_armor,
+        crit_margin=params.crit_margin,
+        bands=tuple(rows),
+        shares=shares,
+        damage_dice=gun.damage,
+        damage_by_outcome=by_outcome,
+        damage_per_hit=per_hit,
+        shots=gun.shots,
+        damage_per_fire=gun.shots * p_hit * per_hit,
+        notes=tuple(notes),
         board=board,
-    )  # fmt: skip
+    )
 
 
 def _check_sum(what: str, terms: tuple[Term, ...], total: int) -> None:
@@ -549,8 +698,7 @@ def board_text(b: Board) -> list[str]:
         ("attacker", b.attacker_hex, b.attacker_ground, b.attacker_terrain),
         ("target", b.target_hex, b.target_ground, b.target_terrain),
     ):
-        out.append(f"  {who} at {col},{row}: ground level {ground}, {terrain}; "
-                   f"eye {ground + 1}")  # fmt: skip
+        out.append(f"  {who} at {col},{row}: ground level {ground}, {terrain}; eye {ground + 1}")
     out.append(f"  hex distance {b.distance} (the map's, in place of --range)")
     eye_a, eye_t = b.attacker_ground + 1, b.target_ground + 1
     if not b.line:
@@ -564,8 +712,17 @@ def board_text(b: Board) -> list[str]:
         cells = [["step", "hex", "ground", "terrain", "top", "sight", ""]]
         for k, x in enumerate(b.line):
             where = "-" if x.verdict == "off the board" else f"{x.hex[0]},{x.hex[1]}"
-            cells.append([str(x.step), where, str(x.ground), x.terrain, str(x.top),
-                          _n(x.sight), _verdict(x, k == len(b.line) - 1)])  # fmt: skip
+            cells.append(
+                [
+                    str(x.step),
+                    where,
+                    str(x.ground),
+                    x.terrain,
+                    str(x.top),
+                    _n(x.sight),
+                    _verdict(x, k == len(b.line) - 1),
+                ]
+            )
         out += ["  " + line for line in _table(cells)]
     if not b.los:
         out.append("  line of sight: none")
@@ -574,8 +731,9 @@ def board_text(b: Board) -> list[str]:
     if not b.hard_sources:
         out.append("  hard cover: none")
     elif b.hard_ignored:
-        out.append(f"  hard cover: ignored from {_levels(b.climb)} above (two or more, H5); "
-                   "it would be:")  # fmt: skip
+        out.append(
+            f"  hard cover: ignored from {_levels(b.climb)} above (two or more, H5); it would be:"
+        )
     else:
         out.append("  hard cover (H5):")
     out += [f"    {why}" for why in b.hard_sources]
@@ -583,17 +741,17 @@ def board_text(b: Board) -> list[str]:
     out += [f"    {why}" for why in b.soft_sources]
     out.append(f"  cover: {b.cover} (only the best single cover applies, H5)")
     if b.high_ground:
-        out.append(f"  high ground: {b.high_ground_dice}[+], the attacker stands "
-                   f"{_levels(b.climb)} above the target (H5)")  # fmt: skip
+        out.append(
+            f"  high ground: {b.high_ground_dice}[+], the attacker stands "
+            f"{_levels(b.climb)} above the target (H5)"
+        )
     else:
-        where = ("level with" if b.climb == 0
-                 else f"{_levels(-b.climb)} below")  # fmt: skip
+        where = "level with" if b.climb == 0 else f"{_levels(-b.climb)} below"
         out.append(f"  high ground: none, the attacker stands {where} the target")
     return out
 
 
-def no_shot_text(catalog: Catalog, attacker: str, weapon: str, target: str,
-                 board: Board) -> str:  # fmt: skip
+def no_shot_text(catalog: Catalog, attacker: str, weapon: str, target: str, board: Board) -> str:
     """The working of a shot that cannot be taken for want of line of sight."""
     shooter, victim = catalog.mech(attacker), catalog.mech(target)
     out = [
@@ -636,8 +794,10 @@ def to_text(e: ShotExplanation) -> str:
         out.append(f"  net 0{' (they cancel)' if e.dice else ''}: no modifier dice, result 0")
     else:
         sign = "add" if e.net_dice > 0 else "subtract"
-        out.append(f"  net {_dice(e.net_dice)}: roll {abs(e.net_dice)}d6, keep the highest, "
-                   f"{sign} it (its odds in the Hit table)")  # fmt: skip
+        out.append(
+            f"  net {_dice(e.net_dice)}: roll {abs(e.net_dice)}d6, keep the highest, "
+            f"{sign} it (its odds in the Hit table)"
+        )
     out += [
         "",
         "Target Evasion (003 C)",
@@ -648,12 +808,10 @@ def to_text(e: ShotExplanation) -> str:
         "  a natural 1 always misses",
     ]
     if e.net_dice == 0:
-        out.append(f"  needs a natural {e.needs[0].natural}+ "
-                   f"({e.needs[0].p_hit * 20} of 20 faces)")  # fmt: skip
+        out.append(f"  needs a natural {e.needs[0].natural}+ ({e.needs[0].p_hit * 20} of 20 faces)")
     else:
         cells = [["modifier", "P(modifier)", "natural needed", "P(hit | modifier)"]]
-        cells += [[f"{n.result:+d}", _p(n.p_result), f"{n.natural}+", _p(n.p_hit)]
-                  for n in e.needs]  # fmt: skip
+        cells += [[f"{n.result:+d}", _p(n.p_result), f"{n.natural}+", _p(n.p_hit)] for n in e.needs]
         out += _table(cells)
     per = ", ".join(f"{o} {_n(v)}" for o, v in e.damage_by_outcome.items())
     out += [
@@ -675,8 +833,11 @@ def to_text(e: ShotExplanation) -> str:
         if r.plain is None or r.nat20 is None:
             cells.append([*lead, "-", "the shot hits the cover and is over (003 H5)"])
             continue
-        lines = (("plain", r.plain, ""), ("nat 20", r.nat20, ""),
-                 ("given hit", r.given_hit, _n(r.damage)))  # fmt: skip
+        lines = (
+            ("plain", r.plain, ""),
+            ("nat 20", r.nat20, ""),
+            ("given hit", r.given_hit, _n(r.damage)),
+        )
         for k, (label, odds, damage) in enumerate(lines):
             first = [*lead, str(r.armor)] if k == 0 else [""] * 4
             cells.append([*first, label, *(_p(odds[o]) for o in rules.OUTCOMES), damage])
@@ -697,10 +858,19 @@ def to_text(e: ShotExplanation) -> str:
     return "\n".join(line.rstrip() for line in out)
 
 
-def shot_text(catalog: Catalog, attacker: str, weapon: str, target: str, *,
-              range: int | None = None, cover: str | None = None, modifier: int = 0,
-              braced: bool = False, map: str | None = None,
-              **hexes: Hex) -> str:  # fmt: skip
+def shot_text(
+    catalog: Catalog,
+    attacker: str,
+    weapon: str,
+    target: str,
+    *,
+    range: int | None = None,
+    cover: str | None = None,
+    modifier: int = 0,
+    braced: bool = False,
+    map: str | None = None,
+    **hexes: Hex,
+) -> str:
     """``mechbal explain skirmish shot``: :func:`explain_shot` as text. ``hexes`` holds
     the ``--from`` and ``--to`` hexes (``from`` is a Python keyword); without line of
     sight the working stops at the map section."""
@@ -708,9 +878,19 @@ def shot_text(catalog: Catalog, attacker: str, weapon: str, target: str, *,
     if unknown:
         raise TypeError(f"shot_text: unexpected options {unknown}")
     try:
-        e = explain_shot(catalog, attacker, weapon, target, distance=range, cover=cover,
-                         modifier=modifier, braced=braced, map_id=map,
-                         attacker_hex=hexes.get("from"), target_hex=hexes.get("to"))  # fmt: skip
+        e = explain_shot(
+            catalog,
+            attacker,
+            weapon,
+            target,
+            distance=range,
+            cover=cover,
+            modifier=modifier,
+            braced=braced,
+            map_id=map,
+            attacker_hex=hexes.get("from"),
+            target_hex=hexes.get("to"),
+        )
     except NoLineOfSight as stop:
         return no_shot_text(catalog, attacker, weapon, target, stop.board)
     return to_text(e)
@@ -723,21 +903,34 @@ EXPLAIN = {
         "one Fire action: every modifier die, threshold and band, as exact fractions",
         (
             Option("attacker", "attacking kit id", required=True, metavar="KIT"),
-            Option("weapon", "weapon part id mounted on the attacker", required=True,
-                   metavar="WEAPON"),
+            Option(
+                "weapon", "weapon part id mounted on the attacker", required=True, metavar="WEAPON"
+            ),
             Option("target", "target kit id", required=True, metavar="KIT"),
-            Option("range", "distance in hexes (default: the weapon's Range, 1 for melee)",
-                   int, metavar="HEXES"),
+            Option(
+                "range",
+                "distance in hexes (default: the weapon's Range, 1 for melee)",
+                int,
+                metavar="HEXES",
+            ),
             Option("cover", "target cover: none, soft or hard (default none)"),
-            Option("modifier", "extra signed modifier dice ([+] positive)", int, default=0,
-                   metavar="DICE"),
+            Option(
+                "modifier",
+                "extra signed modifier dice ([+] positive)",
+                int,
+                default=0,
+                metavar="DICE",
+            ),
             Option("braced", "the target is Braced (+Armor)", switch=True, default=False),
-            Option("map", "a map id (catalogs/skirmish/maps): the shot on the board, with "
-                   "--from and --to; the map gives distance, cover and high ground",
-                   metavar="ID"),
+            Option(
+                "map",
+                "a map id (catalogs/skirmish/maps): the shot on the board, with "
+                "--from and --to; the map gives distance, cover and high ground",
+                metavar="ID",
+            ),
             Option("from", "the attacker's hex on --map", parse_hex, metavar="COL,ROW"),
             Option("to", "the target's hex on --map", parse_hex, metavar="COL,ROW"),
         ),
         shot_text,
     ),
-}  # fmt: skip
+}

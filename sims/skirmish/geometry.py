@@ -468,13 +468,21 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
 _BUILT: dict[tuple, Geometry] = {}
 
 
-def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *,
-           falls: bool = True) -> Geometry:  # fmt: skip
+def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *, falls: bool = True) -> Geometry:
     """:func:`build` with default options (and ``falls``), remembered by the map's content
     and the costs (a map reloaded from the same file is not built twice in a process:
     claims, explain, the engines and the tests each ask for the shipped maps' tables)."""
-    key = (map.id, map.length, map.depth, map.elevation.tobytes(), map.terrain.tobytes(),
-           map.obstacle.tobytes(), map.zones, repr(terrain_costs), falls)  # fmt: skip
+    key = (
+        map.id,
+        map.length,
+        map.depth,
+        map.elevation.tobytes(),
+        map.terrain.tobytes(),
+        map.obstacle.tobytes(),
+        map.zones,
+        repr(terrain_costs),
+        falls,
+    )
     if key not in _BUILT:
         _BUILT[key] = build(map, terrain_costs, falls=falls)
     return _BUILT[key]

@@ -84,9 +84,23 @@ ARM_WEAPONS = _rows(
     ("howitzer", "Howitzer", "nine_suns", 6, 5, 9, 11, 15, 1, 0, 4, "2d6+1", 5, ["heavy"]),
     ("flare_carbine", "Flare carbine", "nine_suns", 4, 4, 7, 6, 9, 1, 1, 2, "1d6", 1, []),
     ("beam_lance", "Beam lance", "tessellate", 5, 5, 8, 9, 12, 1, 2, 4, "1d6+1", 3, ["heavy"]),
-    ("prism_arc", "Prism arc", "tessellate", 4, 4, 6, 6, 6, 2, 1, 2, "1d3+1", 2,
-     ["burst", "pulse"]),
-)  # fmt: skip
+    (
+        "prism_arc",
+        "Prism arc",
+        "tessellate",
+        4,
+        4,
+        6,
+        6,
+        6,
+        2,
+        1,
+        2,
+        "1d3+1",
+        2,
+        ["burst", "pulse"],
+    ),
+)
 ARM_SHIELDS = _rows(
     "id name runner size armor durability weight tags",
     {"slot": "arm", "kind": "shield"},
@@ -128,10 +142,31 @@ PROJECTED: list[dict[str, Any]] = (
 
 # Key order of a written entry (keys an entry lacks are skipped).
 KEY_ORDER = (
-    "id", "name", "slot", "runner", "kind", "class", "size", "armor", "durability", "weight",
-    "evasion", "speed", "acc", "sensors", "e_def", "reactor", "range", "shots", "pen",
-    "damage", "heat", "tags", "provenance", "rulebook_fields",
-)  # fmt: skip
+    "id",
+    "name",
+    "slot",
+    "runner",
+    "kind",
+    "class",
+    "size",
+    "armor",
+    "durability",
+    "weight",
+    "evasion",
+    "speed",
+    "acc",
+    "sensors",
+    "e_def",
+    "reactor",
+    "range",
+    "shots",
+    "pen",
+    "damage",
+    "heat",
+    "tags",
+    "provenance",
+    "rulebook_fields",
+)
 HEADER = """\
 # Mecha Skirmish (003) projected FULL part catalog: a projection of the five runners'
 # sheets the rulebook's part catalog (K) anticipates, for build enumeration
@@ -241,8 +276,10 @@ def range_problems(playable: Mapping[str, Part], full: Mapping[str, Part]) -> li
             low, high = span(group, field)
             value = getattr(part, field)
             if not low - SLACK <= value <= high + SLACK:
-                problems.append(f"{part.id}.{field} = {value} is outside {low}..{high} "
-                                f"(+/- {SLACK}) of the playable {_group(part)} parts")  # fmt: skip
+                problems.append(
+                    f"{part.id}.{field} = {value} is outside {low}..{high} "
+                    f"(+/- {SLACK}) of the playable {_group(part)} parts"
+                )
     return problems
 
 

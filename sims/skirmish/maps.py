@@ -143,8 +143,10 @@ def parse_hexes(
                 )
             level = int(match.group(1))
             if level > max_elevation:
-                raise fail(f"row {row}, col {col}: elevation {level} is above "
-                           f"max_elevation {max_elevation}")  # fmt: skip
+                raise fail(
+                    f"row {row}, col {col}: elevation {level} is above "
+                    f"max_elevation {max_elevation}"
+                )
             elevation[row, col] = level
             terrain[row, col], obstacle[row, col] = LETTERS[match.group(2)]
     return elevation, terrain, obstacle
@@ -159,8 +161,7 @@ def _zone_centers(value: Any, fail: Callable[[str], Exception]) -> list[tuple[in
         )
 
     if not isinstance(value, list) or len(value) != ZONE_COUNT or not all(map(is_pair, value)):
-        raise fail(f"expected {ZONE_COUNT} zone centers [[col, row], ...] (003 H), "
-                   f"got {value!r}")  # fmt: skip
+        raise fail(f"expected {ZONE_COUNT} zone centers [[col, row], ...] (003 H), got {value!r}")
     return [(c, r) for c, r in value]
 
 
@@ -180,8 +181,10 @@ def _check_zones(
         zone = flower(col, row)
         for c, r in zone[1:]:
             if not (0 <= c < length and 0 <= r < depth):
-                raise fail(f"zone {n} at ({col}, {row}): ring hex ({c}, {r}) is off the "
-                           f"board (a zone is 7 hexes, 003 H)")  # fmt: skip
+                raise fail(
+                    f"zone {n} at ({col}, {row}): ring hex ({c}, {r}) is off the "
+                    f"board (a zone is 7 hexes, 003 H)"
+                )
         if terrain[row, col] == OBSTACLE:
             raise fail(f"zone {n} center ({col}, {row}) is an obstacle")
         for c, r in zone:
@@ -189,8 +192,10 @@ def _check_zones(
                 raise fail(f"zones {owner[(c, r)]} and {n} share hex ({c}, {r})")
             owner[(c, r)] = n
             if c < deploy or c >= length - deploy:
-                raise fail(f"zone {n} hex ({c}, {r}) lies in the deployment columns "
-                           f"(cols < {deploy} or >= {length - deploy})")  # fmt: skip
+                raise fail(
+                    f"zone {n} hex ({c}, {r}) lies in the deployment columns "
+                    f"(cols < {deploy} or >= {length - deploy})"
+                )
         zones.append(zone)
     return tuple(zones)
 
@@ -205,11 +210,21 @@ def load_map(path: Path) -> Map:
     doc = load_toml(path)
     ident = doc.get("id")
     if not isinstance(ident, str) or not ID_RE.match(ident):
-        raise CatalogError(path, f"missing or bad id {ident!r} (lower-case letters, digits, _)",
-                           kind=KIND, entry=path.stem, field="id")  # fmt: skip
+        raise CatalogError(
+            path,
+            f"missing or bad id {ident!r} (lower-case letters, digits, _)",
+            kind=KIND,
+            entry=path.stem,
+            field="id",
+        )
     if ident != path.stem:
-        raise CatalogError(path, f"id {ident!r} differs from the file name {path.stem!r}",
-                           kind=KIND, entry=ident, field="id")  # fmt: skip
+        raise CatalogError(
+            path,
+            f"id {ident!r} differs from the file name {path.stem!r}",
+            kind=KIND,
+            entry=ident,
+            field="id",
+        )
 
     def failing(field: str) -> Callable[[str], CatalogError]:
         return lambda message: CatalogError(path, message, kind=KIND, entry=ident, field=field)
@@ -297,8 +312,9 @@ def load_terrain(path: Path | str) -> Terrain:
     doc = load_toml(path)
     for name in doc:
         if name not in TERRAIN_TABLES:
-            raise CatalogError(path, f"unknown table [{name}] "
-                                     f"(expected {', '.join(TERRAIN_TABLES)})")  # fmt: skip
+            raise CatalogError(
+                path, f"unknown table [{name}] (expected {', '.join(TERRAIN_TABLES)})"
+            )
     vals: dict[str, dict[str, Any]] = {}
     for name, fields in TERRAIN_TABLES.items():
         table = doc.get(name)
@@ -311,9 +327,13 @@ def load_terrain(path: Path | str) -> Terrain:
                 isinstance(enter, int) and not isinstance(enter, bool) and enter >= 1
             )
             if not ok:
-                raise CatalogError(path, f"expected a cost of 1 or more or {IMPASSABLE!r}, "
-                                         f"got {enter!r}",
-                                   kind="terrain", entry=name, field="enter")  # fmt: skip
+                raise CatalogError(
+                    path,
+                    f"expected a cost of 1 or more or {IMPASSABLE!r}, got {enter!r}",
+                    kind="terrain",
+                    entry=name,
+                    field="enter",
+                )
             entry["enter"] = 1  # checked above; check_entry still checks fields and provenance
         specs = [FieldSpec(f, "int", min=1 if f == "drop_levels" else 0) for f in fields]
         vals[name] = check_entry(entry, specs, path, "terrain")

@@ -55,8 +55,11 @@ class FireDice:
         """(signed count, reason, section) per reason, in order: how a page shows them."""
         out: list[list[Any]] = []
         for d in self.dice:
-            if out and (out[-1][1], out[-1][2]) == (d.reason, d.section) and (
-                out[-1][0] > 0) == (d.sign > 0):  # fmt: skip
+            if (
+                out
+                and (out[-1][1], out[-1][2]) == (d.reason, d.section)
+                and (out[-1][0] > 0) == (d.sign > 0)
+            ):
                 out[-1][0] += d.sign
             else:
                 out.append([d.sign, d.reason, d.section])
@@ -76,8 +79,9 @@ class EffectDice:
     @classmethod
     def of(cls, catalog: Catalog) -> EffectDice:
         def magnitude(rows) -> int:
-            return max((abs(r.effect_value) for r in rows if r.effect_kind == "attack_die"),
-                       default=0)  # fmt: skip
+            return max(
+                (abs(r.effect_value) for r in rows if r.effect_kind == "attack_die"), default=0
+            )
 
         return cls(crit=magnitude(catalog.crit), stress=magnitude(catalog.stress))
 
@@ -109,8 +113,9 @@ DiceTerm = tuple[int, str, str, Any]  # (sign, reason, section, count)
 NO_EFFECTS = EffectDice()
 
 
-def dice_terms(s: Situation, params: rules.Parameters,
-               effects: EffectDice = NO_EFFECTS) -> tuple[DiceTerm, ...]:  # fmt: skip
+def dice_terms(
+    s: Situation, params: rules.Parameters, effects: EffectDice = NO_EFFECTS
+) -> tuple[DiceTerm, ...]:
     """(sign, reason, section, count) for every kind of modifier die, ``count`` an int or
     an int array (0 where the die does not apply). The one place the rules of F3's
     inputs are written; arithmetic only, so ints and arrays give the same numbers."""
@@ -128,8 +133,12 @@ def dice_terms(s: Situation, params: rules.Parameters,
         (-1, "Heavy weapon after moving", "B tags", p.heavy_dice * (a(s.heavy) & a(s.moved))),
         (-1, "reaction attack", "E6", p.reaction_dice * a(s.reaction)),
         (-1, "Aimed Shot", "E", p.aimed_dice * a(s.aimed)),
-        (-1, "target's intact Shield arm", "F11.6",
-         p.shield_melee_dice * melee * a(s.target_shield)),
+        (
+            -1,
+            "target's intact Shield arm",
+            "F11.6",
+            p.shield_melee_dice * melee * a(s.target_shield),
+        ),
         (-1, "crit effect on attacks", "F7", effects.crit * a(s.attack_crits)),
         (-1, "stress: next attack", "G", effects.stress * a(s.flicker)),
         (+1, "bonded partner near", "D4", p.bond_dice * a(s.bonded)),
@@ -138,20 +147,21 @@ def dice_terms(s: Situation, params: rules.Parameters,
         (+1, "Charge momentum", "F11.3", np.maximum(charge, 0)),
         (+1, "designer's extra dice (--modifier)", "F3", np.maximum(extra, 0)),
         (-1, "designer's extra dice (--modifier)", "F3", np.maximum(-extra, 0)),
-    )  # fmt: skip
+    )
 
 
 def net_dice(s: Situation, params: rules.Parameters, effects: EffectDice = NO_EFFECTS) -> Any:
     """The net modifier dice of a Fire action ([+] positive): an int for a scalar
     situation, an int64 array for a batched one (the vector engine's form)."""
-    total = sum(sign * np.asarray(count, dtype=np.int64)
-                for sign, _, _, count in dice_terms(s, params, effects))  # fmt: skip
+    total = sum(
+        sign * np.asarray(count, dtype=np.int64)
+        for sign, _, _, count in dice_terms(s, params, effects)
+    )
     total = np.asarray(total, dtype=np.int64)
     return int(total) if total.ndim == 0 else total
 
 
-def fire_dice(s: Situation, params: rules.Parameters,
-              effects: EffectDice = NO_EFFECTS) -> FireDice:  # fmt: skip
+def fire_dice(s: Situation, params: rules.Parameters, effects: EffectDice = NO_EFFECTS) -> FireDice:
     """Every modifier die of one Fire action with its reason and section, and the net."""
     dice: list[Die] = []
     for sign, reason, section, count in dice_terms(s, params, effects):
@@ -171,9 +181,16 @@ def intact_shield(target: Mech) -> bool:
 
 
 def shot_situation(
-    weapon: Part, target: Mech, distance: int, params: rules.Parameters, *,
-    cover: str = "none", moved: bool = False, extra: int = 0, high_ground: bool = False,
-) -> Situation:  # fmt: skip
+    weapon: Part,
+    target: Mech,
+    distance: int,
+    params: rules.Parameters,
+    *,
+    cover: str = "none",
+    moved: bool = False,
+    extra: int = 0,
+    high_ground: bool = False,
+) -> Situation:
     """The situation of one Fire action of ``weapon`` at an undamaged ``target``
     ``distance`` hexes away, as the exact tables and ``explain`` describe it: on the
     range track the target is the only hostile, so Engaged means adjacent to it (E)."""

@@ -85,8 +85,9 @@ class Parameters:
     long_range_percent: int = param("long range as % of Range", "F Declare", low=100, high=300)
     long_range_dice: int = param("[-] dice at long range", "F Declare", low=0, high=3)
     hard_cover_dice: int = param("[-] dice for hard cover", "H5", low=0, high=4)
-    high_ground_dice: int = param("[+] dice for an attacker at least one level above", "H5",
-                                  low=0, high=3)  # fmt: skip
+    high_ground_dice: int = param(
+        "[+] dice for an attacker at least one level above", "H5", low=0, high=3
+    )
     soft_cover_dice: int = param("[-] dice for soft cover", "H5", low=0, high=4)
     engaged_dice: int = param("[-] dice on ranged attacks while Engaged", "E", low=0, high=3)
     heavy_dice: int = param("[-] dice for a Heavy weapon after moving", "B tags", low=0, high=3)
@@ -101,8 +102,13 @@ class Parameters:
     barrage_heat: int = param("extra Heat of a Barrage", "E", low=0, high=5)
     charge_heat: int = param("Heat of a Charge", "F11.3", low=0, high=5)
     jump_heat: int = param("Heat of an activation that jumps", "G", low=0, high=5)
-    jump_climb: int = param("levels a jumping mech may climb in one step on a map (on foot: "
-                            "terrain.toml's climb max_levels)", "G", low=1, high=4)  # fmt: skip
+    jump_climb: int = param(
+        "levels a jumping mech may climb in one step on a map (on foot: "
+        "terrain.toml's climb max_levels)",
+        "G",
+        low=1,
+        high=4,
+    )
     overcharge_heat: tuple[str, ...] = param(
         "Heat of the 1st, 2nd, 3rd and later Overcharge", "G3", dice_list=True
     )
@@ -111,43 +117,56 @@ class Parameters:
     board_depth: int = param("hexes along the short axis", "H", low=10, high=40)
     deploy_rows: int = param("deployment rows at each short end", "H", low=1, high=6)
     zones: int = param("zones on a map", "H", low=0, high=5)
-    board: str = param("the board battles are played on: a map id of maps/, or track (the "
-                       "one-dimensional range track: no terrain, no zones)", "H",
-                       choices=MAP_ID)  # fmt: skip
-    fall_damage: str = param("damage a fall (a push over a drop of 2+ levels) deals the "
-                             "Legs, ignoring Armor", "H3", choices=DICE)  # fmt: skip
+    board: str = param(
+        "the board battles are played on: a map id of maps/, or track (the "
+        "one-dimensional range track: no terrain, no zones)",
+        "H",
+        choices=MAP_ID,
+    )
+    fall_damage: str = param(
+        "damage a fall (a push over a drop of 2+ levels) deals the Legs, ignoring Armor",
+        "H3",
+        choices=DICE,
+    )
     zone_points: int = param("points per zone held per round", "I4", low=0, high=5)
     kill_points: int = param("points per enemy mech destroyed", "I4", low=0, high=10)
     soft_cover_percent: int = param("% of shots whose target has soft cover", "H5", low=0, high=100)
     hard_cover_percent: int = param("% of shots whose target has hard cover", "H5", low=0, high=100)
     legs_lost_speed: int = param("Speed left once the Legs are destroyed", "F7", low=0, high=6)
-    kick_fall_below: int = param("a missed kick falls Prone below this d20+Piloting", "F11.1",
-                                 low=0, high=21)  # fmt: skip
-    shield_melee_dice: int = param("[-] on melee attacks at an intact Shield arm", "F11.6",
-                                   low=0, high=3)  # fmt: skip
+    kick_fall_below: int = param(
+        "a missed kick falls Prone below this d20+Piloting", "F11.1", low=0, high=21
+    )
+    shield_melee_dice: int = param(
+        "[-] on melee attacks at an intact Shield arm", "F11.6", low=0, high=3
+    )
     shield_punch_pen: int = param("Pen bonus of a punch from a Shield arm", "F11.1", low=0, high=3)
-    grapple_light: int = param("class bonus of a Light mech in a grapple contest", "F11.5",
-                               low=0, high=5)  # fmt: skip
-    grapple_medium: int = param("class bonus of a Medium mech in a grapple contest", "F11.5",
-                                low=0, high=5)  # fmt: skip
-    grapple_heavy: int = param("class bonus of a Heavy mech in a grapple contest", "F11.5",
-                               low=0, high=5)  # fmt: skip
+    grapple_light: int = param(
+        "class bonus of a Light mech in a grapple contest", "F11.5", low=0, high=5
+    )
+    grapple_medium: int = param(
+        "class bonus of a Medium mech in a grapple contest", "F11.5", low=0, high=5
+    )
+    grapple_heavy: int = param(
+        "class bonus of a Heavy mech in a grapple contest", "F11.5", low=0, high=5
+    )
     pulse_heat: str = param("Heat a Pulse hit adds to its target", "G", choices=DICE)
-    charge_self_damage: str = param("damage the charger takes to its Legs, ignoring Armor",
-                                    "F11.3", choices=DICE)  # fmt: skip
-    charge_wall_damage: str = param("damage to the struck part when a Charge push is blocked",
-                                    "F11.3", choices=DICE)  # fmt: skip
+    charge_self_damage: str = param(
+        "damage the charger takes to its Legs, ignoring Armor", "F11.3", choices=DICE
+    )
+    charge_wall_damage: str = param(
+        "damage to the struck part when a Charge push is blocked", "F11.3", choices=DICE
+    )
     vent_heat: str = param("Heat a Vent clears", "E Vent", choices=DICE)
-    initiative_dice: str = param("initiative roll before the highest Initiative", "I",
-                                 choices=DICE)  # fmt: skip
-    standard_medium: str = param("the kit that is the rulebook's standard Medium (bands, "
-                                 "weapon ranking)", "F4", choices=KIT_ID)  # fmt: skip
+    initiative_dice: str = param("initiative roll before the highest Initiative", "I", choices=DICE)
+    standard_medium: str = param(
+        "the kit that is the rulebook's standard Medium (bands, weapon ranking)",
+        "F4",
+        choices=KIT_ID,
+    )
 
     def class_cap(self, klass: str) -> int:
         """003 B3: each class has its own Weight cap."""
-        return {"light": self.light_cap, "medium": self.medium_cap, "heavy": self.heavy_cap}[
-            klass
-        ]
+        return {"light": self.light_cap, "medium": self.medium_cap, "heavy": self.heavy_cap}[klass]
 
     def within_overload(self, over: Any) -> Any:
         """003 B4: a mech may exceed its class cap by at most ``overload_max`` Weight: the

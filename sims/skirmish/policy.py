@@ -88,14 +88,14 @@ def target_rank(distance: Any, mech: Any, mechs: int) -> Any:
 # ---- 5. Charge, or Move then Boost -----------------------------------------------------
 
 
-def charges(charge: Any, quick: Any, distance: Any, reach: Any, melee_option: Any,
-            free: Any = True) -> Any:  # fmt: skip
+def charges(
+    charge: Any, quick: Any, distance: Any, reach: Any, melee_option: Any, free: Any = True
+) -> Any:
     """Charge (Full, F11.3) when the policy charges, the mech is ``free`` to move (not
     Grappled, F11.5), the target is 2+ hexes away and an adjacent hex is within ``reach``
     (the Move left, then the Charge's own Speed: a Move may come first, E), and a melee
     weapon or strike exists."""
-    return _all(charge, quick >= FULL, free, distance >= 2, distance <= reach + 1,
-                melee_option)  # fmt: skip
+    return _all(charge, quick >= FULL, free, distance >= 2, distance <= reach + 1, melee_option)
 
 
 def move_goal(adjacent: Any, max_optimal: Any) -> Any:
@@ -104,8 +104,9 @@ def move_goal(adjacent: Any, max_optimal: Any) -> Any:
     return _where(adjacent, 1, max_optimal)
 
 
-def boosts(boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any,
-           free: Any = True) -> Any:  # fmt: skip
+def boosts(
+    boost: Any, quick: Any, reaches: Any, speed: Any, distance: Any, goal: Any, free: Any = True
+) -> Any:
     """Boost (Quick: move again) after the Move when the policy boosts, a Full action is
     left, no weapon reaches, the mech can move (Speed, and ``free``: not Grappled, F11.5)
     and it is not at its goal."""
@@ -156,8 +157,15 @@ def overwatch_rank(weapon_long: Any, mount: Any) -> Any:
     return weapon_long * 4 + (3 - mount)
 
 
-def barrages(barrage: Any, quick: Any, two_reach: Any, heat: Any, weapons_heat: Any,
-             barrage_heat: Any, reactor: Any) -> Any:  # fmt: skip
+def barrages(
+    barrage: Any,
+    quick: Any,
+    two_reach: Any,
+    heat: Any,
+    weapons_heat: Any,
+    barrage_heat: Any,
+    reactor: Any,
+) -> Any:
     """Barrage (Full, E) with the two best weapons in reach when the policy does and the
     Heat after it (``weapons_heat``: the two weapons' Heat; ``barrage_heat``) stays
     within Reactor Cap."""

@@ -86,19 +86,40 @@ def mech_weight(mech: Mech) -> int:
 # active pilot ability. A fresh mech (mech_stats, builds) leaves those at their defaults.
 
 
-def evasion(chassis: Any, legs: Any, piloting: Any, overload: Any, params: Parameters, *,
-            legs_alive: Any = True, prone: Any = False, bonus: Any = 0) -> Any:  # fmt: skip
+def evasion(
+    chassis: Any,
+    legs: Any,
+    piloting: Any,
+    overload: Any,
+    params: Parameters,
+    *,
+    legs_alive: Any = True,
+    prone: Any = False,
+    bonus: Any = 0,
+) -> Any:
     """003 C Evasion = Chassis Evasion + Legs Evasion + Pilot Piloting - overload penalty
     (B4); the Legs' share is lost with the Legs (F7), Prone costs ``prone_evasion`` (F7
     Prone: Evasion -3); ``bonus`` is an active pilot ability (D)."""
     return _plain(
-        chassis + legs * np.asarray(legs_alive) + piloting + bonus - overload
+        chassis
+        + legs * np.asarray(legs_alive)
+        + piloting
+        + bonus
+        - overload
         - params.prone_evasion * np.asarray(prone)
-    )  # fmt: skip
+    )
 
 
-def speed(chassis: Any, legs: Any, overload: Any, params: Parameters, *,
-          legs_alive: Any = True, bonus: Any = 0, penalty: Any = 0) -> Any:  # fmt: skip
+def speed(
+    chassis: Any,
+    legs: Any,
+    overload: Any,
+    params: Parameters,
+    *,
+    legs_alive: Any = True,
+    bonus: Any = 0,
+    penalty: Any = 0,
+) -> Any:
     """003 C Speed = Chassis Speed + Legs Speed - overload penalty (not clamped: the
     battle clamps at 0); with the Legs destroyed a crawl of ``legs_lost_speed`` (003 A
     "losing legs loses mobility", a reading); ``penalty`` from speed crits (F7)."""
@@ -106,12 +127,18 @@ def speed(chassis: Any, legs: Any, overload: Any, params: Parameters, *,
     return _plain(base + bonus - overload - penalty)
 
 
-def sensors(chassis: Any, head: Any, back: Any, *, head_alive: Any = True,
-            back_alive: Any = True, penalty: Any = 0) -> Any:  # fmt: skip
+def sensors(
+    chassis: Any,
+    head: Any,
+    back: Any,
+    *,
+    head_alive: Any = True,
+    back_alive: Any = True,
+    penalty: Any = 0,
+) -> Any:
     """003 C Sensors = Chassis Sensors + Head Sensors + Back Sensors (each lost with its
     part, F7), less sensor crits."""
-    return _plain(chassis + head * np.asarray(head_alive) + back * np.asarray(back_alive)
-                  - penalty)  # fmt: skip
+    return _plain(chassis + head * np.asarray(head_alive) + back * np.asarray(back_alive) - penalty)
 
 
 def e_def(chassis: Any, head: Any, systems: Any, *, head_alive: Any = True) -> Any:
@@ -124,8 +151,16 @@ def reactor_cap(chassis: Any, back: Any, *, back_alive: Any = True) -> Any:
     return _plain(chassis + back * np.asarray(back_alive))
 
 
-def accuracy(gunnery: Any, piloting: Any, melee: Any, weapon_acc: Any, head_acc: Any, *,
-             head_alive: Any = True, bonus: Any = 0) -> Any:  # fmt: skip
+def accuracy(
+    gunnery: Any,
+    piloting: Any,
+    melee: Any,
+    weapon_acc: Any,
+    head_acc: Any,
+    *,
+    head_alive: Any = True,
+    bonus: Any = 0,
+) -> Any:
     """003 C Accuracy of an attack = Pilot Gunnery + weapon Acc + Head Acc; melee rolls
     Piloting instead of Gunnery (F11); the Head's Acc is lost with the Head (F7);
     ``bonus`` an active ``acc`` ability (D)."""
@@ -187,8 +222,13 @@ def mech_stats(mech: Mech, params: Parameters) -> MechStats:
 def attack_accuracy(pilot: Pilot, weapon: Part, head: Part | None) -> int:
     """003 C: Pilot Gunnery + weapon Acc + Head Acc (:func:`accuracy`). Melee rolls
     Piloting instead of Gunnery (F11); a destroyed head (``None``) adds nothing (F7)."""
-    return accuracy(pilot.gunnery, pilot.piloting, weapon.is_melee, weapon.acc,
-                    head.acc if head is not None else 0)  # fmt: skip
+    return accuracy(
+        pilot.gunnery,
+        pilot.piloting,
+        weapon.is_melee,
+        weapon.acc,
+        head.acc if head is not None else 0,
+    )
 
 
 # ---- F4: location bands --------------------------------------------------------------
@@ -408,15 +448,17 @@ def outcome_code(total: Any, armor: Any, margin: Any) -> Any:
     return _plain((total >= armor) * 1 + (total >= armor + margin) * 1)
 
 
-def penetration_total(roll: Any, pen: Any, natural: Any, params: Parameters, *,
-                      bonus: Any = 0) -> Any:  # fmt: skip
+def penetration_total(
+    roll: Any, pen: Any, natural: Any, params: Parameters, *, bonus: Any = 0
+) -> Any:
     """003 F5: d6 + weapon Pen, +``nat20_pen`` on a natural-20 hit (F Hit); ``bonus`` an
     active ``pen`` ability (D)."""
     return _plain(roll + pen + bonus + params.nat20_pen * (np.asarray(natural) == HIT_DIE))
 
 
-def armor_now(armor: Any, params: Parameters, *, braced: Any = False, bonus: Any = 0,
-              lost: Any = 0) -> Any:  # fmt: skip
+def armor_now(
+    armor: Any, params: Parameters, *, braced: Any = False, bonus: Any = 0, lost: Any = 0
+) -> Any:
     """003 F5: the struck part's Armor, +``brace_armor`` while Braced (E Brace); ``bonus``
     an active ``armor`` ability on the Core (D), ``lost`` Armor taken by crits (F7)."""
     return _plain(armor + params.brace_armor * np.asarray(braced) + bonus - lost)
@@ -432,9 +474,14 @@ _RULEBOOK_BONUSES: Any = SimpleNamespace(nat20_pen=1, brace_armor=1)
 
 
 def penetration(
-    pen: int, armor: int, margin: int, *, nat20: bool = False, braced: bool = False,
+    pen: int,
+    armor: int,
+    margin: int,
+    *,
+    nat20: bool = False,
+    braced: bool = False,
     params: Parameters | None = None,
-) -> dict[str, Fraction]:  # fmt: skip
+) -> dict[str, Fraction]:
     """Exact glance/full/crit odds of one hit: d6 + Pen (+nat20 bonus) against Armor
     (+Brace bonus), by :func:`penetration_total`, :func:`armor_now` and
     :func:`outcome_code`. Without ``params`` the rulebook's +1 and +1 apply."""
@@ -496,8 +543,11 @@ def carry_over(durability_left: Any) -> Any:
 def knocks_down(melee: Any, code: Any, attacker_class: Any, target_class: Any) -> Any:
     """003 F11.4: a melee hit that is Full or Crit from a heavier chassis class knocks
     the target Prone (classes ranked light 0, medium 1, heavy 2)."""
-    return _plain(np.asarray(melee, dtype=bool) & (np.asarray(code) > GLANCE)
-                  & (np.asarray(attacker_class) > target_class))  # fmt: skip
+    return _plain(
+        np.asarray(melee, dtype=bool)
+        & (np.asarray(code) > GLANCE)
+        & (np.asarray(attacker_class) > target_class)
+    )
 
 
 def kick_falls(roll: Any, piloting: Any, params: Parameters) -> Any:
@@ -525,12 +575,14 @@ def grapple_bonus(klass_rank: Any, params: Parameters) -> Any:
     return _plain(table[np.asarray(klass_rank)])
 
 
-def wins_contest(roll: Any, piloting: Any, bonus: Any, other_roll: Any, other_piloting: Any,
-                 other_bonus: Any) -> Any:  # fmt: skip
+def wins_contest(
+    roll: Any, piloting: Any, bonus: Any, other_roll: Any, other_piloting: Any, other_bonus: Any
+) -> Any:
     """003 F11.5 a Piloting contest (Grapple, Throw, Break): each side rolls d20 + Piloting
     + class bonus; the acting mech (the first three arguments) wins ties."""
-    return _plain(np.asarray(roll) + piloting + bonus
-                  >= np.asarray(other_roll) + other_piloting + other_bonus)  # fmt: skip
+    return _plain(
+        np.asarray(roll) + piloting + bonus >= np.asarray(other_roll) + other_piloting + other_bonus
+    )
 
 
 # ---- D: pilots -----------------------------------------------------------------------
@@ -560,8 +612,10 @@ def mech_problems(mech: Mech, params: Parameters) -> list[str]:
     """003 B3/B4: a mech may exceed its class cap by at most ``overload_max``."""
     weight, cap = mech_weight(mech), class_cap(mech.chassis.klass, params)
     if not params.within_overload(weight - cap):
-        return [f"{mech.name} weighs {weight}, more than {params.overload_max} over its "
-                f"{mech.chassis.klass} cap {cap} (B4)"]  # fmt: skip
+        return [
+            f"{mech.name} weighs {weight}, more than {params.overload_max} over its "
+            f"{mech.chassis.klass} cap {cap} (B4)"
+        ]
     return []
 
 
@@ -633,8 +687,9 @@ def overheats(heat: Any, reactor: Any) -> Any:
 def points(kills: Any, zone_rounds: Any, params: Parameters) -> Any:
     """003 I4 (DESIGN reading): ``kill_points`` per enemy mech destroyed and
     ``zone_points`` per zone held at the end of each round."""
-    return _plain(np.asarray(kills) * params.kill_points
-                  + np.asarray(zone_rounds) * params.zone_points)  # fmt: skip
+    return _plain(
+        np.asarray(kills) * params.kill_points + np.asarray(zone_rounds) * params.zone_points
+    )
 
 
 def hull_fraction(durability_left: Any, maximum: Any) -> Any:
@@ -643,8 +698,9 @@ def hull_fraction(durability_left: Any, maximum: Any) -> Any:
     return np.maximum(durability_left, 0).sum(axis=-1) / maximum
 
 
-def decide(wipe_winner: Any, points_a: Any, points_b: Any, hull_a: Any, hull_b: Any
-           ) -> tuple[Any, Any]:  # fmt: skip
+def decide(
+    wipe_winner: Any, points_a: Any, points_b: Any, hull_a: Any, hull_b: Any
+) -> tuple[Any, Any]:
     """003 I "Ending a game" with DESIGN's scoring reading: (winner, decided) codes.
 
     A side that destroyed every enemy mech has won (``wipe_winner`` SIDE_A or SIDE_B;
@@ -656,9 +712,14 @@ def decide(wipe_winner: Any, points_a: Any, points_b: Any, hull_a: Any, hull_b: 
     wipe = np.asarray(wipe_winner)
     by_points = (wipe < 0) & (np.asarray(points_a) != points_b)
     by_hull = (wipe < 0) & ~by_points & (np.asarray(hull_a) != hull_b)
-    winner = np.where(wipe >= 0, wipe,
-                      np.where(by_points, np.where(np.asarray(points_a) > points_b, SIDE_A, SIDE_B),
-                               np.where(by_hull, np.where(np.asarray(hull_a) > hull_b, SIDE_A,
-                                                          SIDE_B), DRAW)))  # fmt: skip
+    winner = np.where(
+        wipe >= 0,
+        wipe,
+        np.where(
+            by_points,
+            np.where(np.asarray(points_a) > points_b, SIDE_A, SIDE_B),
+            np.where(by_hull, np.where(np.asarray(hull_a) > hull_b, SIDE_A, SIDE_B), DRAW),
+        ),
+    )
     decided = np.where(wipe >= 0, 0, np.where(by_points, 1, np.where(by_hull, 2, 3)))
     return _plain(winner), _plain(decided)

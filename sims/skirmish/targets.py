@@ -43,22 +43,29 @@ def _crit_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"weapon": _weapons(catalog)}
 
 
-def crit_share(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-               store: Path) -> list[Estimate]:  # fmt: skip
+def crit_share(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     missing = [k for k in CLAIM_KITS if k not in catalog.kits]
     if missing:
-        raise InputError(f"crit_share averages over {', '.join(CLAIM_KITS)}: the catalog "
-                         f"has no kit {missing[0]!r}")  # fmt: skip
-    return exact_estimates(filters, _crit_domains(catalog),
-                           lambda weapon: exact.mean_crit_share(catalog, weapon, CLAIM_KITS))
+        raise InputError(
+            f"crit_share averages over {', '.join(CLAIM_KITS)}: the catalog "
+            f"has no kit {missing[0]!r}"
+        )
+    return exact_estimates(
+        filters,
+        _crit_domains(catalog),
+        lambda weapon: exact.mean_crit_share(catalog, weapon, CLAIM_KITS),
+    )
 
 
 def _pair_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"weapon": _weapons(catalog), "kit": list(catalog.kits)}
 
 
-def expected_damage(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-                    store: Path) -> list[Estimate]:  # fmt: skip
+def expected_damage(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     def value(weapon: str, kit: str) -> Any:
         return exact.expected_damage(catalog.parts[weapon], catalog.mech(kit), catalog.params)
 
@@ -69,14 +76,23 @@ def _duel_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"kit_a": list(catalog.kits), "kit_b": list(catalog.kits)}
 
 
-def win_rate(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-             store: Path) -> list[Estimate]:  # fmt: skip
+def win_rate(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     named = [filters.get("kit_a"), filters.get("kit_b")]
     # both kits named: only their matchups are played (all N on them)
     kits = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows("skirmish", "duel", catalog, n=n, seed=seed, jobs=jobs, store=store,
-                    options={"kits": kits} if kits else {},
-                    columns=("side_a", "side_b", "winner"))  # fmt: skip
+    rows = run_rows(
+        "skirmish",
+        "duel",
+        catalog,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        options={"kits": kits} if kits else {},
+        columns=("side_a", "side_b", "winner"),
+    )
     rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
     seats = both_seats(rows, "side_a", "side_b", "score")
     return mean_estimates(seats, filters, {"kit_a": "side", "kit_b": "opponent"}, "score")
@@ -85,20 +101,29 @@ def win_rate(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jo
 TARGETS = {
     "crit_share": Target(
         doc="P(crit | hit) of the weapon fired as in weapon_vs_kit.csv (Gunnery 2, no Head "
-            "Acc, no modifier dice, no cover, target undamaged), averaged with equal weight "
-            "over courier, foreman, reaver and bastion as targets (the rulebook's 53% "
-            "claim). Exact.",
-        filters=("weapon",), exact=True, domains=_crit_domains, estimate=crit_share,
+        "Acc, no modifier dice, no cover, target undamaged), averaged with equal weight "
+        "over courier, foreman, reaver and bastion as targets (the rulebook's 53% "
+        "claim). Exact.",
+        filters=("weapon",),
+        exact=True,
+        domains=_crit_domains,
+        estimate=crit_share,
     ),
     "expected_damage": Target(
         doc="Expected damage-dice damage of one Fire action of the weapon at the kit, as in "
-            "weapon_vs_kit.csv. Exact; an omitted filter averages over every value.",
-        filters=("weapon", "kit"), exact=True, domains=_pair_domains, estimate=expected_damage,
+        "weapon_vs_kit.csv. Exact; an omitted filter averages over every value.",
+        filters=("weapon", "kit"),
+        exact=True,
+        domains=_pair_domains,
+        estimate=expected_damage,
     ),
     "win_rate": Target(
         doc="kit_a's score against kit_b (win 1, draw 1/2) in the duel experiment (policy "
-            "gunline, the rules' board), every battle either kit played in either seat; "
-            "kit_b omitted: against every kit. Simulated, N battles per evaluation.",
-        filters=("kit_a", "kit_b"), exact=False, domains=_duel_domains, estimate=win_rate,
+        "gunline, the rules' board), every battle either kit played in either seat; "
+        "kit_b omitted: against every kit. Simulated, N battles per evaluation.",
+        filters=("kit_a", "kit_b"),
+        exact=False,
+        domains=_duel_domains,
+        estimate=win_rate,
     ),
-}  # fmt: skip
+}

@@ -239,8 +239,10 @@ def arm_triples(arm: np.ndarray) -> np.ndarray:
             fits = [np.arange(width) >= pair[j][0] for j in js]
             coef = int(np.prod([pair[j][1] for j in js]))
             weight = sum(pair[j][0] for j in js)
-            out[..., weight] += n * coef * (
-                fits[0][:, None, None] & fits[1][None, :, None] & fits[2][None, None, :]
+            out[..., weight] += (
+                n
+                * coef
+                * (fits[0][:, None, None] & fits[1][None, :, None] & fits[2][None, None, :])
             )
     return out
 
@@ -268,8 +270,9 @@ def arm_doubles(arm: np.ndarray) -> np.ndarray:
 # ---- putting frames and arms together --------------------------------------------------
 
 
-def _budget_index(w: Weights, klass: str, params: rules.Parameters, width: int,
-                  arm_width: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _budget_index(
+    w: Weights, klass: str, params: rules.Parameters, width: int, arm_width: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Per frame Weight f: the arm budget index (clipped to the largest) and whether any
     budget is left (a frame over the cap by itself has no legal build)."""
     budget = rules.class_cap(klass, params) + params.overload_max - np.arange(width)
@@ -306,9 +309,14 @@ def _contract(m: np.ndarray, f_sum: np.ndarray, av: np.ndarray, top: int) -> lis
     return out
 
 
-def _with_arms(w: Weights, params: rules.Parameters, top: int,
-               frames: Mapping[tuple[str, ...], np.ndarray], av: np.ndarray,
-               fielded: Sequence[int]) -> dict[tuple[str, ...], list[int]]:  # fmt: skip
+def _with_arms(
+    w: Weights,
+    params: rules.Parameters,
+    top: int,
+    frames: Mapping[tuple[str, ...], np.ndarray],
+    av: np.ndarray,
+    fielded: Sequence[int],
+) -> dict[tuple[str, ...], list[int]]:
     """Per class tuple: sum over frame cells of frames[cell] z^Weight av[budgets](z),
     where frame axis i is fielded ``fielded[i]`` times (the doubled b counts twice) and
     a cell whose frame is over its class cap by itself has no build."""
@@ -338,13 +346,18 @@ def check_supported(params: rules.Parameters) -> None:
     fielded mechs (B): refuse other values in one line rather than miscount."""
     for name, value in (("copy_limit", 2), ("fielded", 3)):
         if getattr(params, name) != value:
-            raise CatalogError("rules.toml", f"team counting is derived for copy_limit 2 and "
-                               f"3 fielded, got {getattr(params, name)}", entry=name,
-                               field="value")  # fmt: skip
+            raise CatalogError(
+                "rules.toml",
+                f"team counting is derived for copy_limit 2 and "
+                f"3 fielded, got {getattr(params, name)}",
+                entry=name,
+                field="value",
+            )
 
 
-def team_polynomials(parts: Mapping[str, Part], params: rules.Parameters, top: int = max(CAPS)
-                     ) -> dict[tuple[int, int, int], dict[str, list[int]]]:  # fmt: skip
+def team_polynomials(
+    parts: Mapping[str, Part], params: rules.Parameters, top: int = max(CAPS)
+) -> dict[tuple[int, int, int], dict[str, list[int]]]:
     """Per class mix (Light, Medium, Heavy counts): ``ordered`` triples, ``doubled``
     ones (b, b, c) and unordered ``teams``, each a list of counts by team Weight 0..top."""
     check_supported(params)
@@ -369,8 +382,9 @@ def team_polynomials(parts: Mapping[str, Part], params: rules.Parameters, top: i
     return out
 
 
-def build_team_counts(parts: Mapping[str, Part], params: rules.Parameters, pilots: int,
-                      caps: Iterable[int] = CAPS) -> pl.DataFrame:  # fmt: skip
+def build_team_counts(
+    parts: Mapping[str, Part], params: rules.Parameters, pilots: int, caps: Iterable[int] = CAPS
+) -> pl.DataFrame:
     """Legal fielded teams of builds for every Team Cap and class mix: ``teams``
     (unordered, pilots aside), ``ordered`` triples and ``piloted`` teams (three different
     pilots of ``pilots``), as ``COUNT_TYPE`` (they pass 2^63)."""
@@ -382,19 +396,35 @@ def build_team_counts(parts: Mapping[str, Part], params: rules.Parameters, pilot
         teams = list(itertools.accumulate(p["teams"]))
         ordered = list(itertools.accumulate(p["ordered"]))
         for cap in caps:
-            rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
-                         "teams": teams[cap], "ordered": ordered[cap],
-                         "piloted": ordered[cap] * pilot_sets // 6})  # fmt: skip
-    return pl.DataFrame(rows, schema={"team_cap": pl.Int16, "light": pl.Int8,
-                                      "medium": pl.Int8, "heavy": pl.Int8,
-                                      **dict.fromkeys(COUNTS, COUNT_TYPE)})  # fmt: skip
+            rows.append(
+                {
+                    "team_cap": cap,
+                    "light": mix[0],
+                    "medium": mix[1],
+                    "heavy": mix[2],
+                    "teams": teams[cap],
+                    "ordered": ordered[cap],
+                    "piloted": ordered[cap] * pilot_sets // 6,
+                }
+            )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "team_cap": pl.Int16,
+            "light": pl.Int8,
+            "medium": pl.Int8,
+            "heavy": pl.Int8,
+            **dict.fromkeys(COUNTS, COUNT_TYPE),
+        },
+    )
 
 
 # ---- brute force, for the tests --------------------------------------------------------
 
 
-def brute_force(parts: Mapping[str, Part], params: rules.Parameters, caps: Iterable[int] = CAPS
-                ) -> dict[tuple[int, tuple[int, int, int]], int]:  # fmt: skip
+def brute_force(
+    parts: Mapping[str, Part], params: rules.Parameters, caps: Iterable[int] = CAPS
+) -> dict[tuple[int, tuple[int, int, int]], int]:
     """Every unordered triple of legal builds listed and checked: ``{(cap, mix): teams}``.
     Independent of the generating functions above: each build is a row of part copies
     (both arms into one arm column per part), a triple is legal when no column of the
@@ -406,8 +436,14 @@ def brute_force(parts: Mapping[str, Part], params: rules.Parameters, caps: Itera
     offset = dict(zip(n_parts, itertools.accumulate([0, *n_parts.values()]), strict=False))
     held = np.zeros((len(legal), sum(n_parts.values())), np.int8)
     rows = np.arange(len(legal))
-    for field, slot in (("chassis", "chassis"), ("head", "head"), ("right_arm", "arm"),
-                        ("left_arm", "arm"), ("legs", "legs"), ("back", "back")):  # fmt: skip
+    for field, slot in (
+        ("chassis", "chassis"),
+        ("head", "head"),
+        ("right_arm", "arm"),
+        ("left_arm", "arm"),
+        ("legs", "legs"),
+        ("back", "back"),
+    ):
         np.add.at(held, (rows, offset[slot] + getattr(b, field)[legal]), 1)
     weight = b.weight[legal].astype(np.int64)
     light, medium = (b.klass[legal] == 0).astype(np.int64), (b.klass[legal] == 1).astype(np.int64)
@@ -416,9 +452,18 @@ def brute_force(parts: Mapping[str, Part], params: rules.Parameters, caps: Itera
         for j in range(i, len(legal)):
             k = np.arange(j, len(legal))
             k = k[(held[i] + held[j] + held[k]).max(axis=1) <= params.copy_limit]
-            np.add.at(tally, (weight[i] + weight[j] + weight[k],
-                              light[i] + light[j] + light[k],
-                              medium[i] + medium[j] + medium[k]), 1)  # fmt: skip
+            np.add.at(
+                tally,
+                (
+                    weight[i] + weight[j] + weight[k],
+                    light[i] + light[j] + light[k],
+                    medium[i] + medium[j] + medium[k],
+                ),
+                1,
+            )
     upto = np.cumsum(tally, axis=0)
-    return {(cap, mix): int(upto[min(cap, len(upto) - 1), mix[0], mix[1]])
-            for cap in caps for mix in MIXES}  # fmt: skip
+    return {
+        (cap, mix): int(upto[min(cap, len(upto) - 1), mix[0], mix[1]])
+        for cap in caps
+        for mix in MIXES
+    }

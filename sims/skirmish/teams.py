@@ -29,11 +29,16 @@ def pilot_trios(catalog: Catalog) -> pl.DataFrame:
     for trio in itertools.combinations(sorted(catalog.pilots), 3):
         pilots = [catalog.pilots[p] for p in trio]
         on = rules.active_pilots(pilots)
-        rows.append({
-            "pilot_1": trio[0], "pilot_2": trio[1], "pilot_3": trio[2],
-            "active": ",".join(sorted(on)), "n_active": len(on),
-            "bonds": ",".join("+".join(pair) for pair in rules.bonded_pairs(pilots)),
-        })  # fmt: skip
+        rows.append(
+            {
+                "pilot_1": trio[0],
+                "pilot_2": trio[1],
+                "pilot_3": trio[2],
+                "active": ",".join(sorted(on)),
+                "n_active": len(on),
+                "bonds": ",".join("+".join(pair) for pair in rules.bonded_pairs(pilots)),
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -41,8 +46,10 @@ def activation_shares(trios: pl.DataFrame) -> pl.DataFrame:
     """Share of trios with 3, 2, 1 and 0 pilots switched on, as exact fractions."""
     total = trios.height
     counts = Counter(trios["n_active"].to_list())
-    rows = [{"pilots_on": k, "trios": counts[k], "share": Fraction(counts[k], total)}
-            for k in (3, 2, 1, 0)]  # fmt: skip
+    rows = [
+        {"pilots_on": k, "trios": counts[k], "share": Fraction(counts[k], total)}
+        for k in (3, 2, 1, 0)
+    ]
     return exact_columns(rows, ["share"])
 
 
@@ -85,8 +92,15 @@ def kit_team_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFram
     for mix, poly in polys.items():
         cumulative = np.cumsum(poly)
         for cap in caps:
-            rows.append({"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
-                         "teams": int(cumulative[min(cap, top)])})  # fmt: skip
+            rows.append(
+                {
+                    "team_cap": cap,
+                    "light": mix[0],
+                    "medium": mix[1],
+                    "heavy": mix[2],
+                    "teams": int(cumulative[min(cap, top)]),
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -102,9 +116,7 @@ def _elementary(weights: Sequence[int], top: int) -> list[np.ndarray]:
     return e
 
 
-def kit_teams_brute_force(
-    catalog: Catalog, cap: int | None = None
-) -> list[tuple[str, list[str]]]:
+def kit_teams_brute_force(catalog: Catalog, cap: int | None = None) -> list[tuple[str, list[str]]]:
     """Every unordered trio of distinct kits, with the rules it breaks at ``cap`` (the
     catalog's Team Cap by default)."""
     from dataclasses import replace
@@ -134,8 +146,7 @@ def roster_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str
     ]
 
 
-def sideboard_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]
-                     ) -> list[str]:  # fmt: skip
+def sideboard_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[str]) -> list[str]:
     """The sideboard swaps the rules refuse (003 I2: between games one fielded mech may
     be swapped for the fourth, and the team must stay legal, B3), one line each naming
     the roster, the swap and the rule."""
@@ -143,14 +154,18 @@ def sideboard_report(catalog: Catalog, roster: Sequence[str], fielded: Sequence[
     for kit in fielded:
         bench.remove(kit)
     if len(bench) != 1:
-        raise ValueError(f"roster {'+'.join(roster)} minus {'+'.join(fielded)} leaves "
-                         f"{len(bench)} mechs, not one sideboard")  # fmt: skip
+        raise ValueError(
+            f"roster {'+'.join(roster)} minus {'+'.join(fielded)} leaves "
+            f"{len(bench)} mechs, not one sideboard"
+        )
     lines = []
     for out in dict.fromkeys(fielded):
         team = [k for k in fielded if k != out] + bench
         for problem in rules.team_problems([catalog.mech(k) for k in team], catalog.params):
-            lines.append(f"roster {'+'.join(roster)}: the sideboard {bench[0]} may not come "
-                         f"in for {out} (I2): {problem}")  # fmt: skip
+            lines.append(
+                f"roster {'+'.join(roster)}: the sideboard {bench[0]} may not come "
+                f"in for {out} (I2): {problem}"
+            )
     return lines
 
 
@@ -161,21 +176,30 @@ def kit_roster_counts(catalog: Catalog, caps: Iterable[int] = CAPS) -> pl.DataFr
     comes in. Listed (70 rosters for 8 kits): each trio checked once without the cap
     (:func:`kit_teams_brute_force`), then its Weight compared with every cap."""
     params = catalog.params
-    rosters = [r for r in itertools.combinations(sorted(catalog.kits), params.roster_size)
-               if not rules.roster_problems([catalog.mech(k) for k in r], params)]  # fmt: skip
+    rosters = [
+        r
+        for r in itertools.combinations(sorted(catalog.kits), params.roster_size)
+        if not rules.roster_problems([catalog.mech(k) for k in r], params)
+    ]
     weight = {k: rules.mech_weight(catalog.mech(k)) for k in catalog.kits}
     # the lightest Weight at which each trio is legal (None: it breaks more than the cap)
-    fits_from = {trio: None if broken else sum(weight[k] for k in trio.split("+"))
-                 for trio, broken in kit_teams_brute_force(catalog, sum(weight.values()))}
+    fits_from = {
+        trio: None if broken else sum(weight[k] for k in trio.split("+"))
+        for trio, broken in kit_teams_brute_force(catalog, sum(weight.values()))
+    }
     rows = []
     for cap in caps:
         tally = Counter(
-            sum(fits_from["+".join(trio)] is not None and fits_from["+".join(trio)] <= cap
-                for trio in itertools.combinations(r, params.fielded))
+            sum(
+                fits_from["+".join(trio)] is not None and fits_from["+".join(trio)] <= cap
+                for trio in itertools.combinations(r, params.fielded)
+            )
             for r in rosters
-        )  # fmt: skip
-        rows += [{"team_cap": cap, "legal_trios": n, "rosters": tally[n]}
-                 for n in range(params.roster_size + 1)]  # fmt: skip
+        )
+        rows += [
+            {"team_cap": cap, "legal_trios": n, "rosters": tally[n]}
+            for n in range(params.roster_size + 1)
+        ]
     return pl.DataFrame(rows)
 
 
@@ -185,8 +209,9 @@ CUSTOM_PREFIX = "custom_"
 SLOT_FIELDS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
 
 
-def _team_proxy(mechs: Sequence[Any], threat: Mapping[str, float], params: rules.Parameters
-                ) -> float:  # fmt: skip
+def _team_proxy(
+    mechs: Sequence[Any], threat: Mapping[str, float], params: rules.Parameters
+) -> float:
     """A crude exact strength: each mech's best weapon (expected damage per Fire action
     against the standard Medium) times its Hull. The ratings then test it in battle."""
     total = 0.0
@@ -210,8 +235,12 @@ def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str
     params = catalog.params
     standard = catalog.mech(params.standard_medium)  # rules.toml: the standard Medium (F4)
     threat = {w.id: float(exact.expected_damage(w, standard, params)) for w in catalog.weapons()}
-    by_slot = {f: sorted(p.id for p in catalog.parts.values()
-                         if p.slot == ("arm" if f.endswith("_arm") else f)) for f in SLOT_FIELDS}
+    by_slot = {
+        f: sorted(
+            p.id for p in catalog.parts.values() if p.slot == ("arm" if f.endswith("_arm") else f)
+        )
+        for f in SLOT_FIELDS
+    }
     seeds = []
     for team in legal_kit_teams(catalog):
         mechs = [catalog.mech(k) for k in team.split("+")]
@@ -248,12 +277,18 @@ def custom_teams(catalog: Catalog, count: int) -> tuple[dict[str, Any], list[str
         names = []
         for mech in mechs:
             ids = tuple(p.id for p in mech.parts)  # chassis, head, arms, legs, back
-            ident = next((k for k, v in kits.items()
-                          if (v.part_ids, v.pilot) == (ids, mech.pilot.id)), None)  # fmt: skip
+            ident = next(
+                (k for k, v in kits.items() if (v.part_ids, v.pilot) == (ids, mech.pilot.id)), None
+            )
             if ident is None:
                 ident = f"{CUSTOM_PREFIX}{len(kits) + 1}"
-                kits[ident] = Kit(ident, f"Custom {len(kits) + 1}", *ids, pilot=mech.pilot.id,
-                                  provenance="assumed")  # fmt: skip
+                kits[ident] = Kit(
+                    ident,
+                    f"Custom {len(kits) + 1}",
+                    *ids,
+                    pilot=mech.pilot.id,
+                    provenance="assumed",
+                )
             names.append(ident)
         teams.append("+".join(names))
     return kits, teams

@@ -40,23 +40,31 @@ def test_every_row_is_legal_and_none_is_missing(frame) -> None:
     assert set(frame["rockets"]) == {0, 1, 2}
 
 
-@pytest.mark.parametrize(("code", "attack", "rocket", "defense", "ecm", "move", "spot"), [
-    # two Direct Fire: first weapon 1d6, second 1d8; two Resistive: 2d6 then 1d6
-    ("knight:rrdd", "1d6+1d8", "0", "3d6", "0", "0", "0"),
-    # one of each defense: ECM counted first (2d6), the Resistive adds 1d6
-    ("knight:rexx", "1d6+1d8", "0", "3d6", "2d6", "0", "0"),
-    # weapons of three kinds: 1d6 + 1d8 + 1d8; Direct Fire present, no mobile d8
-    ("bulwark:mhdx+2r", "1d6+2d8", "2d8", "0", "0", "1d6", "0"),
-    # no Direct Fire nor Smart: the mobile frame's 1d8 Move beside the system's 1d6
-    ("knight:mhh", "1d6+1d8", "0", "0", "0", "1d6+1d8", "0"),
-    # no weapons at all: mobile too, and an empty Attack pool
-    ("skimmer:ess", "0", "0", "2d6", "2d6", "1d8", "2d6"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("code", "attack", "rocket", "defense", "ecm", "move", "spot"),
+    [
+        # two Direct Fire: first weapon 1d6, second 1d8; two Resistive: 2d6 then 1d6
+        ("knight:rrdd", "1d6+1d8", "0", "3d6", "0", "0", "0"),
+        # one of each defense: ECM counted first (2d6), the Resistive adds 1d6
+        ("knight:rexx", "1d6+1d8", "0", "3d6", "2d6", "0", "0"),
+        # weapons of three kinds: 1d6 + 1d8 + 1d8; Direct Fire present, no mobile d8
+        ("bulwark:mhdx+2r", "1d6+2d8", "2d8", "0", "0", "1d6", "0"),
+        # no Direct Fire nor Smart: the mobile frame's 1d8 Move beside the system's 1d6
+        ("knight:mhh", "1d6+1d8", "0", "0", "0", "1d6+1d8", "0"),
+        # no weapons at all: mobile too, and an empty Attack pool
+        ("skimmer:ess", "0", "0", "2d6", "2d6", "1d8", "2d6"),
+    ],
+)
 def test_pools_of_a_loadout(catalog, frame, code, attack, rocket, defense, ecm, move, spot):
     row = frame.filter(pl.col("code") == code).row(0, named=True)
-    assert (row["attack_pool"], row["rocket_pool"], row["defense_pool"], row["ecm_pool"],
-            row["move_pool"], row["spot_pool"]) == (attack, rocket, defense, ecm, move,
-                                                     spot)  # fmt: skip
+    assert (
+        row["attack_pool"],
+        row["rocket_pool"],
+        row["defense_pool"],
+        row["ecm_pool"],
+        row["move_pool"],
+        row["spot_pool"],
+    ) == (attack, rocket, defense, ecm, move, spot)
     assert catalog.loadout(code).code == code  # the code reads back as itself
 
 

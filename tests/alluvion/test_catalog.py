@@ -31,7 +31,10 @@ def test_the_seven_kinds_in_order(catalog) -> None:
 def test_spotting_reach(catalog) -> None:
     # none: direct line of fire, out of cover; one: behind cover too; two: the whole map
     assert [(r.surveillance, r.range, r.cover) for r in catalog.reach] == [
-        (0, 20, False), (1, 20, True), (2, 0, True)]  # fmt: skip
+        (0, 20, False),
+        (1, 20, True),
+        (2, 0, True),
+    ]
 
 
 def test_rulebook_numbers(catalog) -> None:
@@ -40,18 +43,36 @@ def test_rulebook_numbers(catalog) -> None:
     assert (p.defense_first_dice, p.defense_later_dice, p.defense_die) == (2, 1, 6)
     assert (p.weapon_first_die, p.weapon_later_die, p.rocket_die, p.mobile_die) == (6, 8, 8, 8)
     assert (p.hex_meters, p.direct_fire_range, p.opportunity_die, p.actions) == (3, 20, 8, 2)
-    assert (p.close_direct_from, p.exposed_direct_from, p.cover_direct_from,
-            p.smart_direct_from) == (4, 5, 6, 4)  # fmt: skip
+    assert (
+        p.close_direct_from,
+        p.exposed_direct_from,
+        p.cover_direct_from,
+        p.smart_direct_from,
+    ) == (4, 5, 6, 4)
     assert (p.hits_per_system, p.loss_die, p.pilot_face) == (2, 6, 6)
     assert (p.squad_size, p.squad_die, p.morale_dice, p.battery_die, p.shutdown_faces) == (
-        6, 6, 2, 6, 1)  # fmt: skip
+        6,
+        6,
+        2,
+        6,
+        1,
+    )
     assert [(r.low, r.high, r.replaces) for r in catalog.repairs] == [
-        (4, 6, "1d6"), (2, 3, "1d3"), (1, 1, "0")]  # fmt: skip
+        (4, 6, "1d6"),
+        (2, 3, "1d3"),
+        (1, 1, "0"),
+    ]
 
 
 def test_every_entry_carries_provenance(catalog) -> None:
-    kinds = (catalog.systems, catalog.chassis, catalog.cover, catalog.policies,
-             catalog.loadouts, catalog.scenarios)  # fmt: skip
+    kinds = (
+        catalog.systems,
+        catalog.chassis,
+        catalog.cover,
+        catalog.policies,
+        catalog.loadouts,
+        catalog.scenarios,
+    )
     for entries in kinds:
         for entry in entries.values():
             assert entry.provenance in ("rulebook", "assumed"), entry.id
@@ -64,6 +85,12 @@ def test_every_assumed_parameter_and_file_is_listed_in_assumptions(catalog) -> N
     for f in dataclasses.fields(catalog.params):
         if catalog.param_provenance[f.name] == "assumed":
             assert f"`{f.name}`" in ASSUMPTIONS, f.name
-    for file in ("chassis.toml", "cover.toml", "policies.toml", "loadouts.toml",
-                 "scenarios.toml", "limits.toml"):  # fmt: skip
+    for file in (
+        "chassis.toml",
+        "cover.toml",
+        "policies.toml",
+        "loadouts.toml",
+        "scenarios.toml",
+        "limits.toml",
+    ):
         assert f"`{file}`" in ASSUMPTIONS, file

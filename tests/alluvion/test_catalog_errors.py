@@ -27,45 +27,86 @@ GUNNER = 'systems = ["direct_fire", "direct_fire", "resistive", "resistive"]'
 SKIMMER_SLOTS = 'id = "skimmer"\nname = "Skimmer"\nslots = 3'
 
 CASES = [
-    pytest.param("loadouts.toml", GUNNER,
-                 'systems = ["direct_fire", "direct_fire", "direct_fire", "resistive"]',
-                 "loadout 'gunner', field 'systems': 3 direct_fire systems: at most 2 of a "
-                 "kind (The Systems)", id="three-of-a-kind"),
-    pytest.param("loadouts.toml", GUNNER,
-                 'systems = ["direct_fire", "direct_fire", "resistive", "resistive", "ecm"]',
-                 "loadout 'gunner', field 'systems': 5 systems on a chassis of 4 slots",
-                 id="more-systems-than-slots"),
-    pytest.param("loadouts.toml", GUNNER, "systems = []",
-                 "loadout 'gunner', field 'systems': no systems: an Armor with none is "
-                 "inoperable (Damage)", id="no-systems"),
-    pytest.param("loadouts.toml", GUNNER,
-                 'systems = ["direct_fire", "laser", "resistive", "resistive"]',
-                 "loadout 'gunner', field 'systems': names unknown system 'laser'",
-                 id="unknown-system"),
-    pytest.param("loadouts.toml", 'rockets = 2\npolicy = "striker"',
-                 'rockets = 3\npolicy = "striker"',
-                 "loadout 'skirmisher', field 'rockets': 3 rockets: at most 2 single-shot "
-                 "rockets", id="three-rockets"),
-    pytest.param("loadouts.toml", 'chassis = "bulwark"\nsystems = ["resistive"',
-                 'chassis = "titan"\nsystems = ["resistive"',
-                 "loadout 'sentinel', field 'chassis': names unknown chassis 'titan'",
-                 id="unknown-chassis"),
-    pytest.param("cover.toml", "oh = 8", "oh = 0",
-                 "cover 'concrete', field 'oh': 0 is below the minimum 1", id="cover-oh-zero"),
-    pytest.param("scenarios.toml", 'morale_b = 6', 'morale_b = 2',
-                 "scenario 'patrol_with_infantry', field 'morale_b': a Morale rating runs "
-                 "3..10 (0: never checks)", id="morale-below-3"),
-    pytest.param("scenarios.toml", 'a = ["scout", "gunner"]', 'a = ["scout", "gunner", "brawler"]',
-                 "scenario 'patrol_with_infantry', field 'a': a side fields 1..2 Armors",
-                 id="three-armors"),
-    pytest.param("policies.toml", 'id = "brawler"\napproach = true',
-                 'id = "brawler"\napproach = "yes"',
-                 "policy 'brawler', field 'approach': expected true or false, got 'yes'",
-                 id="policy-not-a-bool"),
-    pytest.param("systems.toml", 'code = "x"', 'code = "d"',
-                 "system 'direct_fire', field 'code': two systems share a code letter",
-                 id="code-letter-twice"),
-]  # fmt: skip
+    pytest.param(
+        "loadouts.toml",
+        GUNNER,
+        'systems = ["direct_fire", "direct_fire", "direct_fire", "resistive"]',
+        "loadout 'gunner', field 'systems': 3 direct_fire systems: at most 2 of a "
+        "kind (The Systems)",
+        id="three-of-a-kind",
+    ),
+    pytest.param(
+        "loadouts.toml",
+        GUNNER,
+        'systems = ["direct_fire", "direct_fire", "resistive", "resistive", "ecm"]',
+        "loadout 'gunner', field 'systems': 5 systems on a chassis of 4 slots",
+        id="more-systems-than-slots",
+    ),
+    pytest.param(
+        "loadouts.toml",
+        GUNNER,
+        "systems = []",
+        "loadout 'gunner', field 'systems': no systems: an Armor with none is inoperable (Damage)",
+        id="no-systems",
+    ),
+    pytest.param(
+        "loadouts.toml",
+        GUNNER,
+        'systems = ["direct_fire", "laser", "resistive", "resistive"]',
+        "loadout 'gunner', field 'systems': names unknown system 'laser'",
+        id="unknown-system",
+    ),
+    pytest.param(
+        "loadouts.toml",
+        'rockets = 2\npolicy = "striker"',
+        'rockets = 3\npolicy = "striker"',
+        "loadout 'skirmisher', field 'rockets': 3 rockets: at most 2 single-shot rockets",
+        id="three-rockets",
+    ),
+    pytest.param(
+        "loadouts.toml",
+        'chassis = "bulwark"\nsystems = ["resistive"',
+        'chassis = "titan"\nsystems = ["resistive"',
+        "loadout 'sentinel', field 'chassis': names unknown chassis 'titan'",
+        id="unknown-chassis",
+    ),
+    pytest.param(
+        "cover.toml",
+        "oh = 8",
+        "oh = 0",
+        "cover 'concrete', field 'oh': 0 is below the minimum 1",
+        id="cover-oh-zero",
+    ),
+    pytest.param(
+        "scenarios.toml",
+        "morale_b = 6",
+        "morale_b = 2",
+        "scenario 'patrol_with_infantry', field 'morale_b': a Morale rating runs "
+        "3..10 (0: never checks)",
+        id="morale-below-3",
+    ),
+    pytest.param(
+        "scenarios.toml",
+        'a = ["scout", "gunner"]',
+        'a = ["scout", "gunner", "brawler"]',
+        "scenario 'patrol_with_infantry', field 'a': a side fields 1..2 Armors",
+        id="three-armors",
+    ),
+    pytest.param(
+        "policies.toml",
+        'id = "brawler"\napproach = true',
+        'id = "brawler"\napproach = "yes"',
+        "policy 'brawler', field 'approach': expected true or false, got 'yes'",
+        id="policy-not-a-bool",
+    ),
+    pytest.param(
+        "systems.toml",
+        'code = "x"',
+        'code = "d"',
+        "system 'direct_fire', field 'code': two systems share a code letter",
+        id="code-letter-twice",
+    ),
+]
 
 
 def _message(root: Path, file: str, rest: str) -> str:
@@ -83,13 +124,16 @@ def test_bad_catalog_is_one_clear_line(tmp_path: Path, file, old, new, rest) -> 
 
 
 def test_a_chassis_shrunk_under_a_loadout_names_the_loadout(tmp_path: Path) -> None:
-    root = catalog_copies.edit(GAME, "chassis.toml", SKIMMER_SLOTS,
-                               SKIMMER_SLOTS.replace("3", "2"))(tmp_path)  # fmt: skip
+    root = catalog_copies.edit(
+        GAME, "chassis.toml", SKIMMER_SLOTS, SKIMMER_SLOTS.replace("3", "2")
+    )(tmp_path)
     with pytest.raises(CatalogError) as caught:
         load_catalog(root)
     assert str(caught.value) == _message(
-        root, "loadouts.toml", "loadout 'skirmisher', field 'systems': 3 systems on a chassis "
-        "of 2 slots")  # fmt: skip
+        root,
+        "loadouts.toml",
+        "loadout 'skirmisher', field 'systems': 3 systems on a chassis of 2 slots",
+    )
 
 
 def test_untouched_copy_loads(tmp_path: Path) -> None:
@@ -97,19 +141,33 @@ def test_untouched_copy_loads(tmp_path: Path) -> None:
     assert len(catalog.loadouts) == 8 and catalog.loadouts["gunner"].code == "knight:rrdd"
 
 
-@pytest.mark.parametrize(("code", "message"), [
-    ("knight:dddr", "loadout 'knight:dddr': 3 direct_fire systems: at most 2 of a kind "
-                    "(The Systems)"),
-    ("skimmer:rrdd", "loadout 'skimmer:rrdd': 4 systems on a chassis of 3 slots"),
-    ("knight:dd+3r", "loadout 'knight:dd+3r': 3 rockets: at most 2 single-shot rockets"),
-    ("knight:dq", "loadout 'knight:dq': unknown system letter 'q' (known: r=resistive, "
-                  "e=ecm, m=movement, s=surveillance, h=hand_to_hand, d=direct_fire, x=smart)"),
-    ("titan:DD", "loadout 'titan:DD': neither a named loadout (brawler, gunner, lancer, "
-                 "missileer, phantom, scout, sentinel, skirmisher) nor a code like "
-                 "knight:rsdd+1r (chassis: skimmer, knight, bulwark)"),
-    ("knight:dd@sniper", "loadout 'knight:dd@sniper': unknown policy 'sniper' (known: "
-                         "gunline, brawler, striker, overwatch)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (
+            "knight:dddr",
+            "loadout 'knight:dddr': 3 direct_fire systems: at most 2 of a kind (The Systems)",
+        ),
+        ("skimmer:rrdd", "loadout 'skimmer:rrdd': 4 systems on a chassis of 3 slots"),
+        ("knight:dd+3r", "loadout 'knight:dd+3r': 3 rockets: at most 2 single-shot rockets"),
+        (
+            "knight:dq",
+            "loadout 'knight:dq': unknown system letter 'q' (known: r=resistive, "
+            "e=ecm, m=movement, s=surveillance, h=hand_to_hand, d=direct_fire, x=smart)",
+        ),
+        (
+            "titan:DD",
+            "loadout 'titan:DD': neither a named loadout (brawler, gunner, lancer, "
+            "missileer, phantom, scout, sentinel, skirmisher) nor a code like "
+            "knight:rsdd+1r (chassis: skimmer, knight, bulwark)",
+        ),
+        (
+            "knight:dd@sniper",
+            "loadout 'knight:dd@sniper': unknown policy 'sniper' (known: "
+            "gunline, brawler, striker, overwatch)",
+        ),
+    ],
+)
 def test_impossible_loadout_code_is_one_line(code: str, message: str) -> None:
     catalog = load_catalog(CATALOGS)
     with pytest.raises(InputError) as caught:
@@ -139,8 +197,11 @@ def test_cli_bad_catalog_one_line_and_writes_nothing(
     root = catalog_copies.edit(GAME, file, old, new)(tmp_path)
     out = tmp_path / "out"
     capsys.readouterr()
-    argv = (["claims", GAME, "--catalog", str(root)] if command == "claims"
-            else [command, GAME, "--out", str(out), "--catalog", str(root)])  # fmt: skip
+    argv = (
+        ["claims", GAME, "--catalog", str(root)]
+        if command == "claims"
+        else [command, GAME, "--out", str(out), "--catalog", str(root)]
+    )
     rc = main(argv)
     captured = capsys.readouterr()
     assert rc == EXIT_USER_ERROR, (rc, captured.err)

@@ -48,8 +48,7 @@ bug = bug_in(rules)
 def attack_dice_second_only(counts, params):
     """Planted bug: only the second weapon adds a d8, later ones a d6."""
     w = sum(counts[k] for k in rules.WEAPONS)
-    return tuple((params.weapon_first_die if i != 1 else params.weapon_later_die)
-                 for i in range(w))  # fmt: skip
+    return tuple((params.weapon_first_die if i != 1 else params.weapon_later_die) for i in range(w))
 
 
 def move_dice_ignoring_direct_fire(counts, params):
@@ -93,8 +92,9 @@ def routs_at_rating(morale_roll, rating):
 def defense_dice_always(counts, params):
     """Planted bug: every Armor has the first system's dice."""
     n = counts[rules.ECM] + counts[rules.RESISTIVE]
-    both = (params.defense_die,) * (params.defense_first_dice + params.defense_later_dice
-                                    * max(n - 1, 0))  # fmt: skip
+    both = (params.defense_die,) * (
+        params.defense_first_dice + params.defense_later_dice * max(n - 1, 0)
+    )
     return (), both
 
 
@@ -197,10 +197,10 @@ def test_every_claim_has_a_flip() -> None:
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path
-                              ) -> None:  # fmt: skip
-    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "alluvion",
-                      monkeypatch, tmp_path)  # fmt: skip
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path) -> None:
+    assert_flip_fails(
+        CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "alluvion", monkeypatch, tmp_path
+    )
 
 
 def test_unknown_system_is_named(catalog, tmp_path) -> None:
@@ -208,9 +208,12 @@ def test_unknown_system_is_named(catalog, tmp_path) -> None:
     from sims.core.catalog import CatalogError
 
     bad = tmp_path / "claims.toml"
-    bad.write_text('[[claim]]\nid = "x"\nsection = "The Systems"\nrulebook = "r"\n'
-                   'definition = "d"\ncheck = "defense_pool"\n'
-                   'args = { systems = ["laser"] }\nexpected = "0"\n'
-                   'provenance = "rulebook"\n', encoding="utf-8")  # fmt: skip
+    bad.write_text(
+        '[[claim]]\nid = "x"\nsection = "The Systems"\nrulebook = "r"\n'
+        'definition = "d"\ncheck = "defense_pool"\n'
+        'args = { systems = ["laser"] }\nexpected = "0"\n'
+        'provenance = "rulebook"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(CatalogError, match="names unknown id 'laser'"):
         run_claims(bad, CHECKS, catalog)

@@ -105,8 +105,7 @@ def test_attack_pools_derived(catalog):
     # weapons: 0..5 systems (Bulwark 5 slots, 3 kinds x 2): the first 1d6, later 1d8;
     # 0..2 rockets of 1d8; dedup; then + 2d6 Skill; the empty pool dropped.
     base = ["1d6", "1d8", "1d6+1d8", "2d8"] + [f"1d6+{k}d8" for k in range(2, 7)]
-    skill = ["2d6", "3d6", "2d6+1d8", "3d6+1d8", "2d6+2d8"] + [f"3d6+{k}d8" for k in
-                                                                range(2, 7)]  # fmt: skip
+    skill = ["2d6", "3d6", "2d6+1d8", "3d6+1d8", "2d6+2d8"] + [f"3d6+{k}d8" for k in range(2, 7)]
     assert sorted(texts) == sorted(base + skill)
     assert texts[: len(base)] == base  # pools without Skill dice first
     defense = [rules.pool_text(x) for x in exact.defense_pools(catalog)]
@@ -120,7 +119,12 @@ def test_pools_follow_the_parameters():
     texts = [rules.pool_text(x) for x in exact.attack_pools(cat)]
     assert texts == ["1d6", "1d6+1d8"] + [f"1d6+{k}d8" for k in range(2, 5)]
     assert [rules.pool_text(x) for x in exact.defense_pools(cat)] == [
-        "0", "2d6", "3d6", "4d6", "5d6"]  # fmt: skip
+        "0",
+        "2d6",
+        "3d6",
+        "4d6",
+        "5d6",
+    ]
     assert exact.tables(cat)["attack"].height == 5 * 5 * 9
 
 
@@ -151,8 +155,13 @@ def test_margin_table_consistent(frames):
     assert all(F(p) == 1 - F(h) for p, h in zip(miss["p"], miss["p_hit"], strict=True))
     # a section (attack_pool, spot) lists the same margins for every Defense pool
     spans = m.group_by(["attack_pool", "spot", "defense_pool"]).agg(pl.col("margin").max())
-    assert spans.group_by(["attack_pool", "spot"]).agg(pl.col("margin").n_unique()).select(
-        pl.col("margin").max()).item() == 1  # fmt: skip
+    assert (
+        spans.group_by(["attack_pool", "spot"])
+        .agg(pl.col("margin").n_unique())
+        .select(pl.col("margin").max())
+        .item()
+        == 1
+    )
     # 1d6 v 0 at spot 0: margins 0..1d8's max 8 (+0); 0 and 7, 8 hold p = 0 here
     assert row(m, attack_pool="1d6", defense_pool="0", spot=0, margin=0)["p"] == "0"
 
@@ -172,13 +181,16 @@ def test_attack_and_margin_against_icepool(catalog, frames):
     D >= 1) and the margin max(A + spot - D, 0) (hit_at 1, Spot in the margin) by
     icepool."""
     assert catalog.params.hit_at == 1 and catalog.params.spot_adds_to_margin == "on"
-    p_hit = {(r["attack_pool"], r["defense_pool"], r["spot"]): F(r["p_hit"])
-             for r in frames["attack"].iter_rows(named=True)}  # fmt: skip
+    p_hit = {
+        (r["attack_pool"], r["defense_pool"], r["spot"]): F(r["p_hit"])
+        for r in frames["attack"].iter_rows(named=True)
+    }
     margin: dict[tuple, dict[int, F]] = {}
     for r in frames["margin"].iter_rows(named=True):
         if r["p"] != "0":
-            margin.setdefault((r["attack_pool"], r["defense_pool"], r["spot"]), {})[
-                r["margin"]] = F(r["p"])  # fmt: skip
+            margin.setdefault((r["attack_pool"], r["defense_pool"], r["spot"]), {})[r["margin"]] = (
+                F(r["p"])
+            )
     checked = 0
     for atk in exact.attack_pools(catalog):
         for dfn in exact.defense_pools(catalog):
@@ -187,8 +199,9 @@ def test_attack_and_margin_against_icepool(catalog, frames):
                 key = (rules.pool_text(atk), rules.pool_text(dfn), spot)
                 assert p_hit[key] == diff.probability(">=", 1 - spot), key
                 ice = (diff + spot).map(lambda v: max(v, 0))
-                assert margin[key] == dict(zip(ice.outcomes(), ice.probabilities(),
-                                               strict=True)), key  # fmt: skip
+                assert margin[key] == dict(zip(ice.outcomes(), ice.probabilities(), strict=True)), (
+                    key
+                )
                 checked += 1
     assert checked == len(p_hit) == 19 * 7 * 9
 
@@ -301,12 +314,12 @@ def test_round_tables(frames, catalog):
 def test_top_two_against_icepool(catalog):
     """The joint (highest, second-highest) of every Attack and Defense pool with two
     dice or more, by icepool's expand of the highest two."""
-    pools = {x for x in exact.attack_pools(catalog) + exact.defense_pools(catalog)
-             if len(x) >= 2}  # fmt: skip
+    pools = {x for x in exact.attack_pools(catalog) + exact.defense_pools(catalog) if len(x) >= 2}
     for dice in pools:
         ice = icepool.Pool([icepool.d(s) for s in dice]).highest(2).expand()
-        want = {(hi, lo): p for (lo, hi), p in zip(ice.outcomes(), ice.probabilities(),
-                                                   strict=True)}  # fmt: skip
+        want = {
+            (hi, lo): p for (lo, hi), p in zip(ice.outcomes(), ice.probabilities(), strict=True)
+        }
         assert exact.top_two(dice) == want, dice
 
 
@@ -316,8 +329,12 @@ def _ice_first_two(dice: tuple[int, ...], skill: tuple[int, ...]) -> icepool.Die
 
     def top(ds):
         if len(ds) >= 2:
-            return icepool.Pool([icepool.d(s) for s in ds]).highest(2).expand().map(
-                lambda t: (t[1], t[0]))  # fmt: skip
+            return (
+                icepool.Pool([icepool.d(s) for s in ds])
+                .highest(2)
+                .expand()
+                .map(lambda t: (t[1], t[0]))
+            )
         return _ice_highest(ds).map(lambda v: (v, 0))
 
     if len(dice) == 1:
@@ -330,8 +347,10 @@ def test_round_against_icepool(catalog, frames):
     against second (hit_at 1, spot 0), by icepool over the joint first-two dice."""
     skill = rules.skill_dice(catalog.params)
     pools = exact.loadout_pools(catalog)
-    got = {(r["attacker"], r["defender"], r["hits"]): F(r["p"])
-           for r in frames["round"].iter_rows(named=True)}  # fmt: skip
+    got = {
+        (r["attacker"], r["defender"], r["hits"]): F(r["p"])
+        for r in frames["round"].iter_rows(named=True)
+    }
     memo = {}
     for attacker, (atk, _) in pools.items():
         for defender, (_, dfn) in pools.items():
@@ -341,8 +360,7 @@ def test_round_against_icepool(catalog, frames):
                     _ice_first_two(atk, skill),
                     _ice_first_two(dfn, skill),
                 )
-                memo[(atk, dfn)] = dict(zip(hits.outcomes(), hits.probabilities(),
-                                            strict=True))  # fmt: skip
+                memo[(atk, dfn)] = dict(zip(hits.outcomes(), hits.probabilities(), strict=True))
             want = memo[(atk, dfn)]
             for k in range(3):
                 assert got[(attacker, defender, k)] == want.get(k, 0), (attacker, defender)

@@ -18,8 +18,16 @@ from sims.core.runner import simulate
 from tests.conformance import documented
 from tests.conftest import CATALOGS
 
-NAMED = ("gunner", "brawler", "missileer", "sentinel", "skirmisher", "scout", "lancer",
-         "phantom")  # loadouts.toml, in file order  # fmt: skip
+NAMED = (
+    "gunner",
+    "brawler",
+    "missileer",
+    "sentinel",
+    "skirmisher",
+    "scout",
+    "lancer",
+    "phantom",
+)  # loadouts.toml, in file order
 SMALL = 64 * 3  # three duels a cell
 
 
@@ -63,19 +71,24 @@ def test_cells_are_every_ordered_pair_of_the_named_loadouts(catalog):
 def test_loadouts_take_ids_and_codes(catalog):
     cells = experiments.loadout_cells(catalog, {"loadouts": ["gunner", "knight:DDRS+1r"]})
     assert [(c["loadout_a"], c["loadout_b"]) for c in cells] == [
-        ("gunner", "gunner"), ("gunner", "knight:DDRS+1r"), ("knight:DDRS+1r", "gunner"),
-        ("knight:DDRS+1r", "knight:DDRS+1r")]  # fmt: skip
+        ("gunner", "gunner"),
+        ("gunner", "knight:DDRS+1r"),
+        ("knight:DDRS+1r", "gunner"),
+        ("knight:DDRS+1r", "knight:DDRS+1r"),
+    ]
     assert cells[3]["code_a"].lower() == "knight:rsdd+1r"  # written in KINDS order
 
 
 @pytest.mark.parametrize(
     ("options", "words"),
-    [({"loadouts": ["gunner", "nonsense"]}, ("--loadouts", "'nonsense'", "gunner")),
-     ({"loadouts": ["knight:ZZ"]}, ("--loadouts", "'knight:zz'", "letter 'z'")),
-     ({"cover": "moat"}, ("--cover", "'moat'", "rubble")),
-     ({"range": 61}, ("--range", "61", "at most 60"))],
+    [
+        ({"loadouts": ["gunner", "nonsense"]}, ("--loadouts", "'nonsense'", "gunner")),
+        ({"loadouts": ["knight:ZZ"]}, ("--loadouts", "'knight:zz'", "letter 'z'")),
+        ({"cover": "moat"}, ("--cover", "'moat'", "rubble")),
+        ({"range": 61}, ("--range", "61", "at most 60")),
+    ],
     ids=["unknown-loadout", "bad-code", "unknown-cover", "too-far"],
-)  # fmt: skip
+)
 def test_bad_options_are_refused_in_one_line_naming_them(catalog, options, words):
     with pytest.raises(CatalogError) as caught:
         experiments.loadout_cells(catalog, options)
@@ -88,8 +101,19 @@ def test_bad_options_are_refused_in_one_line_naming_them(catalog, options, words
 def test_the_cli_refuses_a_bad_loadout_in_one_line(game, tmp_path, capsys):
     from analysis.cli import main
 
-    code = main(["simulate", "alluvion", "loadouts", "--loadouts", "gunner,nonsense",
-                 "--n", "64", "--out", str(tmp_path)])  # fmt: skip
+    code = main(
+        [
+            "simulate",
+            "alluvion",
+            "loadouts",
+            "--loadouts",
+            "gunner,nonsense",
+            "--n",
+            "64",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code != 0 and len(err.splitlines()) == 1
     assert "'nonsense'" in err and "--loadouts" in err
@@ -104,13 +128,23 @@ def test_rows_are_documented_and_each_the_duel_of_its_cell(game, catalog, tmp_pa
 
     assert main(["simulate", "alluvion", "loadouts", "--describe"]) == 0
     assert experiments.EXPERIMENTS["loadouts"].schema in capsys.readouterr().out
-    out = simulate(game, "loadouts", n=SMALL, seed=5, catalog_root=CATALOGS,
-                   store_root=tmp_path)  # fmt: skip
+    out = simulate(game, "loadouts", n=SMALL, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
     rows = rows_of(out)
     schema = experiments.EXPERIMENTS["loadouts"].schema
     assert [c for c in rows.columns if not documented(c, schema)] == []
-    assert {"cell", "loadout_a", "loadout_b", "code_a", "code_b", "game", "winner", "rounds",
-            "seed", "chunk", *experiments.RESULT_KEYS} <= set(rows.columns)  # fmt: skip
+    assert {
+        "cell",
+        "loadout_a",
+        "loadout_b",
+        "code_a",
+        "code_b",
+        "game",
+        "winner",
+        "rounds",
+        "seed",
+        "chunk",
+        *experiments.RESULT_KEYS,
+    } <= set(rows.columns)
     assert rows.height == SMALL
     assert rows["winner"].is_between(0, 2).all()
     assert (rows["rounds"] >= 1).all() and (rows["soldiers_lost_a"] == 0).all()  # duels
@@ -121,7 +155,11 @@ def test_rows_are_documented_and_each_the_duel_of_its_cell(game, catalog, tmp_pa
     for r in per.iter_rows(named=True):
         c = cells[r["cell"]]
         assert (r["loadout_a"], r["loadout_b"], r["code_a"], r["code_b"]) == (
-            c["loadout_a"], c["loadout_b"], c["code_a"], c["code_b"])  # fmt: skip
+            c["loadout_a"],
+            c["loadout_b"],
+            c["code_a"],
+            c["code_b"],
+        )
     # a duel fields one Armor a side: the winner's is still in the fight, the loser's not
     assert rows["armors_left_a"].is_between(0, 1).all()
     assert rows["armors_left_b"].is_between(0, 1).all()

@@ -17,7 +17,11 @@ def catalog():
 def test_subjects_and_options():
     assert set(EXPLAIN) == {"attack"}
     assert [o.flag for o in EXPLAIN["attack"].options] == [
-        "--attack", "--defense", "--spot", "--case"]  # fmt: skip
+        "--attack",
+        "--defense",
+        "--spot",
+        "--case",
+    ]
     spot, case = EXPLAIN["attack"].options[2:]
     assert spot.parse("3") == 3 and case.parse("cover") == "cover"
     with pytest.raises(ValueError):
@@ -32,8 +36,14 @@ def test_d6_against_d6(catalog):
     assert "Attack 1d6 against Defense 1d6, Spot 0, case exposed" in text
     assert "  = 5/12 (41.7%)" in text
     margin = [ln.split()[:2] for ln in text.splitlines() if ln.startswith("    ")]
-    assert margin[-6:] == [["0", "7/12"], ["1", "5/36"], ["2", "1/9"], ["3", "1/12"],
-                           ["4", "1/18"], ["5", "1/36"]]  # fmt: skip
+    assert margin[-6:] == [
+        ["0", "7/12"],
+        ["1", "5/36"],
+        ["2", "1/9"],
+        ["3", "1/12"],
+        ["4", "1/18"],
+        ["5", "1/36"],
+    ]
     assert "expected damage dice 35/36 (0.972)" in text
     assert "on 5-6, 2 face(s) of 6 = 1/3" in text
     assert text.rstrip().endswith("= 35/108 (0.324)")

@@ -57,8 +57,13 @@ def test_runs_with_a_small_n(
 # edge with their intervals, the flag count, dominance in words.
 CONCLUSIONS = {
     "alluvion_loadouts": (
-        f"Simulated (vector engine): {SMALL_N:,} battles", "Duels, one Armor a side.",
-        "scores highest, ", "scores lowest, ", "(95% ", "Side a (each ordered pair is played both "
-        "ways) scores ", " flag(s)", "Dominance as read here: ",
+        f"Simulated (vector engine): {SMALL_N:,} battles",
+        "Duels, one Armor a side.",
+        "scores highest, ",
+        "scores lowest, ",
+        "(95% ",
+        "Side a (each ordered pair is played both ways) scores ",
+        " flag(s)",
+        "Dominance as read here: ",
     ),
-}  # fmt: skip
+}

@@ -26,9 +26,17 @@ from analysis.flags import Limit
 from analysis.query import MACROS
 from analysis.readings import wilson
 
-CELLS = {("A", "A"): (40, 20, 40), ("A", "B"): (80, 10, 10), ("A", "C"): (90, 0, 10),
-         ("B", "A"): (20, 0, 80), ("B", "B"): (50, 0, 50), ("B", "C"): (70, 0, 30),
-         ("C", "A"): (10, 0, 90), ("C", "B"): (30, 0, 70), ("C", "C"): (45, 10, 45)}  # fmt: skip
+CELLS = {
+    ("A", "A"): (40, 20, 40),
+    ("A", "B"): (80, 10, 10),
+    ("A", "C"): (90, 0, 10),
+    ("B", "A"): (20, 0, 80),
+    ("B", "B"): (50, 0, 50),
+    ("B", "C"): (70, 0, 30),
+    ("C", "A"): (10, 0, 90),
+    ("C", "B"): (30, 0, 70),
+    ("C", "C"): (45, 10, 45),
+}
 RUN = "r1"
 
 
@@ -39,10 +47,19 @@ def rows() -> pl.DataFrame:
     for (a, b), counts in CELLS.items():
         for winner, k in zip(("a", "draw", "b"), counts, strict=True):
             for _ in range(k):
-                out.append({"run": RUN, "loadout_a": a, "loadout_b": b, "winner": winner,
-                            "rounds": 2 if winner == "a" else 4, "attacks_a": 4,
-                            "hits_a": 3 if a == "A" else 1, "attacks_b": 4,
-                            "hits_b": 3 if b == "A" else 1})  # fmt: skip
+                out.append(
+                    {
+                        "run": RUN,
+                        "loadout_a": a,
+                        "loadout_b": b,
+                        "winner": winner,
+                        "rounds": 2 if winner == "a" else 4,
+                        "attacks_a": 4,
+                        "hits_a": 3 if a == "A" else 1,
+                        "attacks_b": 4,
+                        "hits_b": 3 if b == "A" else 1,
+                    }
+                )
     return pl.DataFrame(out)
 
 
@@ -143,8 +160,10 @@ def test_dominance_constructed(con):
     assert report.dominant(pairs) == ["A"]
     assert report.dominated(pairs) == {"B": ["A"], "C": ["A", "B"]}
     words = report.dominance_sentences(pairs)
-    assert words == ["Dominant (dominates every other loadout): A.",
-                     "Dominated: B (by A); C (by A, B)."]  # fmt: skip
+    assert words == [
+        "Dominant (dominates every other loadout): A.",
+        "Dominated: B (by A); C (by A, B).",
+    ]
     evidence = report.dominance_evidence(pairs, m)
     assert len(evidence) == 3
     assert evidence[2] == (
@@ -152,21 +171,33 @@ def test_dominance_constructed(con):
         "intervals apart against 1 (head to head); closest call: against "
         "A, B scores 18% (95% 13% to 23%) and C 10% (95% 7% to 15%)."
     )
-    assert evidence[0] == ("A dominates B: at least as good against all 2 opponents, the 95% "
-                           "intervals apart against 2; closest call: against C, A scores 90% "
-                           "(95% 85% to 93%) and B 70% (95% 63% to 76%).")  # fmt: skip
-    assert evidence[1].endswith("closest call: head to head, A scores 90% (95% 85% to 93%) "
-                                "against C.")  # fmt: skip
+    assert evidence[0] == (
+        "A dominates B: at least as good against all 2 opponents, the 95% "
+        "intervals apart against 2; closest call: against C, A scores 90% "
+        "(95% 85% to 93%) and B 70% (95% 63% to 76%)."
+    )
+    assert evidence[1].endswith(
+        "closest call: head to head, A scores 90% (95% 85% to 93%) against C."
+    )
 
 
 def test_no_dominance_when_a_point_estimate_falls_short():
     # X beats Y head to head, but scores a hair below Y against Z: no dominance, either way
     m = pl.DataFrame(
-        [("X", "X", 0.5, 0.5, 0.5), ("X", "Y", 0.8, 0.75, 0.85), ("X", "Z", 0.49, 0.4, 0.58),
-         ("Y", "X", 0.2, 0.15, 0.25), ("Y", "Y", 0.5, 0.5, 0.5), ("Y", "Z", 0.52, 0.43, 0.61),
-         ("Z", "X", 0.51, 0.42, 0.6), ("Z", "Y", 0.48, 0.39, 0.57), ("Z", "Z", 0.5, 0.5, 0.5)],
-        schema=["loadout", "opponent", "score", "low", "high"], orient="row",
-    ).with_columns(mirror=pl.col("loadout") == pl.col("opponent"))  # fmt: skip
+        [
+            ("X", "X", 0.5, 0.5, 0.5),
+            ("X", "Y", 0.8, 0.75, 0.85),
+            ("X", "Z", 0.49, 0.4, 0.58),
+            ("Y", "X", 0.2, 0.15, 0.25),
+            ("Y", "Y", 0.5, 0.5, 0.5),
+            ("Y", "Z", 0.52, 0.43, 0.61),
+            ("Z", "X", 0.51, 0.42, 0.6),
+            ("Z", "Y", 0.48, 0.39, 0.57),
+            ("Z", "Z", 0.5, 0.5, 0.5),
+        ],
+        schema=["loadout", "opponent", "score", "low", "high"],
+        orient="row",
+    ).with_columns(mirror=pl.col("loadout") == pl.col("opponent"))
     pairs = report.dominance(m)
     xy = one(pairs, loadout="X", other="Y")
     assert (xy["at_least"], xy["apart_above"], xy["dominates"]) == (1, 1, False)
@@ -181,8 +212,9 @@ def test_no_dominance_when_a_point_estimate_falls_short():
         "No loadout is dominated by another in this run.",
     ]
     # everything at least as good but nowhere apart is not dominance either
-    even = m.with_columns(pl.lit(0.5).alias("score"), pl.lit(0.4).alias("low"),
-                          pl.lit(0.6).alias("high"))  # fmt: skip
+    even = m.with_columns(
+        pl.lit(0.5).alias("score"), pl.lit(0.4).alias("low"), pl.lit(0.6).alias("high")
+    )
     assert not report.dominance(even)["dominates"].any()
 
 
@@ -198,12 +230,20 @@ def test_best_and_worst_say_when_the_data_cannot_decide(con):
         "C scores lowest, 30.0% (95% 26.5% to 33.8%) over the round robin, "
         "clear of every other: the worst loadout (the next, B, "
     )
-    close = pl.DataFrame({"loadout": ["p", "q", "r"], "score": [0.52, 0.51, 0.40],
-                          "low": [0.48, 0.47, 0.36], "high": [0.56, 0.55, 0.44]})  # fmt: skip
+    close = pl.DataFrame(
+        {
+            "loadout": ["p", "q", "r"],
+            "score": [0.52, 0.51, 0.40],
+            "low": [0.48, 0.47, 0.36],
+            "high": [0.56, 0.55, 0.44],
+        }
+    )
     text = report.extreme_sentence(close, best=True)
-    assert text == ("The data cannot decide which loadout is best: p scores highest, 52.0% "
-                    "(95% 48.0% to 56.0%), but the 95% intervals of 1 other overlap it "
-                    "(q, 51.0% (95% 47.0% to 55.0%)).")  # fmt: skip
+    assert text == (
+        "The data cannot decide which loadout is best: p scores highest, 52.0% "
+        "(95% 48.0% to 56.0%), but the 95% intervals of 1 other overlap it "
+        "(q, 51.0% (95% 47.0% to 55.0%))."
+    )
 
 
 def test_flags_only_when_the_whole_interval_is_outside(con):
@@ -211,8 +251,7 @@ def test_flags_only_when_the_whole_interval_is_outside(con):
     limit = Limit("loadout_score", "m", 0.35, 0.70, "assumed")
     out = flags.score_flags(s, limit, "run r1")
     # A 445/600 (95% 70.5% to 77.5%): above; C 180/600 (95% 26.5% to 33.8%): below; B inside
-    assert [(f.subject, f.limit) for f in out] == [("A", "loadout_score"),
-                                                   ("C", "loadout_score")]  # fmt: skip
+    assert [(f.subject, f.limit) for f in out] == [("A", "loadout_score"), ("C", "loadout_score")]
     assert "above the limit of 70.0%" in out[0].sentence and "(95% interval" in out[0].sentence
     assert "below the limit of 35.0%" in out[1].sentence and "run r1" in out[1].evidence
     wide = Limit("loadout_score", "m", 0.34, 0.72, "assumed")  # A's interval reaches inside
@@ -220,12 +259,18 @@ def test_flags_only_when_the_whole_interval_is_outside(con):
 
 
 def test_exact_odds_pair_each_attack_pool_with_each_defense_pool():
-    attack = pl.DataFrame({"attack_pool": ["1d6", "1d6", "1d6", "1d6"],
-                           "defense_pool": ["2d6", "2d6", "0", "0"], "spot": [0, 1, 0, 1],
-                           "p_hit": ["55/216", "x", "1", "1"],
-                           "p_hit_float": [55 / 216, 0.0, 1.0, 1.0]})  # fmt: skip
-    pools = pl.DataFrame({"loadout": ["g", "h"], "attack_pool": ["1d6", "1d6"],
-                          "defense_pool": ["2d6", "0"]})  # fmt: skip
+    attack = pl.DataFrame(
+        {
+            "attack_pool": ["1d6", "1d6", "1d6", "1d6"],
+            "defense_pool": ["2d6", "2d6", "0", "0"],
+            "spot": [0, 1, 0, 1],
+            "p_hit": ["55/216", "x", "1", "1"],
+            "p_hit_float": [55 / 216, 0.0, 1.0, 1.0],
+        }
+    )
+    pools = pl.DataFrame(
+        {"loadout": ["g", "h"], "attack_pool": ["1d6", "1d6"], "defense_pool": ["2d6", "0"]}
+    )
     odds = report.exact_odds(attack, pools)
     assert odds.height == 4
     assert one(odds, attacker="g", defender="h")["p_hit_exact"] == "1"
@@ -276,9 +321,19 @@ def built(tmp_path_factory):
     catalog = game.load_catalog(CATALOGS)
     limits = load_limits(CATALOGS / "alluvion" / "limits.toml", flags.LIMITS)
     tmp = tmp_path_factory.mktemp("alluvion")
-    ctx = ReportContext(game=game, catalog=catalog, catalog_root=CATALOGS, claims=[],
-                        frames=game.exact(catalog), limits=limits, store=tmp / "data",
-                        reports_dir=tmp / "reports", n=N, seed=3, jobs=1)  # fmt: skip
+    ctx = ReportContext(
+        game=game,
+        catalog=catalog,
+        catalog_root=CATALOGS,
+        claims=[],
+        frames=game.exact(catalog),
+        limits=limits,
+        store=tmp / "data",
+        reports_dir=tmp / "reports",
+        n=N,
+        seed=3,
+        jobs=1,
+    )
     analysis = get_analysis("alluvion")
     runs = analysis.default_runs(ctx)
     return ctx, runs["loadouts"].plan.run_id, analysis.page(ctx, runs)
@@ -336,8 +391,16 @@ def test_every_chart_renders_to_svg_offline(built):
     ctx, run_id, page = built
     laid = lay_out(ctx, page)
     assert f"run {run_id}" in laid.html
-    assert {"standings", "matchups", "cells", "ratings", "dominance", "pools", "exact_odds",
-            "flags"} <= set(laid.files)  # fmt: skip
+    assert {
+        "standings",
+        "matchups",
+        "cells",
+        "ratings",
+        "dominance",
+        "pools",
+        "exact_odds",
+        "flags",
+    } <= set(laid.files)
     images = render_charts(laid.charts)
     assert len(images) == 2 * len(HEADINGS)
     for name, data in images.items():
@@ -358,8 +421,7 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
         seen.wait_for_charts(len(HEADINGS))
         assert "out of balance" in page.locator("h2").first.inner_text().lower()
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "test-artifacts" / "alluvion-report.png"),
-                        full_page=True)  # fmt: skip
+        page.screenshot(path=str(ROOT / "test-artifacts" / "alluvion-report.png"), full_page=True)
     assert seen.errors == [] and seen.requests == []
     html = (out / "alluvion.html").read_text()
     for stem in ("standings", "matchups", "cells", "ratings", "dominance", "exact_odds"):

@@ -34,22 +34,23 @@ def test_direct_hit_faces(p) -> None:
     np.testing.assert_array_equal(rules.direct_from(np.array([0, 1, 2, 3]), p), [4, 5, 6, 4])
     assert rules.attack_case("close", True) == rules.CLOSE
     assert rules.attack_case("smart", True) == rules.SMART_CASE
-    np.testing.assert_array_equal(rules.attack_case("ranged", np.array([True, False])),
-                                  [rules.COVER, rules.EXPOSED])  # fmt: skip
+    np.testing.assert_array_equal(
+        rules.attack_case("ranged", np.array([True, False])), [rules.COVER, rules.EXPOSED]
+    )
 
 
 def test_systems_lost_every_two_direct_hits(p) -> None:
     assert rules.systems_lost(0, 1, p) == 0 and rules.systems_lost(1, 2, p) == 1
     assert rules.systems_lost(1, 5, p) == 2  # 2 and 4 are crossed
-    np.testing.assert_array_equal(rules.systems_lost(np.array([0, 3]), np.array([4, 4]), p),
-                                  [2, 1])  # fmt: skip
+    np.testing.assert_array_equal(rules.systems_lost(np.array([0, 3]), np.array([4, 4]), p), [2, 1])
 
 
 def test_loss_die_names_the_live_systems_in_turn(p) -> None:
     # 3 live systems: faces 1..5 name systems 0, 1, 2, 0, 1; a 6 the pilot
     assert [rules.loss_target(f, 3, p) for f in range(1, 7)] == [0, 1, 2, 0, 1, -1]
-    np.testing.assert_array_equal(rules.loss_target(np.arange(1, 7), np.full(6, 3), p),
-                                  [0, 1, 2, 0, 1, -1])  # fmt: skip
+    np.testing.assert_array_equal(
+        rules.loss_target(np.arange(1, 7), np.full(6, 3), p), [0, 1, 2, 0, 1, -1]
+    )
     # live counts R1 D2: system 0 is resistive, 1 and 2 direct fire
     live = np.array([1, 0, 0, 0, 0, 2, 0])
     assert [int(rules.kind_of(live, i)) for i in range(3)] == [0, 5, 5]
@@ -59,8 +60,11 @@ def test_loss_die_names_the_live_systems_in_turn(p) -> None:
 def test_moving_spotting_grappling(p) -> None:
     assert rules.hexes_moved(9, 4, p) == 4  # 13 m is 4 whole hexes of 3 m
     reach_range, reach_cover = np.array([20, 20, 0]), np.array([False, True, True])
-    spot = [bool(rules.can_spot(s, 15, c, reach_range[s], reach_cover[s]))
-            for s in range(3) for c in (False, True)]  # fmt: skip
+    spot = [
+        bool(rules.can_spot(s, 15, c, reach_range[s], reach_cover[s]))
+        for s in range(3)
+        for c in (False, True)
+    ]
     assert spot == [True, False, True, True, True, True]
     assert not rules.can_spot(1, 25, False, 20, True) and rules.can_spot(2, 40, True, 0, True)
     assert rules.grapples(5, 4) and not rules.grapples(4, 4)

@@ -76,8 +76,9 @@ def _smart():
 
 
 def _cover():
-    return duel(catalog(skill_dice=0, round_cap=1), "knight:DD", "knight:DR",
-                cover=("none", "rubble"))  # fmt: skip
+    return duel(
+        catalog(skill_dice=0, round_cap=1), "knight:DD", "knight:DR", cover=("none", "rubble")
+    )
 
 
 def _opportunity():
@@ -102,20 +103,22 @@ def _rockets():
 
 
 def _battery():
-    return duel(catalog(skill_dice=0, round_cap=2), "knight:D", "knight:D",
-                depleted=(True, False))  # fmt: skip
+    return duel(catalog(skill_dice=0, round_cap=2), "knight:D", "knight:D", depleted=(True, False))
 
 
 def _squads():
     c = catalog(skill_dice=0, round_cap=1)
-    return compile_battle(c, ["knight:DD"], ["knight:D", "knight:D"], squads=(1, 2),
-                          morale=(0, 5))  # fmt: skip
+    return compile_battle(c, ["knight:DD"], ["knight:D", "knight:D"], squads=(1, 2), morale=(0, 5))
 
 
 def _spotting():
     c = catalog(skill_dice=0, round_cap=1)
-    return compile_battle(c, ["knight:SSD@overwatch", "knight:DD"], ["knight:R", "knight:R"],
-                          cover=("none", "concrete"))  # fmt: skip
+    return compile_battle(
+        c,
+        ["knight:SSD@overwatch", "knight:DD"],
+        ["knight:R", "knight:R"],
+        cover=("none", "concrete"),
+    )
 
 
 # fmt: off
@@ -430,18 +433,36 @@ def random_battles(c, n: int, seed: int):
     out = []
     for _ in range(n):
         a, b = (list(rng.choice(ids, rng.integers(1, 3))) for _ in range(2))
-        out.append(compile_battle(c, a, b, squads=tuple(rng.integers(0, 3, 2)),
-                                  morale=tuple(rng.choice([0, 3, 5, 8], 2)),
-                                  ambush=str(rng.choice(["none", "a", "b"])),
-                                  cover=tuple(rng.choice(["none", "rubble", "concrete"], 2)),
-                                  depleted=tuple(rng.random(2) < 0.3),
-                                  range_=int(rng.choice([0, 1, 25]))))  # fmt: skip
+        out.append(
+            compile_battle(
+                c,
+                a,
+                b,
+                squads=tuple(rng.integers(0, 3, 2)),
+                morale=tuple(rng.choice([0, 3, 5, 8], 2)),
+                ambush=str(rng.choice(["none", "a", "b"])),
+                cover=tuple(rng.choice(["none", "rubble", "concrete"], 2)),
+                depleted=tuple(rng.random(2) < 0.3),
+                range_=int(rng.choice([0, 1, 25])),
+            )
+        )
     return out
 
 
-@pytest.mark.parametrize("overrides", [{}, {"system_loss": "choice", "smart_defense": "all",
-                                            "opportunity_die": 0, "spot_adds_to_margin": "off",
-                                            "actions": 3, "pilot_hp": 1}])  # fmt: skip
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {
+            "system_loss": "choice",
+            "smart_defense": "all",
+            "opportunity_die": 0,
+            "spot_adds_to_margin": "off",
+            "actions": 3,
+            "pilot_hp": 1,
+        },
+    ],
+)
 def test_reference_dice_replayed(overrides):
     """The reference engine's dice on random battles, replayed as a script: the vector
     engine reads every face in the same order and reports the same numbers."""
@@ -477,8 +498,9 @@ def test_results_contract_and_determinism(cat):
 def test_refuses_mixed_batch_key(cat):
     other = duel(catalog(round_cap=3), "gunner", "brawler")
     with pytest.raises(ValueError, match="batch_key"):
-        vector.play([duel(cat, "gunner", "brawler"), other], np.array([0, 1]),
-                    np.random.default_rng(0))  # fmt: skip
+        vector.play(
+            [duel(cat, "gunner", "brawler"), other], np.array([0, 1]), np.random.default_rng(0)
+        )
 
 
 # ---- statistics ---------------------------------------------------------------------------
@@ -501,8 +523,9 @@ def test_mixed_call_matches_separate_calls(cat):
     ids = np.random.default_rng(1).permutation(np.arange(len(battles)).repeat(n))
     mixed = reference.metrics(vector.play(battles, ids, np.random.default_rng(2)))
     for i, b in enumerate(battles):
-        alone = reference.metrics(vector.play([b], np.zeros(n, np.int64),
-                                              np.random.default_rng(10 + i)))  # fmt: skip
+        alone = reference.metrics(
+            vector.play([b], np.zeros(n, np.int64), np.random.default_rng(10 + i))
+        )
         part = {k: v[ids == i] for k, v in mixed.items()}
         assert not within(part, alone), b.label
 
@@ -512,8 +535,11 @@ def test_mixed_call_matches_separate_calls(cat):
 # tests/conformance.py's, run over every registered game.
 
 
-ODDS = [("ecm", "knight:R", "knight:D"), ("ecm", "knight:ER", "knight:X"),
-        ("all", "knight:ER", "knight:X")]  # fmt: skip
+ODDS = [
+    ("ecm", "knight:R", "knight:D"),
+    ("ecm", "knight:ER", "knight:X"),
+    ("all", "knight:ER", "knight:X"),
+]
 
 
 @pytest.mark.parametrize("smart_defense,defender,attacker", ODDS)
@@ -526,6 +552,7 @@ def test_first_attack_hit_odds_exact(smart_defense, defender, attacker):
     k = 3 if (smart_defense, defender) == ("all", "knight:ER") else 2
     p = float((Dist.die(6) - Dist.die(6).highest(k)).p_at_least(c.params.hit_at))
     n = 20000
-    hits = vector.play([duel(c, attacker, defender)], np.zeros(n, np.int64),
-                       np.random.default_rng(5))["hits_a"]  # fmt: skip
+    hits = vector.play(
+        [duel(c, attacker, defender)], np.zeros(n, np.int64), np.random.default_rng(5)
+    )["hits_a"]
     assert abs(hits.mean() - p) <= 4 * np.sqrt(p * (1 - p) / n)

@@ -90,8 +90,7 @@ def deck_size_from_one_phase(params):
 
 
 def advance_ignoring_slow(speed, slowed, engaged, params):
-    return np.maximum(params.advance_base + speed - np.where(engaged, params.engaged_penalty,
-                                                             0), 0)  # fmt: skip
+    return np.maximum(params.advance_base + speed - np.where(engaged, params.engaged_penalty, 0), 0)
 
 
 def phase_of_zero_based_spaces(t, params):
@@ -137,9 +136,7 @@ FLIPS: dict[str, list[Flip]] = {
         set_("fracture-at-4", fracture_at=4),
     ],
     "fracture_after_shields": [
-        bug(
-            "rule-fracture-before-shields", "combat_damage", combat_damage_fracture_before_shields
-        )  # fmt: skip
+        bug("rule-fracture-before-shields", "combat_damage", combat_damage_fracture_before_shields)
     ],
     "disarm_rerolls_hits": [bug("rule-no-reroll", "disarmed_hit_chance", disarmed_without_reroll)],
     "disarm_one_die_damage": [
@@ -185,5 +182,14 @@ def test_every_claim_has_a_flip() -> None:
 def test_flip_fails_the_claim(
     claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path, fresh_memos
 ) -> None:
-    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "alphaside",
-                      monkeypatch, tmp_path, forget=exact.clear_caches)  # fmt: skip
+    assert_flip_fails(
+        CLAIMS[claim_id],
+        flip,
+        CHECKS,
+        catalog,
+        load_catalog,
+        "alphaside",
+        monkeypatch,
+        tmp_path,
+        forget=exact.clear_caches,
+    )

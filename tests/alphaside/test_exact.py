@@ -64,16 +64,20 @@ def totals(frame: pl.DataFrame, keys: list[str], col: str = "p") -> dict[tuple, 
     ],
 )
 def test_one_die(frames, accuracy, crit_from, want):
-    t = frames["hits"].filter((pl.col("dice") == 1) & (pl.col("accuracy") == accuracy)
-                              & (pl.col("crit_from") == crit_from))  # fmt: skip
+    t = frames["hits"].filter(
+        (pl.col("dice") == 1)
+        & (pl.col("accuracy") == accuracy)
+        & (pl.col("crit_from") == crit_from)
+    )
     assert {(r["hits"], r["crits"]): F(r["p"]) for r in t.iter_rows(named=True)} == want
 
 
 def test_two_dice(frames):
     # each die hits 7/10: P(2 hits) = 49/100, P(1) = 2 x 7/10 x 3/10 = 21/50, P(0) = 9/100.
     # Both crits: (1/5)^2 = 1/25; one crit and one plain hit: 2 x 1/5 x 1/2 = 1/5.
-    t = frames["hits"].filter((pl.col("dice") == 2) & (pl.col("accuracy") == 0)
-                              & (pl.col("crit_from") == 9))  # fmt: skip
+    t = frames["hits"].filter(
+        (pl.col("dice") == 2) & (pl.col("accuracy") == 0) & (pl.col("crit_from") == 9)
+    )
     by_hits = totals(t, ["hits"])
     assert by_hits == {(0,): F(9, 100), (1,): F(21, 50), (2,): F(49, 100)}
     assert row(t, hits=2, crits=2)["p"] == "1/25"
@@ -104,11 +108,15 @@ def _icepool_joint(dice: int, accuracy: int, crit_from: int) -> dict[tuple[int, 
     return {(o % 100, o // 100): total.probability(o) for o in total.outcomes()}
 
 
-@pytest.mark.parametrize(("dice", "accuracy", "crit_from"),
-                         [(3, 0, 9), (5, -2, 7), (8, 3, 9), (12, -3, 9), (20, 1, 7)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("dice", "accuracy", "crit_from"), [(3, 0, 9), (5, -2, 7), (8, 3, 9), (12, -3, 9), (20, 1, 7)]
+)
 def test_hits_match_icepool(frames, dice, accuracy, crit_from):
-    t = frames["hits"].filter((pl.col("dice") == dice) & (pl.col("accuracy") == accuracy)
-                              & (pl.col("crit_from") == crit_from))  # fmt: skip
+    t = frames["hits"].filter(
+        (pl.col("dice") == dice)
+        & (pl.col("accuracy") == accuracy)
+        & (pl.col("crit_from") == crit_from)
+    )
     got = {(r["hits"], r["crits"]): F(r["p"]) for r in t.iter_rows(named=True)}
     assert got == _icepool_joint(dice, accuracy, crit_from)
 
@@ -121,22 +129,36 @@ def test_damage_hand_values(frames):
     # 1 die, Accuracy 0, no Shields, Damage+1 on a crit: miss 3/10 -> 0; 4-8 -> 1 (1/2);
     # 9-10 -> 1 + 1 = 2 (1/5).
     assert pmf(d, "damage", dice=1, accuracy=0, shields=0, effect="damage_1") == {
-        0: F(3, 10), 1: F(1, 2), 2: F(1, 5)}  # fmt: skip
+        0: F(3, 10),
+        1: F(1, 2),
+        2: F(1, 5),
+    }
     # Damage+2 behind 1 Shield: a plain hit is blocked (0); a crit deals 0 + 2 = 2. The
     # rows run to 3, the most 1 die deals with Damage+2 (no Shields).
     assert pmf(d, "damage", dice=1, accuracy=0, shields=1, effect="damage_2") == {
-        0: F(4, 5), 1: F(0), 2: F(1, 5), 3: F(0)}  # fmt: skip
+        0: F(4, 5),
+        1: F(0),
+        2: F(1, 5),
+        3: F(0),
+    }
     # Disarmed, 1 die at Accuracy 0: the hit must survive its re-roll: (7/10)^2 = 49/100.
     assert pmf(d, "damage", dice=1, accuracy=0, shields=0, effect="disarm") == {
-        0: F(51, 100), 1: F(49, 100)}  # fmt: skip
+        0: F(51, 100),
+        1: F(49, 100),
+    }
     # Fractured, 3 dice, no Shields: 3 hits (343/1000) deal 3 + 3 = 6; 0..2 hits as
     # plain: 27/1000, 189/1000, 441/1000.
-    assert {k: v for k, v in pmf(d, "damage", dice=3, accuracy=0, shields=0,
-                                 effect="fracture").items() if v} == {
-        0: F(27, 1000), 1: F(189, 1000), 2: F(441, 1000), 6: F(343, 1000)}  # fmt: skip
+    assert {
+        k: v
+        for k, v in pmf(d, "damage", dice=3, accuracy=0, shields=0, effect="fracture").items()
+        if v
+    } == {0: F(27, 1000), 1: F(189, 1000), 2: F(441, 1000), 6: F(343, 1000)}
     # plain, 2 dice behind 1 Shield: 1 damage only when both hit (49/100).
     assert pmf(d, "damage", dice=2, accuracy=0, shields=1, effect="plain") == {
-        0: F(51, 100), 1: F(49, 100), 2: F(0)}  # fmt: skip
+        0: F(51, 100),
+        1: F(49, 100),
+        2: F(0),
+    }
 
 
 def test_damage_table_shape(frames):
@@ -156,8 +178,11 @@ def test_damage_follows_rules_expected_damage(catalog, frames):
     from sims.alphaside import rules
 
     d = frames["damage"]
-    for dice, acc, shields, effect, plus in [(4, 0, 0, "damage_1", 1), (6, -2, 2, "plain", 0),
-                                             (10, 3, 3, "damage_2", 2)]:  # fmt: skip
+    for dice, acc, shields, effect, plus in [
+        (4, 0, 0, "damage_1", 1),
+        (6, -2, 2, "plain", 0),
+        (10, 3, 3, "damage_2", 2),
+    ]:
         mean = sum(
             (
                 k * p
@@ -184,15 +209,19 @@ def test_defeat_hand_values(frames):
     assert t.height == 20 * 7 * 2 * 4 * 10
 
 
-@pytest.mark.parametrize(("dice", "accuracy", "crit_from"),
-                         [(4, 0, 9), (9, -1, 7), (15, 2, 9), (20, -3, 9)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("dice", "accuracy", "crit_from"), [(4, 0, 9), (9, -1, 7), (15, 2, 9), (20, -3, 9)]
+)
 def test_defeat_matches_icepool(frames, dice, accuracy, crit_from):
     def hit(f: int) -> int:
         return int(f != 1 and (f + accuracy >= 4 or f >= crit_from))
 
     hits = dice @ icepool.d10.map(hit)
-    t = frames["defeat"].filter((pl.col("dice") == dice) & (pl.col("accuracy") == accuracy)
-                                & (pl.col("crit_from") == crit_from))  # fmt: skip
+    t = frames["defeat"].filter(
+        (pl.col("dice") == dice)
+        & (pl.col("accuracy") == accuracy)
+        & (pl.col("crit_from") == crit_from)
+    )
     for r in t.iter_rows(named=True):
         assert F(r["p_defeat"]) == hits.probability(">=", r["hp"] + r["shields"]), r
 
@@ -212,11 +241,16 @@ def test_defeat_over_attacks(frames):
     # one attack is defeat.csv's row
     one = t.filter(pl.col("attacks") == 1).drop("attacks")
     d = frames["defeat"].filter(pl.col("crit_from") == 9).drop("crit_from")
-    assert one.join(d, on=["dice", "accuracy", "shields", "hp"]).filter(
-        pl.col("p_defeat") != pl.col("p_defeat_right")).height == 0  # fmt: skip
+    assert (
+        one.join(d, on=["dice", "accuracy", "shields", "hp"])
+        .filter(pl.col("p_defeat") != pl.col("p_defeat_right"))
+        .height
+        == 0
+    )
     # never less likely with more attacks
-    wide = t.pivot(on="attacks", index=["dice", "accuracy", "shields", "hp"],
-                   values="p_defeat_float")  # fmt: skip
+    wide = t.pivot(
+        on="attacks", index=["dice", "accuracy", "shields", "hp"], values="p_defeat_float"
+    )
     for k in range(1, 5):
         assert (wide[str(k + 1)] >= wide[str(k)]).all()
 
@@ -266,7 +300,10 @@ def test_weapon_vs_unit(catalog, frames):
     # per TL 2119/1875.
     r = row(t, weapon="rifle", unit="grunt")
     assert (r["p_defeat"], r["expected_damage"], r["damage_per_tl"]) == (
-        "5017/10000", "2119/625", "2119/1875")  # fmt: skip
+        "5017/10000",
+        "2119/625",
+        "2119/1875",
+    )
     # vulcan (2 dice, no crit effect) on a 2-Shield ace: nothing gets through.
     r = row(t, weapon="vulcan", unit="ace")
     assert (r["p_defeat"], r["expected_damage"]) == ("0", "0")

@@ -19,8 +19,16 @@ from sims.core.runner import simulate
 from tests.conformance import documented
 from tests.conftest import CATALOGS
 
-UNITS = ("grunt", "sniper", "brawler", "ace", "artillery", "bulwark", "raider",
-         "drone")  # units.toml, in file order  # fmt: skip
+UNITS = (
+    "grunt",
+    "sniper",
+    "brawler",
+    "ace",
+    "artillery",
+    "bulwark",
+    "raider",
+    "drone",
+)  # units.toml, in file order
 SQUADS = ("federation_line", "zeon_strike", "federation_battery", "zeon_swarm")
 SMALL = 64 * 3  # three engagements a cell
 
@@ -58,17 +66,29 @@ def test_cells_are_every_ordered_pair(catalog):
     assert [(c["squad_a"], c["squad_b"]) for c in squads] == list(product(SQUADS, SQUADS))
     chosen = experiments.duel_cells(catalog, {"units": ["ace", "drone"]})
     assert [(c["unit_a"], c["unit_b"]) for c in chosen] == [
-        ("ace", "ace"), ("ace", "drone"), ("drone", "ace"), ("drone", "drone")]  # fmt: skip
+        ("ace", "ace"),
+        ("ace", "drone"),
+        ("drone", "ace"),
+        ("drone", "drone"),
+    ]
 
 
 @pytest.mark.parametrize(
     ("cells", "options", "words"),
-    [(experiments.duel_cells, {"units": ["grunt", "nonsense"]}, ("--units", "'nonsense'",
-                                                                 "grunt")),
-     (experiments.squad_cells, {"squads": ["zeon_swarm", "moat"]}, ("--squads", "'moat'",
-                                                                    "zeon_swarm"))],
+    [
+        (
+            experiments.duel_cells,
+            {"units": ["grunt", "nonsense"]},
+            ("--units", "'nonsense'", "grunt"),
+        ),
+        (
+            experiments.squad_cells,
+            {"squads": ["zeon_swarm", "moat"]},
+            ("--squads", "'moat'", "zeon_swarm"),
+        ),
+    ],
     ids=["unknown-unit", "unknown-squad"],
-)  # fmt: skip
+)
 def test_bad_options_are_refused_in_one_line_naming_them(catalog, cells, options, words):
     with pytest.raises(CatalogError) as caught:
         cells(catalog, options)
@@ -81,8 +101,19 @@ def test_bad_options_are_refused_in_one_line_naming_them(catalog, cells, options
 def test_the_cli_refuses_a_bad_unit_in_one_line(game, tmp_path, capsys):
     from analysis.cli import main
 
-    code = main(["simulate", "alphaside", "duel", "--units", "grunt,nonsense", "--n", "64",
-                 "--out", str(tmp_path)])  # fmt: skip
+    code = main(
+        [
+            "simulate",
+            "alphaside",
+            "duel",
+            "--units",
+            "grunt,nonsense",
+            "--n",
+            "64",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code != 0 and len(err.splitlines()) == 1
     assert "'nonsense'" in err and "--units" in err
@@ -98,25 +129,50 @@ def test_duel_rows_are_documented_and_add_up(game, catalog, tmp_path, capsys):
     assert main(["simulate", "alphaside", "duel", "--describe"]) == 0
     schema = experiments.EXPERIMENTS["duel"].schema
     assert schema in capsys.readouterr().out
-    rows = rows_of(simulate(game, "duel", n=SMALL, seed=5, catalog_root=CATALOGS,
-                            store_root=tmp_path))  # fmt: skip
+    rows = rows_of(
+        simulate(game, "duel", n=SMALL, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
+    )
     assert [c for c in rows.columns if not documented(c, schema)] == []
-    assert {"cell", "unit_a", "unit_b", "game", "winner", "seed", "chunk",
-            *experiments.RESULT_KEYS} <= set(rows.columns)  # fmt: skip
+    assert {
+        "cell",
+        "unit_a",
+        "unit_b",
+        "game",
+        "winner",
+        "seed",
+        "chunk",
+        *experiments.RESULT_KEYS,
+    } <= set(rows.columns)
     assert rows.height == SMALL and rows["winner"].is_between(0, 1).all()
     cells = experiments.duel_cells(catalog, {})
     per = rows.group_by("cell", "unit_a", "unit_b").len().sort("cell")
     assert per["len"].to_list() == [3] * 64
     for r in per.iter_rows(named=True):
-        assert (r["unit_a"], r["unit_b"]) == (cells[r["cell"]]["unit_a"],
-                                              cells[r["cell"]]["unit_b"])  # fmt: skip
+        assert (r["unit_a"], r["unit_b"]) == (
+            cells[r["cell"]]["unit_a"],
+            cells[r["cell"]]["unit_b"],
+        )
     vp = pl.DataFrame({"unit": list(UNITS), "unit_vp": [catalog.units[u].vp for u in UNITS]})
     rows = rows.join(vp.rename({"unit": "unit_a", "unit_vp": "vp_of_a"}), on="unit_a").join(
-        vp.rename({"unit": "unit_b", "unit_vp": "vp_of_b"}), on="unit_b")  # fmt: skip
+        vp.rename({"unit": "unit_b", "unit_vp": "vp_of_b"}), on="unit_b"
+    )
     for me, foe in (("a", "b"), ("b", "a")):
-        c = {k: pl.col(f"{k}_{me}") for k in ("vp", "damage", "hits", "crits", "attacks",
-                                             "tl_attack", "first_defeat", "damage_w0",
-                                             "damage_w1", "tl_w0", "tl_w1")}  # fmt: skip
+        c = {
+            k: pl.col(f"{k}_{me}")
+            for k in (
+                "vp",
+                "damage",
+                "hits",
+                "crits",
+                "attacks",
+                "tl_attack",
+                "first_defeat",
+                "damage_w0",
+                "damage_w1",
+                "tl_w0",
+                "tl_w1",
+            )
+        }
         checks = rows.select(
             # one unit a side, no Objectives: VP only from the enemy unit's defeats
             vp=(c["vp"] == pl.col(f"defeats_{foe}") * pl.col(f"vp_of_{foe}")).all(),
@@ -125,7 +181,7 @@ def test_duel_rows_are_documented_and_add_up(game, catalog, tmp_path, capsys):
             dice=((c["crits"] <= c["hits"]) & (c["attacks"] >= 0)).all(),
             first=((c["first_defeat"] > 0) == (pl.col(f"defeats_{foe}") > 0)).all(),
             times=c["first_defeat"].is_between(0, 20).all(),
-        ).row(0, named=True)  # fmt: skip
+        ).row(0, named=True)
         assert all(checks.values()), (me, checks)
     # the drone carries one weapon: its slot 1 never fires
     drone_a = rows.filter(pl.col("unit_a") == "drone")
@@ -136,8 +192,9 @@ def test_duel_rows_are_documented_and_add_up(game, catalog, tmp_path, capsys):
 
 
 def test_squad_rows_are_the_games_of_their_cells(game, catalog, tmp_path):
-    rows = rows_of(simulate(game, "squads", n=32, seed=5, catalog_root=CATALOGS,
-                            store_root=tmp_path))  # fmt: skip
+    rows = rows_of(
+        simulate(game, "squads", n=32, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
+    )
     schema = experiments.EXPERIMENTS["squads"].schema
     assert [c for c in rows.columns if not documented(c, schema)] == []
     assert rows.height == 32 and rows["winner"].is_between(0, 1).all()

@@ -29,8 +29,15 @@ def table(text: str, after: str) -> list[list[str]]:
 def test_subjects_and_options():
     assert set(EXPLAIN) == {"attack", "weapon"}
     assert [o.flag for o in EXPLAIN["attack"].options] == [
-        "--dice", "--accuracy", "--crit-from", "--shields", "--hp", "--plus", "--disarmed",
-        "--fractured"]  # fmt: skip
+        "--dice",
+        "--accuracy",
+        "--crit-from",
+        "--shields",
+        "--hp",
+        "--plus",
+        "--disarmed",
+        "--fractured",
+    ]
     assert [o.flag for o in EXPLAIN["weapon"].options] == ["--weapon", "--unit"]
     assert signed_number("-3") == -3 and signed_number("+2") == 2 and signed_number("0") == 0
     with pytest.raises(ValueError):
@@ -50,15 +57,19 @@ def test_three_dice_through_a_shield(catalog):
     # 216/1000 = 27/125, 1 with 441/1000, 2 with 343/1000; 2 HP falls only on 2 damage:
     # 343/1000. Expected damage 441/1000 + 2 x 343/1000 = 1127/1000.
     text = attack_text(catalog, dice=3, hp=2, shields=1)
-    assert text.startswith("Attack of 3 d10 at Accuracy +0, crits on 9-10, against 1 active "
-                           "Shield and 2 HP")  # fmt: skip
+    assert text.startswith(
+        "Attack of 3 d10 at Accuracy +0, crits on 9-10, against 1 active Shield and 2 HP"
+    )
     assert "hits on faces 4-10 (face + 0 >= 4; a 1 always misses" in text
     assert "crits on faces 9-10 (read from the face, before Accuracy): 1/5 (20.0%)" in text
     assert "misses on faces 1-3: 3/10 (30.0%)" in text
-    assert table(text, "Hits of 3") == [["0", "27/1000"], ["1", "189/1000"],
-                                        ["2", "441/1000"], ["3", "343/1000"]]  # fmt: skip
-    assert table(text, "Combat damage") == [["0", "27/125"], ["1", "441/1000"],
-                                            ["2", "343/1000"]]  # fmt: skip
+    assert table(text, "Hits of 3") == [
+        ["0", "27/1000"],
+        ["1", "189/1000"],
+        ["2", "441/1000"],
+        ["3", "343/1000"],
+    ]
+    assert table(text, "Combat damage") == [["0", "27/125"], ["1", "441/1000"], ["2", "343/1000"]]
     assert "expected damage 1127/1000 (1.127)" in text
     assert text.rstrip().endswith("= 343/1000 (34.3%)")
 
@@ -102,8 +113,7 @@ def test_weapon(catalog):
     # rifle on a grunt (tests/alphaside/test_exact.py derives these): P(defeat)
     # 5017/10000, expected 2119/625, per TL (3) 2119/1875.
     text = weapon_text(catalog, "rifle", "grunt")
-    assert text.startswith("Assault Rifle (rifle): Strength 4, Accuracy +0, crits from 9, "
-                           "TL 3")  # fmt: skip
+    assert text.startswith("Assault Rifle (rifle): Strength 4, Accuracy +0, crits from 9, TL 3")
     assert "against Grunt (grunt): 4 HP, 0 Shields" in text
     assert "  = 5017/10000 (50.2%)" in text
     assert "= 2119/625 (3.390)" in text
@@ -132,9 +142,10 @@ def test_bad_attack(catalog, kwargs, named):
     assert named in message and "\n" not in message
 
 
-@pytest.mark.parametrize(("weapon", "unit", "named"),
-                         [("laser", "grunt", "weapon 'laser'"),
-                          ("rifle", "titan", "unit 'titan'")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("weapon", "unit", "named"),
+    [("laser", "grunt", "weapon 'laser'"), ("rifle", "titan", "unit 'titan'")],
+)
 def test_bad_weapon(catalog, weapon, unit, named):
     with pytest.raises(InputError) as err:
         weapon_text(catalog, weapon, unit)

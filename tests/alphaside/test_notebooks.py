@@ -57,9 +57,15 @@ def test_runs_with_a_small_n(
 # side's edge and the most damage per TL with their intervals, the flag count, the squads.
 CONCLUSIONS = {
     "alphaside_dice": (
-        f"Simulated (vector engine): {SMALL_N:,} battles", "Engagements, one unit a side",
-        "scores highest, ", "scores lowest, ", "(95% ", "Side a (each ordered pair is played "
-        "both ways) scores ", "per Timeline space spent attacking", "per Timeline space spent "
-        "on it", " flag(s)", "Whole games, squad against squad.",
+        f"Simulated (vector engine): {SMALL_N:,} battles",
+        "Engagements, one unit a side",
+        "scores highest, ",
+        "scores lowest, ",
+        "(95% ",
+        "Side a (each ordered pair is played both ways) scores ",
+        "per Timeline space spent attacking",
+        "per Timeline space spent on it",
+        " flag(s)",
+        "Whole games, squad against squad.",
     ),
-}  # fmt: skip
+}

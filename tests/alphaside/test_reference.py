@@ -27,8 +27,7 @@ from sims.alphaside.catalog import load_catalog
 from sims.core.batch import ScriptedDice
 from tests.conftest import CATALOGS
 
-SMALL = {"phases": 1, "tactics_per_phase": 0, "spaces": 4, "board_length": 4,
-         "tactics_draw": 0}  # fmt: skip
+SMALL = {"phases": 1, "tactics_per_phase": 0, "spaces": 4, "board_length": 4, "tactics_draw": 0}
 SHUF = [(k, k) for k in range(9, 1, -1)] * 2  # both decks left in squad order
 MISS4 = [(10, 1)] * 4  # four dice, all misses
 
@@ -73,8 +72,15 @@ def test_timeline_alternates_last_actor_goes_last_and_wraps_into_phase_two(order
     # time 8), Bases 40 hexes apart; Advance 1 + Speed 0 = 1 hex, Dash 1 hex: nobody ever
     # comes in range, so the only dice are the shuffles. One card drawn at the start and
     # one at the start of Phase 2.
-    c = catalog({"unit.grunt.speed": 0}, phases=2, tactics_per_phase=3, board_length=40,
-                advance_base=1, dash_hexes=1, tactics_draw=1)  # fmt: skip
+    c = catalog(
+        {"unit.grunt.speed": 0},
+        phases=2,
+        tactics_per_phase=3,
+        board_length=40,
+        advance_base=1,
+        dash_hexes=1,
+        tactics_draw=1,
+    )
     b = compile_battle(c, ["grunt", "grunt"], ["grunt"])
     out, s = run(b, SHUF)
     # t=1: A0, A1, B0 on time 1; nobody has acted: A0 (top of A's stack). No enemy on the
@@ -88,15 +94,36 @@ def test_timeline_alternates_last_actor_goes_last_and_wraps_into_phase_two(order
     # t=5: Phase 2: each side draws 1. B0 (A acted last), A0, A1: B0 36 -> 34; A0 3 -> 5;
     #   A1 4 -> 6; all to time 7.
     # t=7: B0 34 -> 32, A0 5 -> 7, A1 6 -> 8; all to time 9, past the last time (8).
-    assert order == [(1, 0), (1, 5), (1, 1), (3, 5), (3, 0), (3, 1), (5, 5), (5, 0), (5, 1),
-                     (7, 5), (7, 0), (7, 1)]  # fmt: skip
+    assert order == [
+        (1, 0),
+        (1, 5),
+        (1, 1),
+        (3, 5),
+        (3, 0),
+        (3, 1),
+        (5, 5),
+        (5, 0),
+        (5, 1),
+        (7, 5),
+        (7, 0),
+        (7, 1),
+    ]
     assert [m.pos for m in s.mechs if m.present] == [7, 8, 32]
     assert [m.time for m in s.mechs if m.present] == [9, 9, 9]
     assert s.mechs[0].energy == 1  # one Energize
     assert s.hand == [[0, 1], [0, 1]] and [len(d) for d in s.deck] == [7, 7]
     # no VP: the side that acted last (A1 at time 7) wins
-    check(out, winner=0, vp_a=0, vp_b=0, activations_a=8, activations_b=4, attacks_a=0,
-          attacks_b=0, tl_attack_a=0)  # fmt: skip
+    check(
+        out,
+        winner=0,
+        vp_a=0,
+        vp_b=0,
+        activations_a=8,
+        activations_b=4,
+        attacks_a=0,
+        attacks_b=0,
+        tl_attack_a=0,
+    )
 
 
 # ---- attacks -----------------------------------------------------------------------------
@@ -110,20 +137,54 @@ def test_accuracy_a_one_misses_damage_plus_from_a_crit_tl_costs_and_defeat():
         # t=1 B0: deploys at 4; target A0 at d 1 (Engaged); its goal (vulcan range 2) is
         # met, but deploying it must leave its Base: 1 hex -> 3 (d 0). Rifle (strongest)
         # -> time 4.
-        (10, 1), (10, 1), (10, 2), (10, 9),  # 1, 1 miss; 2 + 3 hits; 9 crit: 2 hits, +1
+        (10, 1),
+        (10, 1),
+        (10, 2),
+        (10, 9),  # 1, 1 miss; 2 + 3 hits; 9 crit: 2 hits, +1
         # A0 hp 4 - 3 = 1.
         # t=3 A0: rifle (TL 3) -> time 6, done.
-        (10, 1), (10, 1), (10, 1), (10, 10),  # one hit, a crit: 1 + 1 = 2: B0 hp 2
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 10),  # one hit, a crit: 1 + 1 = 2: B0 hp 2
         # t=4 B0: rifle -> time 7.
-        (10, 4), (10, 3), (10, 1), (10, 1),  # 4 + 3, 3 + 3 hit: 2 damage, A0 hp -1:
+        (10, 4),
+        (10, 3),
+        (10, 1),
+        (10, 1),  # 4 + 3, 3 + 3 hit: 2 damage, A0 hp -1:
         # defeated: B scores 2 VP at time 4; A0's token 6 -> 8.
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
-    check(out, winner=1, vp_a=0, vp_b=2, defeats_a=1, defeats_b=0, damage_a=2, damage_b=5,
-          attacks_a=1, attacks_b=2, hits_a=1, hits_b=4, crits_a=1, crits_b=1,
-          tl_attack_a=3, tl_attack_b=6, activations_a=2, activations_b=2,
-          first_defeat_a=0, first_defeat_b=4, damage_w0_a=2, damage_w1_a=0, damage_w0_b=5,
-          damage_w1_b=0, tl_w0_a=3, tl_w1_a=0, tl_w0_b=6, tl_w1_b=0)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_a=0,
+        vp_b=2,
+        defeats_a=1,
+        defeats_b=0,
+        damage_a=2,
+        damage_b=5,
+        attacks_a=1,
+        attacks_b=2,
+        hits_a=1,
+        hits_b=4,
+        crits_a=1,
+        crits_b=1,
+        tl_attack_a=3,
+        tl_attack_b=6,
+        activations_a=2,
+        activations_b=2,
+        first_defeat_a=0,
+        first_defeat_b=4,
+        damage_w0_a=2,
+        damage_w1_a=0,
+        damage_w0_b=5,
+        damage_w1_b=0,
+        tl_w0_a=3,
+        tl_w1_a=0,
+        tl_w0_b=6,
+        tl_w1_b=0,
+    )
     assert (s.mechs[0].pos, s.mechs[0].hp, s.mechs[0].time) == (None, 4, 8)
 
 
@@ -135,20 +196,45 @@ def test_shields_block_flip_off_and_return_with_barrier_and_overdrive():
         # t=1 A0 ace: Shields 2; no enemy on the board, so no Barrier; -> 3, Energize:
         # 2 Energy, time 3.
         # t=1 B0: -> 3 (d 0), rifle against 2 Shields -> time 4.
-        (10, 4), (10, 5), (10, 2), (10, 1),  # 2 hits, both blocked: 0 damage, Shields off
+        (10, 4),
+        (10, 5),
+        (10, 2),
+        (10, 1),  # 2 hits, both blocked: 0 damage, Shields off
         # t=3 A0: Shields back (2); Barrier (an enemy is on the board): 3, Energy 1.
         # Weapons against B0's 0 Shields: rifle 2.8 + P(a crit) 0.5904 = 3.39 beats the
         # saber's 4 x 0.8 = 3.2: rifle -> time 6. Overdrive: +2 dice (Energy 0).
-        (10, 9), (10, 4), (10, 3), (10, 1), (10, 1), (10, 1),  # 9 crit, 4: 2 hits + 1
+        (10, 9),
+        (10, 4),
+        (10, 3),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 9 crit, 4: 2 hits + 1
         # B0 hp 4 - 3 = 1.
         # t=4 B0: rifle against 3 active Shields -> time 7.
-        (10, 10), (10, 10), (10, 10), (10, 4),  # 4 hits, 3 crits: 4 - 3 + 1 = 2: A0 hp 4
-    ]  # fmt: skip
+        (10, 10),
+        (10, 10),
+        (10, 10),
+        (10, 4),  # 4 hits, 3 crits: 4 - 3 + 1 = 2: A0 hp 4
+    ]
     out, s = run(b, script)
     # 0 VP each: B0 acted last and wins the tie
-    check(out, winner=1, vp_a=0, vp_b=0, damage_a=3, damage_b=2, hits_a=2, hits_b=6,
-          crits_a=1, crits_b=3, damage_w0_a=0, damage_w1_a=3, tl_w1_a=3, tl_w0_b=6,
-          damage_w0_b=2)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_a=0,
+        vp_b=0,
+        damage_a=3,
+        damage_b=2,
+        hits_a=2,
+        hits_b=6,
+        crits_a=1,
+        crits_b=3,
+        damage_w0_a=0,
+        damage_w1_a=3,
+        tl_w1_a=3,
+        tl_w0_b=6,
+        damage_w0_b=2,
+    )
     ace, grunt = s.mechs[0], s.mechs[5]
     assert (ace.hp, ace.active, ace.energy, grunt.hp) == (4, 0, 0, 1)
 
@@ -159,17 +245,34 @@ def test_fracture_adds_three_to_three_combat_damage():
     script = SHUF + [
         # t=1 A0 -> 3, Energize -> 3. t=1 B0 brawler: deploys, -> 3 (d 0). The axe
         # (5 x 0.7 = 3.5) beats the machine gun (5 x 0.5 = 2.5) -> time 4.
-        (10, 9), (10, 1), (10, 1), (10, 1), (10, 1),  # one hit, a crit: Fracture; 1 < 3
+        (10, 9),
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # one hit, a crit: Fracture; 1 < 3
         # damage: A0 hp 3, still Fractured.
         # t=3 A0: rifle against the brawler's 1 Shield -> time 6.
-        *MISS4,                                       # no hit: the Shield stays up
+        *MISS4,  # no hit: the Shield stays up
         # t=4 B0: axe -> time 7.
-        (10, 4), (10, 5), (10, 6), (10, 1), (10, 1),  # 3 hits: 3 + Fracture 3 = 6
+        (10, 4),
+        (10, 5),
+        (10, 6),
+        (10, 1),
+        (10, 1),  # 3 hits: 3 + Fracture 3 = 6
         # A0 hp -3: defeated at time 4.
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
-    check(out, winner=1, vp_b=2, damage_b=7, hits_b=4, crits_b=1, first_defeat_b=4,
-          defeats_a=1, damage_a=0)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_b=2,
+        damage_b=7,
+        hits_b=4,
+        crits_b=1,
+        first_defeat_b=4,
+        defeats_a=1,
+        damage_a=0,
+    )
     assert not s.mechs[0].fracture and s.mechs[5].active == 1
 
 
@@ -181,16 +284,37 @@ def test_disarm_rerolls_every_hit_and_triggers_no_crit_effect():
         *MISS4,
         # t=3 A0: Barrier (Shields 3, Energy 0); saber (Accuracy +1, crits from 7),
         # TL 2 -> time 5, done.
-        (10, 7), (10, 2), (10, 1), (10, 1), (10, 1),  # 7 a crit; 2 + 1 misses: Disarm
+        (10, 7),
+        (10, 2),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 7 a crit; 2 + 1 misses: Disarm
         # B0 hp 3.
         # t=4 B0 (Disarmed): rifle -> time 7.
-        (10, 9), (10, 5), (10, 2), (10, 1),  # 9 and 5 hit: both re-rolled
-        (10, 10), (10, 3),                   # re-rolls: 10 hits (no Damage+1), 3 misses
+        (10, 9),
+        (10, 5),
+        (10, 2),
+        (10, 1),  # 9 and 5 hit: both re-rolled
+        (10, 10),
+        (10, 3),  # re-rolls: 10 hits (no Damage+1), 3 misses
         # 1 hit against 3 Shields: 0 damage.
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
-    check(out, winner=1, vp_a=0, vp_b=0, hits_a=1, crits_a=1, damage_a=1, tl_w0_a=2,
-          damage_w0_a=1, hits_b=1, crits_b=1, damage_b=0, attacks_b=2)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_a=0,
+        vp_b=0,
+        hits_a=1,
+        crits_a=1,
+        damage_a=1,
+        tl_w0_a=2,
+        damage_w0_a=1,
+        hits_b=1,
+        crits_b=1,
+        damage_b=0,
+        attacks_b=2,
+    )
     assert not s.mechs[5].disarm and s.mechs[0].active == 2
 
 
@@ -198,23 +322,48 @@ def test_push_into_the_track_end_collision_through_shields_and_repair():
     # bulwark (A, hp 8, Shields 2, Speed 0; cannon TL 4 range 5, 5 dice, Accuracy -1,
     # crit Push 2; Field Repair heals 2, here for 1 Energy) played assault (strongest),
     # v grunt with 1 Shield.
-    c = catalog({"unit.bulwark.policy": "assault", "ability.field_repair.energy": 1,
-                 "unit.grunt.shields": 1})  # fmt: skip
+    c = catalog(
+        {
+            "unit.bulwark.policy": "assault",
+            "ability.field_repair.energy": 1,
+            "unit.grunt.shields": 1,
+        }
+    )
     b = duel(c, "bulwark", "grunt")
     script = SHUF + [
         # t=1 A0: Advance 3 -> 3, Energize (1 Energy) -> 3. t=1 B0 -> 3, rifle -> 4.
-        (10, 9), (10, 9), (10, 5), (10, 1),  # 3 hits: 3 - 2 Shields + 1 = 2, A0 hp 6
+        (10, 9),
+        (10, 9),
+        (10, 5),
+        (10, 1),  # 3 hits: 3 - 2 Shields + 1 = 2, A0 hp 6
         # t=3 A0: Shields 2; repair (damaged, 1 Energy): hp 8. Cannon (about 2.01 against
         # 1 Shield; the vulcan 0.49) -> time 7.
-        (10, 10), (10, 6), (10, 1), (10, 1), (10, 1),  # 10 crit, 6 - 1 hits: 2 hits
+        (10, 10),
+        (10, 6),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 10 crit, 6 - 1 hits: 2 hits
         # Push 2 away from A0: B0 at 3 has 1 hex to its Base: it stops at 4 and collides:
         # 2 - its 1 Shield = 1 damage (hp 3); then 2 hits - 0 Shields = 2 (hp 1).
         # t=4 B0: rifle (A0's 2 Shields are back and unused) -> time 7.
         *MISS4,
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
-    check(out, winner=1, vp_a=0, vp_b=0, damage_a=3, damage_w0_a=3, hits_a=2, crits_a=1,
-          tl_attack_a=4, tl_w0_a=4, damage_b=2, hits_b=3, crits_b=2)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_a=0,
+        vp_b=0,
+        damage_a=3,
+        damage_w0_a=3,
+        hits_a=2,
+        crits_a=1,
+        tl_attack_a=4,
+        tl_w0_a=4,
+        damage_b=2,
+        hits_b=3,
+        crits_b=2,
+    )
     bulwark, grunt = s.mechs[0], s.mechs[5]
     # the grunt's Shield, spent on the collision, came back at its activation at time 4
     assert (bulwark.hp, bulwark.energy, grunt.pos, grunt.hp, grunt.active) == (8, 0, 4, 1, 1)
@@ -227,16 +376,21 @@ def test_pull_toward_the_attacker_stops_adjacent_and_not_when_adjacent():
     script = SHUF + [
         # t=1 A0: -> 4, Energize -> 3. t=1 B0: from 8, Advance 6 to its goal 3: 7 (d 3).
         # Harpoon, TL 2 -> time 3.
-        (10, 10), (10, 1), (10, 1), (10, 1),  # 1 hit, a crit: Pull 2: A0 4 -> 6 (d 1)
+        (10, 10),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 1 hit, a crit: Pull 2: A0 4 -> 6 (d 1)
         # A0 hp 3.
         # t=3 A0 (B acted last): Engaged, at its goal: rifle -> 6.
         *MISS4,
         # t=3 B0: harpoon -> 5, done.
-        (10, 9), (10, 1), (10, 1), (10, 1),  # a crit, but A0 is adjacent: no Pull; hp 2
-    ]  # fmt: skip
+        (10, 9),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # a crit, but A0 is adjacent: no Pull; hp 2
+    ]
     out, s = run(b, script)
-    check(out, winner=1, damage_b=2, hits_b=2, crits_b=2, damage_w1_b=2, tl_w1_b=4,
-          tl_w0_b=0)  # fmt: skip
+    check(out, winner=1, damage_b=2, hits_b=2, crits_b=2, damage_w1_b=2, tl_w1_b=4, tl_w0_b=0)
     assert (s.mechs[0].pos, s.mechs[0].hp, s.mechs[5].pos) == (6, 2, 7)
 
 
@@ -267,19 +421,40 @@ def test_area_attack_hits_two_targets_with_one_roll_slow_and_keep_range():
         # B0: from 8, Advance 4 to its goal 2 from A0: 5. Rifle -> 4.
         *MISS4,
         # B1 (B again: A has no token left on 1): -> 5, rifle -> 4.
-        (10, 4), (10, 1), (10, 1), (10, 1),  # 1 hit: A0 hp 4
+        (10, 4),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 1 hit: A0 hp 4
         # t=3 A0: target B0 (d 2; B1 ties at 5, the lower slot). keep_range: Advance 3
         # away from it, to its Base: 0 (d 5). Only the mortar reaches -> time 7.
-        (10, 9), (10, 6), (10, 4), (10, 1),  # 9 crit, 6 - 1 hits, 4 - 1 misses: 2 hits
+        (10, 9),
+        (10, 6),
+        (10, 4),
+        (10, 1),  # 9 crit, 6 - 1 hits, 4 - 1 misses: 2 hits
         # B0 and B1 (within 1 hex of B0) both Slowed, both take 2: hp 2 each.
         # t=4 B0: Slowed: its Advance is 0 hexes (Slow removed); d 5, nothing in range:
         # Dash 3 (Slow does not stop it) -> 2, time 6. B1 likewise.
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
-    check(out, winner=1, attacks_a=1, hits_a=2, crits_a=1, damage_a=4, damage_w0_a=4,
-          tl_attack_a=4, attacks_b=2, hits_b=1, damage_b=1, activations_b=4)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        attacks_a=1,
+        hits_a=2,
+        crits_a=1,
+        damage_a=4,
+        damage_w0_a=4,
+        tl_attack_a=4,
+        attacks_b=2,
+        hits_b=1,
+        damage_b=1,
+        activations_b=4,
+    )
     assert [(m.pos, m.hp, m.slow) for m in s.mechs if m.present] == [
-        (0, 4, False), (2, 2, False), (2, 2, False)]  # fmt: skip
+        (0, 4, False),
+        (2, 2, False),
+        (2, 2, False),
+    ]
 
 
 def test_defeat_token_plus_two_full_hp_statuses_lost_energy_kept(order):
@@ -290,30 +465,60 @@ def test_defeat_token_plus_two_full_hp_statuses_lost_energy_kept(order):
     script = SHUF + [
         # t=1 A0: -> 3, Energize (Energy 1) -> 3.
         # B0: from 4, at its goal (3): deploying, 1 hex -> 3 (d 0). MG -> 3.
-        (10, 9), (10, 6), (10, 1), (10, 1), (10, 1),  # 9 crit, 6 - 2 hits: Slow, 2:
+        (10, 9),
+        (10, 6),
+        (10, 1),
+        (10, 1),
+        (10, 1),  # 9 crit, 6 - 2 hits: Slow, 2:
         # A0 defeated at time 1 (B 2 VP): Reserve, token 3 -> 5, hp 2, no Slow, Energy 1.
         # A1: from 0 toward B0 (d 3) to its goal 2: 1. Rifle -> 4.
         *MISS4,
         # t=3 B0: target A1 (d 2): MG -> 5.
-        (10, 1), (10, 1), (10, 1), (10, 1), (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
         # t=4 A1: rifle -> 7.
-        (10, 9), (10, 9), (10, 4), (10, 1),  # 3 hits, crits: 3 + 1 = 4: B0 defeated at
+        (10, 9),
+        (10, 9),
+        (10, 4),
+        (10, 1),  # 3 hits, crits: 3 + 1 = 4: B0 defeated at
         # time 4 (A 1 VP): token 5 -> 7, arriving after A1's.
         # t=5 A0 redeploys at 0; no enemy on the board: Advance 4 -> 3 (not Slowed),
         # Energize: Energy 2 -> 7, arriving last.
         # t=7: A1, B0, A0 there; A acted last: B0 first: redeploys at 4, target A0 (d 1):
         # deploying, 1 hex -> 3. MG -> 9.
-        (10, 1), (10, 1), (10, 1), (10, 1), (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
+        (10, 1),
         # then A1 (arrived before A0, though A0 is the lower slot): rifle at d 2 -> 10
         *MISS4,
         # then A0: rifle at d 0 -> 10
         *MISS4,
-    ]  # fmt: skip
+    ]
     out, s = run(b, script)
     assert order == [(1, 0), (1, 5), (1, 1), (3, 5), (4, 1), (5, 0), (7, 5), (7, 1), (7, 0)]
-    check(out, winner=1, vp_a=1, vp_b=2, defeats_a=1, defeats_b=1, first_defeat_a=4,
-          first_defeat_b=1, damage_a=4, damage_b=2, attacks_a=4, attacks_b=3,
-          activations_a=6, activations_b=3, tl_attack_a=12, tl_attack_b=6)  # fmt: skip
+    check(
+        out,
+        winner=1,
+        vp_a=1,
+        vp_b=2,
+        defeats_a=1,
+        defeats_b=1,
+        first_defeat_a=4,
+        first_defeat_b=1,
+        damage_a=4,
+        damage_b=2,
+        attacks_a=4,
+        attacks_b=3,
+        activations_a=6,
+        activations_b=3,
+        tl_attack_a=12,
+        tl_attack_b=6,
+    )
     a0, b0 = s.mechs[0], s.mechs[5]
     assert (a0.pos, a0.hp, a0.energy, a0.slow) == (3, 2, 2, False)
     assert (b0.pos, b0.hp) == (3, 3)
@@ -329,30 +534,62 @@ def test_tactics_shuffle_hand_one_card_an_attack_and_the_phase_draw():
     shuffle_a = [
         (9, 1),  # i 8, j 0: [8 1 2 3 4 5 6 7 0]
         (8, 3),  # i 7, j 2: [8 1 7 3 4 5 6 2 0]
-        (7, 7), (6, 6), (5, 5), (4, 4), (3, 3), (2, 2),  # j = i: no swap
-    ]  # fmt: skip
+        (7, 7),
+        (6, 6),
+        (5, 5),
+        (4, 4),
+        (3, 3),
+        (2, 2),  # j = i: no swap
+    ]
     # A draws [8 overcharge, 1 lock_on]; deck 7 3 4 5 6 2 0
     shuffle_b = [(k, k) for k in range(9, 1, -1)]  # B draws [0 steady_aim, 1 lock_on]
-    script = shuffle_a + shuffle_b + [
-        # t=1 A0: -> 3, Energize -> 3 (no card: no attack).
-        # t=1 B0 -> 3, rifle -> 4, playing steady_aim: Accuracy +1.
-        (10, 3), (10, 2), (10, 1), (10, 10),  # 3 + 1 hits, 2 + 1 misses, 10 crit: 2 + 1
-        # A0 hp 1.
-        # t=3 A0: rifle -> 6, playing overcharge: 5 dice.
-        (10, 1), (10, 1), (10, 1), (10, 1), (10, 4),  # 1 hit: B0 hp 3
-        # t=4 B0: rifle -> 7, playing lock_on: Accuracy +2.
-        (10, 2), (10, 1), (10, 1), (10, 1),  # 2 + 2 hits: A0 hp 0, defeated at 4: B 2 VP;
-        # its token 6 -> 8.
-        # t=5: Phase 2: A draws 7 rally, 3 extra_mag; B draws 2 full_salvo, 3 extra_mag.
-        # t=7 B0: no enemy on the board: Advance toward A's Base, 1 hex short: 3 -> 1;
-        # Energize -> 9 (no card).
-        # t=8 A0 redeploys at 0, target B0 (d 1): 1 hex -> 1. Rifle, lock_on (+2).
-        (10, 2), (10, 2), (10, 1), (10, 9),  # 3 hits, a crit: 3 + 1 = 4: B0 defeated
-    ]  # fmt: skip
+    script = (
+        shuffle_a
+        + shuffle_b
+        + [
+            # t=1 A0: -> 3, Energize -> 3 (no card: no attack).
+            # t=1 B0 -> 3, rifle -> 4, playing steady_aim: Accuracy +1.
+            (10, 3),
+            (10, 2),
+            (10, 1),
+            (10, 10),  # 3 + 1 hits, 2 + 1 misses, 10 crit: 2 + 1
+            # A0 hp 1.
+            # t=3 A0: rifle -> 6, playing overcharge: 5 dice.
+            (10, 1),
+            (10, 1),
+            (10, 1),
+            (10, 1),
+            (10, 4),  # 1 hit: B0 hp 3
+            # t=4 B0: rifle -> 7, playing lock_on: Accuracy +2.
+            (10, 2),
+            (10, 1),
+            (10, 1),
+            (10, 1),  # 2 + 2 hits: A0 hp 0, defeated at 4: B 2 VP;
+            # its token 6 -> 8.
+            # t=5: Phase 2: A draws 7 rally, 3 extra_mag; B draws 2 full_salvo, 3 extra_mag.
+            # t=7 B0: no enemy on the board: Advance toward A's Base, 1 hex short: 3 -> 1;
+            # Energize -> 9 (no card).
+            # t=8 A0 redeploys at 0, target B0 (d 1): 1 hex -> 1. Rifle, lock_on (+2).
+            (10, 2),
+            (10, 2),
+            (10, 1),
+            (10, 9),  # 3 hits, a crit: 3 + 1 = 4: B0 defeated
+        ]
+    )
     out, s = run(b, script)
     # 2 VP each: A0 acted last and wins
-    check(out, winner=0, vp_a=2, vp_b=2, first_defeat_a=8, first_defeat_b=4, hits_a=4,
-          hits_b=3, damage_a=5, damage_b=4)  # fmt: skip
+    check(
+        out,
+        winner=0,
+        vp_a=2,
+        vp_b=2,
+        first_defeat_a=8,
+        first_defeat_b=4,
+        hits_a=4,
+        hits_b=3,
+        damage_a=5,
+        damage_b=4,
+    )
     assert s.hand == [[7, 3], [2, 3]]
     assert s.deck == [[4, 5, 6, 2, 0], [4, 5, 6, 7, 8]]
 
@@ -384,8 +621,9 @@ def test_mirror_duel_win_rate_is_what_the_timeline_and_tie_rule_imply():
     # game B wins on VP or, 0-0, as the side that acted last: P(A) = (1 - q) q.
     c = catalog({"unit.grunt.hp": 2, "weapon.rifle.strength": 2})
     p_hit, p_crit = rules.die_chances(0, 9, c.params)
-    q = sum(p for hits, crits, p in rules.hits_and_crits(2, p_hit, p_crit)
-            if hits + (crits > 0) >= 2)  # fmt: skip
+    q = sum(
+        p for hits, crits, p in rules.hits_and_crits(2, p_hit, p_crit) if hits + (crits > 0) >= 2
+    )
     assert q == pytest.approx(0.61)
     exact = float((1 - q) * q)
     n = 2000

@@ -32,9 +32,17 @@ from analysis.flags import Limit
 from analysis.query import MACROS
 from analysis.readings import wilson
 
-CELLS = {("A", "A"): (5, 5), ("A", "B"): (8, 2), ("A", "C"): (9, 1),
-         ("B", "A"): (3, 7), ("B", "B"): (4, 6), ("B", "C"): (6, 4),
-         ("C", "A"): (2, 8), ("C", "B"): (5, 5), ("C", "C"): (6, 4)}  # fmt: skip
+CELLS = {
+    ("A", "A"): (5, 5),
+    ("A", "B"): (8, 2),
+    ("A", "C"): (9, 1),
+    ("B", "A"): (3, 7),
+    ("B", "B"): (4, 6),
+    ("B", "C"): (6, 4),
+    ("C", "A"): (2, 8),
+    ("C", "B"): (5, 5),
+    ("C", "C"): (6, 4),
+}
 WEAPONS = {"A": ("gun", "saw"), "B": ("gun", "pike"), "C": ("claw",)}
 RUN = "r1"
 
@@ -42,11 +50,20 @@ RUN = "r1"
 def _side(won: bool, unit: str, game: int) -> dict:
     d, t = (6, 4) if won else (2, 3)
     slot = 0 if won or len(WEAPONS[unit]) == 1 else 1
-    return {"vp": 3 if won else 1, "damage": d, "tl_attack": t, "attacks": 2 if won else 1,
-            "hits": 4 if won else 1, "crits": 1 if won else 0, "activations": 5,
-            "first_defeat": 4 + game % 3 if won else 0,
-            "damage_w0": d if slot == 0 else 0, "tl_w0": t if slot == 0 else 0,
-            "damage_w1": d if slot == 1 else 0, "tl_w1": t if slot == 1 else 0}  # fmt: skip
+    return {
+        "vp": 3 if won else 1,
+        "damage": d,
+        "tl_attack": t,
+        "attacks": 2 if won else 1,
+        "hits": 4 if won else 1,
+        "crits": 1 if won else 0,
+        "activations": 5,
+        "first_defeat": 4 + game % 3 if won else 0,
+        "damage_w0": d if slot == 0 else 0,
+        "tl_w0": t if slot == 0 else 0,
+        "damage_w1": d if slot == 1 else 0,
+        "tl_w1": t if slot == 1 else 0,
+    }
 
 
 def rows(key: str = "unit") -> pl.DataFrame:
@@ -55,8 +72,13 @@ def rows(key: str = "unit") -> pl.DataFrame:
     for (a, b), (wins_a, wins_b) in CELLS.items():
         for g in range(wins_a + wins_b):
             won_a = g < wins_a
-            row = {"run": RUN, f"{key}_a": a, f"{key}_b": b, "game": g,
-                   "winner": "a" if won_a else "b"}  # fmt: skip
+            row = {
+                "run": RUN,
+                f"{key}_a": a,
+                f"{key}_b": b,
+                "game": g,
+                "winner": "a" if won_a else "b",
+            }
             for side, unit, won in (("a", a, won_a), ("b", b, not won_a)):
                 row.update({f"{k}_{side}": v for k, v in _side(won, unit, g).items()})
             row["defeats_a"], row["defeats_b"] = int(not won_a), int(won_a)
@@ -161,13 +183,18 @@ def test_damage_per_tl_is_a_ratio_estimator_with_a_delta_method_interval(con):
 
 
 def test_weapons_map_slots_to_the_units_weapons_beside_the_exact(con):
-    exact = pl.DataFrame({"weapon": ["gun", "gun", "saw", "claw"], "unit": ["B", "C", "B", "A"],
-                          "p_defeat": ["1/2", "1/4", "0", "1"],
-                          "p_defeat_float": [0.5, 0.25, 0.0, 1.0],
-                          "expected_damage": ["3", "2", "1", "4"],
-                          "expected_damage_float": [3.0, 2.0, 1.0, 4.0],
-                          "damage_per_tl": ["1", "2/3", "1/3", "2"],
-                          "damage_per_tl_float": [1.0, 2 / 3, 1 / 3, 2.0]})  # fmt: skip
+    exact = pl.DataFrame(
+        {
+            "weapon": ["gun", "gun", "saw", "claw"],
+            "unit": ["B", "C", "B", "A"],
+            "p_defeat": ["1/2", "1/4", "0", "1"],
+            "p_defeat_float": [0.5, 0.25, 0.0, 1.0],
+            "expected_damage": ["3", "2", "1", "4"],
+            "expected_damage_float": [3.0, 2.0, 1.0, 4.0],
+            "damage_per_tl": ["1", "2/3", "1/3", "2"],
+            "damage_per_tl_float": [1.0, 2 / 3, 1 / 3, 2.0],
+        }
+    )
     per = report.weapon_frame(queries.weapons(con, "duel"), WEAPONS, exact)
     # 3 opponents x (A 2 slots, B 2 slots, C 1): C's empty slot dropped
     assert per.height == 15 and per.columns[:4] == ["run", "unit", "weapon", "slot"]
@@ -182,16 +209,16 @@ def test_weapons_map_slots_to_the_units_weapons_beside_the_exact(con):
     assert (claw["weapon"], claw["damage"], claw["tl"]) == ("claw", 3 * 6 + 17 * 2, 3 * 4 + 17 * 3)
     assert claw["exact_per_tl"] == 2.0
     assert one(per, unit="B", opponent="A", weapon="gun")["exact_per_tl"] is None
-    totals = report.weapon_frame(queries.weapons(con, "duel", per_opponent=False), WEAPONS,
-                                 exact)  # fmt: skip
+    totals = report.weapon_frame(queries.weapons(con, "duel", per_opponent=False), WEAPONS, exact)
     assert totals.height == 5 and "opponent" not in totals.columns
     a_gun = one(totals, unit="A", weapon="gun")
     # the mirror from side a only: 5 + 8 + 9 + 7 + 8 wins
     assert (a_gun["damage"], a_gun["tl"], a_gun["games"]) == (37 * 6, 37 * 4, 50)
     assert a_gun["exact_per_tl"] == pytest.approx((1 + 2 / 3) / 2)  # mean over the units
     text = report.weapon_sentence(totals)
-    assert text.startswith("The data cannot decide which weapon is best per Timeline space "
-                           "spent on it: ")  # A's and B's gun both deal exactly 1.5  # fmt: skip
+    assert text.startswith(
+        "The data cannot decide which weapon is best per Timeline space spent on it: "
+    )  # A's and B's gun both deal exactly 1.5
 
 
 def test_time_to_defeat_median_with_its_interval(con):
@@ -207,8 +234,9 @@ def test_time_to_defeat_median_with_its_interval(con):
     assert report.median_interval({1: 1, 2: 1, 3: 1, 4: 1}) == (2.5, 1.0, 4.0)
     assert report.median_interval({7: 1}) == (7.0, 7.0, 7.0)
     assert all(math.isnan(x) for x in report.median_interval({}))
-    none = report.time_to_defeat(pl.DataFrame({"run": ["r"], "unit": ["X"], "opponent": ["Y"],
-                                               "time": [0], "games": [5]}))  # fmt: skip
+    none = report.time_to_defeat(
+        pl.DataFrame({"run": ["r"], "unit": ["X"], "opponent": ["Y"], "time": [0], "games": [5]})
+    )
     row = none.row(0, named=True)
     assert (row["defeats"], row["share"], row["median"]) == (0, 0.0, None)
     assert report.defeat_table(none, ["X", "Y"]).rows() == [("X", "none")]
@@ -232,17 +260,23 @@ def test_squads_read_vp_with_intervals(con):
 def test_best_and_worst_say_when_the_data_cannot_decide(con):
     s = queries.standings(con, "duel")
     best = report.extreme_sentence(s, best=True)
-    assert best.startswith("A scores highest, 70.0% (95% 57.5% to 80.1%) over the round "
-                           "robin, clear of every other: the best unit (the next, B, 43.3% "
-                           "(95% ")  # fmt: skip
+    assert best.startswith(
+        "A scores highest, 70.0% (95% 57.5% to 80.1%) over the round "
+        "robin, clear of every other: the best unit (the next, B, 43.3% "
+        "(95% "
+    )
     worst = report.extreme_sentence(s, best=False)
-    assert worst.startswith("The data cannot decide which unit is worst over the round robin: "
-                            "C scores lowest, 36.7% (95% ")  # fmt: skip
+    assert worst.startswith(
+        "The data cannot decide which unit is worst over the round robin: "
+        "C scores lowest, 36.7% (95% "
+    )
     assert "overlap it (B, 43.3% (95% " in worst
     tl = report.unit_tl_sentence(s)
-    assert tl == ("A deals highest, 1.30 (95% 1.21 to 1.38) per Timeline space spent "
-                  "attacking, clear of every other: the best unit (the next, B, 1.09 (95% 0.98 "
-                  "to 1.19)).")  # 288 / 222 against 166 / 153  # fmt: skip
+    assert tl == (
+        "A deals highest, 1.30 (95% 1.21 to 1.38) per Timeline space spent "
+        "attacking, clear of every other: the best unit (the next, B, 1.09 (95% 0.98 "
+        "to 1.19))."
+    )  # 288 / 222 against 166 / 153
     assert report.leader_sentence(s.head(0), "unit") == "No unit to compare."
 
 
@@ -274,33 +308,62 @@ def test_matrix_and_damage_tables_read_in_order(con):
 def test_at_least_hits_from_the_joint_table():
     # one die hits 3 in 5 (a crit 1 in 5); two dice: the joint of two such dice
     hits = pl.DataFrame(
-        [(1, 0, 0, 0.4), (1, 1, 0, 0.4), (1, 1, 1, 0.2),
-         (2, 0, 0, 0.16), (2, 1, 0, 0.32), (2, 1, 1, 0.16), (2, 2, 0, 0.16), (2, 2, 1, 0.16),
-         (2, 2, 2, 0.04)],
-        schema=["dice", "hits", "crits", "p_float"], orient="row",
-    ).with_columns(accuracy=pl.lit(0), crit_from=pl.lit(9), p=pl.lit("x"))  # fmt: skip
+        [
+            (1, 0, 0, 0.4),
+            (1, 1, 0, 0.4),
+            (1, 1, 1, 0.2),
+            (2, 0, 0, 0.16),
+            (2, 1, 0, 0.32),
+            (2, 1, 1, 0.16),
+            (2, 2, 0, 0.16),
+            (2, 2, 1, 0.16),
+            (2, 2, 2, 0.04),
+        ],
+        schema=["dice", "hits", "crits", "p_float"],
+        orient="row",
+    ).with_columns(accuracy=pl.lit(0), crit_from=pl.lit(9), p=pl.lit("x"))
     odds = report.at_least_hits(hits)
     assert odds.select("dice", "k").rows() == [(1, 1), (2, 1), (2, 2)]
     assert odds["p_at_least"].to_list() == pytest.approx([0.6, 0.84, 0.36])
     assert odds["mean_hits"].to_list() == pytest.approx([0.6, 1.2, 1.2])
     assert odds["p_crit"].to_list() == pytest.approx([0.2, 0.36, 0.36])
-    defeat = pl.DataFrame({"dice": [1], "accuracy": [0], "crit_from": [9], "shields": [0],
-                           "hp": [1], "p_defeat": ["3/5"], "p_defeat_float": [0.6]})  # fmt: skip
+    defeat = pl.DataFrame(
+        {
+            "dice": [1],
+            "accuracy": [0],
+            "crit_from": [9],
+            "shields": [0],
+            "hp": [1],
+            "p_defeat": ["3/5"],
+            "p_defeat_float": [0.6],
+        }
+    )
     assert report.defeat_odds(defeat)["p_defeat"].to_list() == [0.6]
 
 
 def test_mean_damage_through_shields():
     # one die: no hit 0.4, one hit 0.6; behind a Shield it deals nothing
     damage = pl.DataFrame(
-        [(1, 0, 0, 0, 0.4), (1, 0, 0, 1, 0.6), (1, 0, 1, 0, 1.0), (2, 0, 0, 0, 0.16),
-         (2, 0, 0, 1, 0.48), (2, 0, 0, 2, 0.36), (2, 0, 1, 0, 0.64), (2, 0, 1, 1, 0.36),
-         (1, 1, 0, 1, 1.0)],
-        schema=["dice", "accuracy", "shields", "damage", "p_float"], orient="row",
-    ).with_columns(effect=pl.lit("plain"), p=pl.lit("x"))  # fmt: skip
+        [
+            (1, 0, 0, 0, 0.4),
+            (1, 0, 0, 1, 0.6),
+            (1, 0, 1, 0, 1.0),
+            (2, 0, 0, 0, 0.16),
+            (2, 0, 0, 1, 0.48),
+            (2, 0, 0, 2, 0.36),
+            (2, 0, 1, 0, 0.64),
+            (2, 0, 1, 1, 0.36),
+            (1, 1, 0, 1, 1.0),
+        ],
+        schema=["dice", "accuracy", "shields", "damage", "p_float"],
+        orient="row",
+    ).with_columns(effect=pl.lit("plain"), p=pl.lit("x"))
     table = report.mean_damage(damage)
     assert table.columns == ["dice", "shields_0", "shields_1"]
-    assert table.rows() == [(1, pytest.approx(0.6), 0.0), (2, pytest.approx(1.2),
-                                                           pytest.approx(0.36))]  # fmt: skip
+    assert table.rows() == [
+        (1, pytest.approx(0.6), 0.0),
+        (2, pytest.approx(1.2), pytest.approx(0.36)),
+    ]
 
 
 def test_charts_build_from_the_hand_made_frames(con):
@@ -313,12 +376,15 @@ def test_charts_build_from_the_hand_made_frames(con):
         charts.matchup_heatmap(m, "c"),
         charts.standings_chart(queries.standings(con, "duel"), "c", None, (0.3, 0.7)),
         charts.damage_heatmap(queries.damage_per_tl(con, "duel"), "c"),
-        charts.defeat_time_heatmap(report.time_to_defeat(queries.defeat_times(con, "duel")),
-                                   "c"),
-        charts.weapons_chart(report.weapon_label(report.weapon_frame(
-            queries.weapons(con, "duel", per_opponent=False), WEAPONS)), "c"),
+        charts.defeat_time_heatmap(report.time_to_defeat(queries.defeat_times(con, "duel")), "c"),
+        charts.weapons_chart(
+            report.weapon_label(
+                report.weapon_frame(queries.weapons(con, "duel", per_opponent=False), WEAPONS)
+            ),
+            "c",
+        ),
         charts.squad_heatmap(queries.matchups(con, "squads", "squad"), "c"),
-    ]  # fmt: skip
+    ]
     for chart in built:
         assert isinstance(chart, alt.TopLevelMixin)
         chart.to_dict()  # a valid Vega-Lite spec
@@ -370,9 +436,19 @@ def built(tmp_path_factory):
     catalog = game.load_catalog(CATALOGS)
     limits = load_limits(CATALOGS / "alphaside" / "limits.toml", flags.LIMITS)
     tmp = tmp_path_factory.mktemp("alphaside")
-    ctx = ReportContext(game=game, catalog=catalog, catalog_root=CATALOGS, claims=[],
-                        frames=game.exact(catalog), limits=limits, store=tmp / "data",
-                        reports_dir=tmp / "reports", n=N, seed=3, jobs=1)  # fmt: skip
+    ctx = ReportContext(
+        game=game,
+        catalog=catalog,
+        catalog_root=CATALOGS,
+        claims=[],
+        frames=game.exact(catalog),
+        limits=limits,
+        store=tmp / "data",
+        reports_dir=tmp / "reports",
+        n=N,
+        seed=3,
+        jobs=1,
+    )
     analysis = get_analysis("alphaside")
     runs = analysis.default_runs(ctx)
     return ctx, runs, analysis.page(ctx, runs)
@@ -408,8 +484,9 @@ def test_page_has_its_sections_each_with_a_chart_and_its_run(built):
     assert "scores highest, " in text and "scores lowest, " in text
     assert "(95% " in text and "Side a " in text and "per Timeline space" in text
     damage = page.sections[2].data["damage_per_tl"].drop_nulls("damage_per_tl")
-    assert ((damage["low"] <= damage["damage_per_tl"])
-            & (damage["damage_per_tl"] <= damage["high"])).all()  # fmt: skip
+    assert (
+        (damage["low"] <= damage["damage_per_tl"]) & (damage["damage_per_tl"] <= damage["high"])
+    ).all()
     defeat = page.sections[3].data["time_to_defeat"]
     assert defeat.height == 64 and defeat["median"].drop_nulls().is_between(1, 20).all()
     weapons = page.sections[4].data["weapons"]
@@ -429,8 +506,17 @@ def test_every_chart_renders_to_svg_offline(built):
     ctx, runs, page = built
     laid = lay_out(ctx, page)
     assert f"run {runs['duel'].plan.run_id}" in laid.html
-    assert {"standings", "matchups", "cells", "damage_per_tl", "time_to_defeat", "weapons",
-            "weapon_totals", "squad_matchups", "flags"} <= set(laid.files)  # fmt: skip
+    assert {
+        "standings",
+        "matchups",
+        "cells",
+        "damage_per_tl",
+        "time_to_defeat",
+        "weapons",
+        "weapon_totals",
+        "squad_matchups",
+        "flags",
+    } <= set(laid.files)
     images = render_charts(laid.charts)
     assert len(images) == 2 * len(HEADINGS)
     for name, data in images.items():
@@ -456,12 +542,18 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
         slider.first.dispatch_event("input")
         assert "out of balance" in page.locator("h2").first.inner_text().lower()
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "test-artifacts" / "alphaside-report.png"),
-                        full_page=True)  # fmt: skip
+        page.screenshot(path=str(ROOT / "test-artifacts" / "alphaside-report.png"), full_page=True)
     assert seen.errors == [] and seen.requests == []
     html = (out / "alphaside.html").read_text()
-    for stem in ("standings", "matchups", "cells", "damage_per_tl", "time_to_defeat",
-                 "weapons", "squad_matchups"):  # fmt: skip
+    for stem in (
+        "standings",
+        "matchups",
+        "cells",
+        "damage_per_tl",
+        "time_to_defeat",
+        "weapons",
+        "squad_matchups",
+    ):
         assert f"href='alphaside/{stem}.csv' download" in html
     index = (out / "index.html").read_text()
     assert "href='alphaside.html'" in index

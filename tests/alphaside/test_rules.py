@@ -46,8 +46,9 @@ def test_damage_shields_damage_plus_fracture(p) -> None:
     assert rules.combat_damage(1, 2, 1) == 1 and rules.combat_damage(0, 0, 1) == 0
     # Fracture: 3 after Shields takes 3 more; 2 does not trigger it
     assert rules.combat_damage(4, 1, 0, True, p) == 6 and rules.combat_damage(3, 1, 0, True, p) == 2
-    np.testing.assert_array_equal(rules.combat_damage(np.array([0, 2, 5]), np.array([1, 1, 1])),
-                                  [0, 1, 4])  # fmt: skip
+    np.testing.assert_array_equal(
+        rules.combat_damage(np.array([0, 2, 5]), np.array([1, 1, 1])), [0, 1, 4]
+    )
     assert rules.blocked(3, 2) == 2 and rules.collision(1, p) == 1 and rules.collision(3, p) == 0
 
 

@@ -230,12 +230,23 @@ def random_battles(c, n: int, seed: int):
 # A crowded short track (shared hexes, Push collisions, Pulls), area Machine Guns, crits
 # from 5 (every effect often), the Beam Saber and the Harpoon strong enough to be chosen
 # (Disarms, Pulls), Energy for every ability, no defeat delay, three Phases.
-STRESS = {"board_length": 4, "defeat_delay": 0, "phases": 3, "tactics_deck": 6,
-          "tactics_draw": 4, "energize_gain": 2, "weapon.machine_gun.area": 2,
-          "weapon.beam_saber.strength": 6, "weapon.harpoon.strength": 6,
-          "weapon.harpoon.crit_from": 5, "weapon.cannon.crit_from": 5,
-          "weapon.heat_axe.crit_from": 5, "weapon.mortar.crit_from": 5,
-          "weapon.cannon.crit_value": 4, "ability.field_repair.energy": 0}  # fmt: skip
+STRESS = {
+    "board_length": 4,
+    "defeat_delay": 0,
+    "phases": 3,
+    "tactics_deck": 6,
+    "tactics_draw": 4,
+    "energize_gain": 2,
+    "weapon.machine_gun.area": 2,
+    "weapon.beam_saber.strength": 6,
+    "weapon.harpoon.strength": 6,
+    "weapon.harpoon.crit_from": 5,
+    "weapon.cannon.crit_from": 5,
+    "weapon.heat_axe.crit_from": 5,
+    "weapon.mortar.crit_from": 5,
+    "weapon.cannon.crit_value": 4,
+    "ability.field_repair.energy": 0,
+}
 
 
 @pytest.mark.parametrize("overrides", [{}, STRESS], ids=["rules.toml", "stress"])
@@ -288,8 +299,9 @@ def test_working_sets_read_one_stream(cat, monkeypatch):
 def test_refuses_mixed_batch_key(cat):
     other = duel(catalog(board_length=8), "grunt", "drone")
     with pytest.raises(ValueError, match="batch_key"):
-        vector.play([duel(cat, "grunt", "drone"), other], np.array([0, 1]),
-                    np.random.default_rng(0))  # fmt: skip
+        vector.play(
+            [duel(cat, "grunt", "drone"), other], np.array([0, 1]), np.random.default_rng(0)
+        )
     with pytest.raises(ValueError, match="scenario ids"):
         vector.play([other], np.array([0, 1]), np.random.default_rng(0))
 
@@ -314,8 +326,9 @@ def test_mixed_call_matches_separate_calls(cat):
     ids = np.random.default_rng(1).permutation(np.arange(len(battles)).repeat(n))
     mixed = reference.metrics(vector.play(battles, ids, np.random.default_rng(2)))
     for i, b in enumerate(battles):
-        alone = reference.metrics(vector.play([b], np.zeros(n, np.int64),
-                                              np.random.default_rng(10 + i)))  # fmt: skip
+        alone = reference.metrics(
+            vector.play([b], np.zeros(n, np.int64), np.random.default_rng(10 + i))
+        )
         part = {k: v[ids == i] for k, v in mixed.items()}
         assert not within(part, alone), (b.label, within(part, alone))
 
@@ -333,15 +346,19 @@ def test_first_attack_against_exact_odds():
     c = catalog(**SHORT, board_length=4, **{"weapon.rifle.tl": 4})
     p = c.params
     n = 20000
-    res = vector.play([duel(c, "grunt", "grunt")], np.zeros(n, np.int64),
-                      np.random.default_rng(7))  # fmt: skip
+    res = vector.play([duel(c, "grunt", "grunt")], np.zeros(n, np.int64), np.random.default_rng(7))
     assert (res["attacks_b"] == 1).all()
     hits = rules.hits_dist(4, 0, 9, p)
     mean, var = float(hits.mean()), float(hits.variance())
     assert abs(res["hits_b"].mean() - mean) <= 4 * np.sqrt(var / n)
     p_hit, p_crit = rules.die_chances(0, 9, p)
     hp = c.units["grunt"].hp
-    kill = float(sum(q for h, k, q in rules.hits_and_crits(4, p_hit, p_crit)
-                     if rules.defeated(hp - rules.combat_damage(h, 0, 1 if k else 0))))  # fmt: skip
+    kill = float(
+        sum(
+            q
+            for h, k, q in rules.hits_and_crits(4, p_hit, p_crit)
+            if rules.defeated(hp - rules.combat_damage(h, 0, 1 if k else 0))
+        )
+    )
     got = res["defeats_a"].mean()
     assert abs(got - kill) <= 4 * np.sqrt(kill * (1 - kill) / n)

@@ -47,8 +47,10 @@ def test_highest_of_against_sorting():
     rng = np.random.default_rng(11)
     faces = rng.integers(1, 7, (300, 4))
     count = rng.integers(0, 5, 300)
-    brute = [max(sorted(row[:c]), default=0) for row, c in zip(faces.tolist(), count.tolist(),
-                                                              strict=True)]  # fmt: skip
+    brute = [
+        max(sorted(row[:c]), default=0)
+        for row, c in zip(faces.tolist(), count.tolist(), strict=True)
+    ]
     assert highest_of(faces, count).tolist() == brute
     assert int(highest_of([2, 6, 5], 2)) == 6  # one row of faces, an int count
     assert int(highest_of([3, 6], 1)) == 3
@@ -62,8 +64,7 @@ def test_dice_draw_what_the_generator_draws_and_count_it():
     assert np.array_equal(got, twin.integers(1, 7, size=50, dtype=np.int16))
     assert got.dtype == np.int16 and got.min() >= 1 and got.max() <= 6
     sides = np.array([4, 6, 8, 20])
-    assert np.array_equal(dice.roll(sides, 4), twin.integers(1, sides + 1, size=4,
-                                                             dtype=np.int16))  # fmt: skip
+    assert np.array_equal(dice.roll(sides, 4), twin.integers(1, sides + 1, size=4, dtype=np.int16))
     count = np.array([0, 2, 1, 3])
     faces = dice.faces(count, 6)
     assert faces.shape == (4, 3)

@@ -58,8 +58,11 @@ def test_fractions_inside_tables_and_lists_are_exact(tmp_path: Path) -> None:
         'expected = { "1" = "1/3", "2" = "2/3", "3" = ["1/6", 1, "text"] }\n'
     )
     (claim,) = load_claims(claims_file(tmp_path, body), CHECKS)
-    assert claim.expected == {"1": Fraction(1, 3), "2": Fraction(2, 3),
-                              "3": [Fraction(1, 6), 1, "text"]}  # fmt: skip
+    assert claim.expected == {
+        "1": Fraction(1, 3),
+        "2": Fraction(2, 3),
+        "3": [Fraction(1, 6), 1, "text"],
+    }
     exact = {"1": Fraction(1, 3), "2": Fraction(2, 3), "3": [Fraction(1, 6), 1, "text"]}
     assert evaluate(claim, {"echo": lambda catalog, value: exact}, None).passed
     off = {**exact, "2": Fraction(3, 4)}

@@ -26,8 +26,11 @@ def test_stored_clean_and_open_with_a_question() -> None:
     assert "MECHBAL_N" in nb.cells[1].source
 
 
-def test_runs_with_a_small_n(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                             venv_kernel: Path) -> None:  # noqa: F811  # fmt: skip
+def test_runs_with_a_small_n(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    venv_kernel: Path,  # noqa: F811
+) -> None:
     store = tmp_path / "data"
     nb = run_small(PATH, store, SMALL_N, monkeypatch, venv_kernel)
     text = printed(nb)

@@ -21,8 +21,17 @@ TOY_GIT = "git:HEAD:" + CATALOGS.relative_to(Path(__file__).resolve().parents[2]
 
 
 def diff(tmp_path: Path, capsys, *extra: str, store: Path | None = None) -> tuple[int, str, str]:
-    argv = ["diff", "toy", "--n", str(N), "--store", str(store or tmp_path / "data"),
-            "--out", str(tmp_path / "out"), *extra]  # fmt: skip
+    argv = [
+        "diff",
+        "toy",
+        "--n",
+        str(N),
+        "--store",
+        str(store or tmp_path / "data"),
+        "--out",
+        str(tmp_path / "out"),
+        *extra,
+    ]
     rc = main(argv)
     out, err = capsys.readouterr()
     return rc, out, err
@@ -30,8 +39,10 @@ def diff(tmp_path: Path, capsys, *extra: str, store: Path | None = None) -> tupl
 
 def tables(tmp_path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     folder = tmp_path / "out" / "diff-toy"
-    return (pl.read_csv(folder / "exact_changes.csv", infer_schema=False),
-            pl.read_csv(folder / "simulated_changes.csv"))  # fmt: skip
+    return (
+        pl.read_csv(folder / "exact_changes.csv", infer_schema=False),
+        pl.read_csv(folder / "simulated_changes.csv"),
+    )
 
 
 def test_identical_versions_move_nothing(tmp_path: Path, capsys) -> None:
@@ -50,21 +61,35 @@ def test_identical_versions_move_nothing(tmp_path: Path, capsys) -> None:
 
 
 def test_a_changed_fighter_moves_its_rows_and_its_win_rate(tmp_path: Path, capsys) -> None:
-    rc, out, err = diff(tmp_path, capsys, "--base", str(CATALOGS), "--change", str(CATALOGS),
-                        "--set", "fighter.brute.die=12")  # fmt: skip
+    rc, out, err = diff(
+        tmp_path,
+        capsys,
+        "--base",
+        str(CATALOGS),
+        "--change",
+        str(CATALOGS),
+        "--set",
+        "fighter.brute.die=12",
+    )
     assert rc == 0, err
     exact, sim = tables(tmp_path)
     # every round with the brute moves, and only those
     moved = set(exact.filter(pl.col("column") == "p_a")["row"])
-    brute = {f"a {a}, b {b}" for a in ("pawn", "knave", "brute") for b in ("pawn", "knave", "brute")
-             if "brute" in (a, b)}  # fmt: skip
+    brute = {
+        f"a {a}, b {b}"
+        for a in ("pawn", "knave", "brute")
+        for b in ("pawn", "knave", "brute")
+        if "brute" in (a, b)
+    }
     assert moved == brute
     row = exact.filter((pl.col("row") == "a brute, b pawn") & (pl.col("column") == "p_a")).row(
-        0, named=True)  # fmt: skip
+        0, named=True
+    )
     assert Fraction(row["change"]) - Fraction(row["base"]) == Fraction(row["difference"]) > 0
     # a d12 brute beats the pawn more often: side A's win share, paired interval above 0
-    win = sim.filter((pl.col("cell") == "side_a brute, side_b pawn")
-                     & (pl.col("metric") == "winner=a")).row(0, named=True)  # fmt: skip
+    win = sim.filter(
+        (pl.col("cell") == "side_a brute, side_b pawn") & (pl.col("metric") == "winner=a")
+    ).row(0, named=True)
     assert win["moved"] and win["low"] > 0 and win["test"] == "paired"
     assert win["n_base"] == win["n_change"] == N // 9
     # the summary names it, interval and all, and the page is written with its charts
@@ -76,8 +101,18 @@ def test_a_changed_fighter_moves_its_rows_and_its_win_rate(tmp_path: Path, capsy
 
 
 def test_base_set_edits_the_base_only(tmp_path: Path, capsys) -> None:
-    rc, out, err = diff(tmp_path, capsys, "--base", str(CATALOGS), "--change", str(CATALOGS),
-                        "--base-set", "coin_bonus=3", "--only", "bout")  # fmt: skip
+    rc, out, err = diff(
+        tmp_path,
+        capsys,
+        "--base",
+        str(CATALOGS),
+        "--change",
+        str(CATALOGS),
+        "--base-set",
+        "coin_bonus=3",
+        "--only",
+        "bout",
+    )
     assert rc == 0, err
     exact, _ = tables(tmp_path)
     tie = exact.filter((pl.col("row") == "a pawn, b pawn") & (pl.col("column") == "p_tie"))
@@ -93,15 +128,20 @@ def test_git_head_equals_the_working_catalogs(tmp_path: Path, capsys) -> None:
     assert "(commit " in (tmp_path / "out" / "diff-toy.html").read_text()
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--base", "git:no-such-revision", "--change", str(CATALOGS)], "no revision"),
-    (["--base", "git:HEAD:no/such/folder", "--change", str(CATALOGS)], "no folder"),
-    (["--base", "no/such/folder", "--change", str(CATALOGS)], "no such folder"),
-    (["--base", str(CATALOGS), "--change", str(CATALOGS), "--set", "coin_bonus=99"], "--change"),
-    (["--base", str(CATALOGS), "--change", str(CATALOGS), "--only", "nothing"], "--only"),
-])  # fmt: skip
-def test_a_bad_version_is_one_line_and_writes_nothing(tmp_path: Path, capsys, argv, words
-                                                      ) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--base", "git:no-such-revision", "--change", str(CATALOGS)], "no revision"),
+        (["--base", "git:HEAD:no/such/folder", "--change", str(CATALOGS)], "no folder"),
+        (["--base", "no/such/folder", "--change", str(CATALOGS)], "no such folder"),
+        (
+            ["--base", str(CATALOGS), "--change", str(CATALOGS), "--set", "coin_bonus=99"],
+            "--change",
+        ),
+        (["--base", str(CATALOGS), "--change", str(CATALOGS), "--only", "nothing"], "--only"),
+    ],
+)
+def test_a_bad_version_is_one_line_and_writes_nothing(tmp_path: Path, capsys, argv, words) -> None:
     rc, out, err = diff(tmp_path, capsys, *argv)
     assert rc == 2
     assert len(err.strip().splitlines()) == 1 and words in err, err
@@ -118,8 +158,16 @@ def manifest(cells: list[dict], per_cell: int) -> dict:
 def rows(values: dict[str, list[float]], per_cell: int) -> pl.DataFrame:
     frames = []
     for k, (side, xs) in enumerate(values.items()):
-        frames.append(pl.DataFrame({"cell": [k] * per_cell, "side": [side] * per_cell,
-                                    "game": list(range(per_cell)), "x": xs}))  # fmt: skip
+        frames.append(
+            pl.DataFrame(
+                {
+                    "cell": [k] * per_cell,
+                    "side": [side] * per_cell,
+                    "game": list(range(per_cell)),
+                    "x": xs,
+                }
+            )
+        )
     return pl.concat(frames)
 
 
@@ -127,8 +175,9 @@ def test_paired_interval_is_the_t_interval_of_the_differences() -> None:
     base = rows({"p": [1.0, 2.0, 3.0, 4.0], "q": [5.0, 5.0, 5.0, 5.0]}, 4)
     change = rows({"p": [2.0, 2.5, 4.0, 5.5], "q": [5.0, 5.0, 5.0, 5.0]}, 4)
     m = manifest([{"side": "p"}, {"side": "q"}], 4)
-    frame, notes = diff_stats.run_changes("r", "e", base, change, base_manifest=m,
-                                          change_manifest=m, labels={})  # fmt: skip
+    frame, notes = diff_stats.run_changes(
+        "r", "e", base, change, base_manifest=m, change_manifest=m, labels={}
+    )
     assert notes["test"] == "paired" and notes["index"] == "game"
     p = frame.filter(pl.col("cell") == "side p").row(0, named=True)
     d = [1.0, 0.5, 1.0, 1.5]
@@ -148,8 +197,9 @@ def test_a_fixed_value_moves_exactly_and_lucky_agreement_does_not() -> None:
     base = rows({"p": [5.0] * n, "q": [1.0, 2.0] * (n // 2)}, n)
     change = rows({"p": [6.0] * n, "q": [2.0, 3.0] * (n // 2)}, n)
     m = manifest([{"side": "p"}, {"side": "q"}], n)
-    frame, _ = diff_stats.run_changes("r", "e", base, change, base_manifest=m,
-                                      change_manifest=m, labels={})  # fmt: skip
+    frame, _ = diff_stats.run_changes(
+        "r", "e", base, change, base_manifest=m, change_manifest=m, labels={}
+    )
     fixed = frame.filter(pl.col("cell") == "side p").row(0, named=True)
     assert fixed["difference"] == 1 and fixed["half"] == 0 and fixed["moved"]
     # every game moved by exactly 1 while the values vary: Welch's interval, not width 0
@@ -161,8 +211,14 @@ def test_other_games_fall_back_on_welch_and_labels_compare_shares() -> None:
     base = rows({"p": [0, 0, 1, 1]}, 4).with_columns(pl.col("x").cast(pl.Int8))
     change = rows({"p": [0, 1, 1, 1, 1, 1]}, 6).with_columns(pl.col("x").cast(pl.Int8))
     frame, notes = diff_stats.run_changes(
-        "r", "e", base, change, base_manifest=manifest([{"side": "p"}], 4),
-        change_manifest=manifest([{"side": "p"}], 6), labels={"x": ("lost", "won")})
+        "r",
+        "e",
+        base,
+        change,
+        base_manifest=manifest([{"side": "p"}], 4),
+        change_manifest=manifest([{"side": "p"}], 6),
+        labels={"x": ("lost", "won")},
+    )
     assert notes["test"] == "welch"
     won = frame.filter(pl.col("metric") == "x=won").row(0, named=True)
     assert won["kind"] == "share"
@@ -190,4 +246,5 @@ def test_enumerations_compare_exactly_keyed_by_their_leading_columns() -> None:
     change = pl.DataFrame({"cap": [1, 2, 3], "teams": [4, 7, 6], "cell": [0, 0, 0]})
     out = diff_stats.enumeration_changes("e", base, change)
     assert out.select("row", "column", "base", "change", "difference").rows() == [
-        ("cap 2", "teams", "5", "7", "+2")]
+        ("cap 2", "teams", "5", "7", "+2")
+    ]

@@ -13,14 +13,21 @@ def test_outside():
     assert outside(0.39, limit) == ("below", 0.4)
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ('[win_rate]\nmeaning = "m"\nmin = "low"\nmax = 0.6\nprovenance = "assumed"\n',
-     "limit 'win_rate', field 'min'"),
-    ('[win_rate]\nmeaning = "m"\nmin = 0.7\nmax = 0.6\nprovenance = "assumed"\n',
-     "min is above max"),
-    ('[nope]\nmeaning = "m"\nmin = 0.1\nmax = 0.6\nprovenance = "assumed"\n', "unknown limit"),
-    ('[win_rate]\nmeaning = "m"\nmin = 0.1\nmax = 0.6\n', "field 'provenance'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            '[win_rate]\nmeaning = "m"\nmin = "low"\nmax = 0.6\nprovenance = "assumed"\n',
+            "limit 'win_rate', field 'min'",
+        ),
+        (
+            '[win_rate]\nmeaning = "m"\nmin = 0.7\nmax = 0.6\nprovenance = "assumed"\n',
+            "min is above max",
+        ),
+        ('[nope]\nmeaning = "m"\nmin = 0.1\nmax = 0.6\nprovenance = "assumed"\n', "unknown limit"),
+        ('[win_rate]\nmeaning = "m"\nmin = 0.1\nmax = 0.6\n', "field 'provenance'"),
+    ],
+)
 def test_bad_limits_are_one_line(tmp_path, text, words):
     path = tmp_path / "limits.toml"
     path.write_text(text)

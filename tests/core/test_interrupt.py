@@ -33,8 +33,10 @@ from tests.runs import counts_of, manifest, run_id_of, run_ok, snapshot
 # 1000-row chunks: 16,002 rows (9 cells) are 17 chunks of 0.2 s each on 2 workers
 SLOW = "bout --n 16000 --delay 0.2 --jobs 2"
 TIMEOUT = 60  # seconds: generous, for a loaded machine; the tests take far less
-INTERRUPTED = re.compile(r"mechbal: interrupted: (\d+) of (\d+) chunks kept in (\S+); "
-                         r"run the same command again to resume")  # fmt: skip
+INTERRUPTED = re.compile(
+    r"mechbal: interrupted: (\d+) of (\d+) chunks kept in (\S+); "
+    r"run the same command again to resume"
+)
 
 
 def slow(store: Path) -> list[str]:
@@ -69,9 +71,13 @@ def mid_run(argv: list[str], store: Path, stderr) -> Iterator[tuple[subprocess.P
     """Start ``mechbal`` (with Coin Duel registered) in its own process group; yields
     once a chunk is written, with the processes it started (recorded meanwhile). Whatever
     is left of the group is killed at the end (a failed test leaves nothing running)."""
-    proc = subprocess.Popen([sys.executable, "-m", "tests.core.toy", *argv], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=stderr,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.core.toy", *argv],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        start_new_session=True,
+    )
     try:
         children: set[int] = set()
         end = time.monotonic() + TIMEOUT
@@ -130,9 +136,10 @@ def test_ctrl_c_keeps_finished_chunks_in_one_line_and_resumes(tmp_path, capsys):
     assert manifest(folder)["complete"] is True
     ref = tmp_path / "uninterrupted"
     assert run_id_of(run_ok(slow(ref), capsys)) == run_id_of(out)
-    assert_frame_equal(runs.read_rows(folder / "part-*.parquet", ("cell", "game")),
-                       runs.read_rows(runs.only_run(ref, "toy", "bout") / "part-*.parquet",
-                                      ("cell", "game")))  # fmt: skip
+    assert_frame_equal(
+        runs.read_rows(folder / "part-*.parquet", ("cell", "game")),
+        runs.read_rows(runs.only_run(ref, "toy", "bout") / "part-*.parquet", ("cell", "game")),
+    )
 
 
 def test_workers_stop_when_the_command_is_killed(tmp_path):

@@ -37,9 +37,16 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def battles(
-    side_a: str, side_b: str, policy_a: str, policy_b: str, outcomes: list[tuple[int, int, int]],
-    *, cell: int = 0, chunk: int = 0, weapons: list[dict[str, Any]] | None = None,
-) -> pl.DataFrame:  # fmt: skip
+    side_a: str,
+    side_b: str,
+    policy_a: str,
+    policy_b: str,
+    outcomes: list[tuple[int, int, int]],
+    *,
+    cell: int = 0,
+    chunk: int = 0,
+    weapons: list[dict[str, Any]] | None = None,
+) -> pl.DataFrame:
     """Rows of one cell in the duel schema; outcomes are (winner, decided, rounds)."""
     n = len(outcomes)
     cols: dict[str, pl.Series] = {
@@ -77,10 +84,16 @@ def battles(
 
 
 def write_run(
-    store: Path, game: str, experiment: str, run_id: str, chunks: dict[str, pl.DataFrame],
-    *, set_: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
+    store: Path,
+    game: str,
+    experiment: str,
+    run_id: str,
+    chunks: dict[str, pl.DataFrame],
+    *,
+    set_: dict[str, Any] | None = None,
+    sweep: dict[str, list[Any]] | None = None,
     complete: bool = True,
-) -> Path:  # fmt: skip
+) -> Path:
     """A run in the store layout: chunks maps "<hive dirs>/part-00000.parquet" to rows."""
     run_dir = store / game / experiment / f"run={run_id}"
     rows = 0
@@ -90,15 +103,26 @@ def write_run(
         df.write_parquet(path)
         rows += df.height
     manifest = {
-        "run_id": run_id, "game": game, "experiment": experiment, "engine": "vector",
-        "engine_version": "1", "rules_version": "skirmish-1", "seed": 7, "n": rows,
-        "n_per_cell": rows, "chunk_size": 1000, "chunks": len(chunks),
+        "run_id": run_id,
+        "game": game,
+        "experiment": experiment,
+        "engine": "vector",
+        "engine_version": "1",
+        "rules_version": "skirmish-1",
+        "seed": 7,
+        "n": rows,
+        "n_per_cell": rows,
+        "chunk_size": 1000,
+        "chunks": len(chunks),
         "cells": [{"cell": 0, "side_a": "courier", "side_b": "reaver"}],
-        "set": set_ or {}, "sweep": sweep or {}, "catalog_hash": "abc123",
+        "set": set_ or {},
+        "sweep": sweep or {},
+        "catalog_hash": "abc123",
         "created": "2025-01-01T00:00:00+00:00",
         "finished": "2025-01-01T00:01:00+00:00" if complete else None,
-        "complete": complete, "rows": rows if complete else None,
-    }  # fmt: skip
+        "complete": complete,
+        "rows": rows if complete else None,
+    }
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
     return run_dir
@@ -108,9 +132,17 @@ def write_run(
 # (winner, decided, rounds): winner 0 A / 1 B / 2 draw; decided 0 wipe / 1 points / 2 hull /
 # 3 draw. Side B is wiped in rounds 2, 3, 3, 5; side A in round 4. 7 wins, 2 draws, 1 loss.
 R1 = [
-    (0, 0, 2), (0, 0, 3), (0, 0, 3), (0, 1, 7), (0, 2, 7),
-    (0, 0, 5), (0, 1, 7), (2, 3, 7), (2, 3, 7), (1, 0, 4),
-]  # fmt: skip
+    (0, 0, 2),
+    (0, 0, 3),
+    (0, 0, 3),
+    (0, 1, 7),
+    (0, 2, 7),
+    (0, 0, 5),
+    (0, 1, 7),
+    (2, 3, 7),
+    (2, 3, 7),
+    (1, 0, 4),
+]
 # Run r2 (duel, nothing set): the same matchup (X) and a reaver mirror (Y), 4 battles each.
 R2_X = [(1, 0, 1), (1, 0, 6), (1, 2, 6), (0, 0, 2)]  # A wiped in rounds 1 and 6, B in 2
 R2_Y = [(0, 1, 6), (2, 3, 6), (1, 0, 3), (0, 0, 4)]  # A wiped in round 3, B in 4
@@ -119,15 +151,33 @@ MIRROR = ("reaver", "reaver", "brawler", "brawler")
 
 # Run r3 (crit-margin, --sweep crit_margin=2,3, --set part.cannon.pen=5): weapon mounts.
 CM2 = [
-    {"weapon_a": ["rifle", "cannon", None], "hits_a": [3, 2, 0], "crits_a": [1, 1, 0],
-     "weapon_b": ["cannon", "blade", None], "hits_b": [4, 1, 0], "crits_b": [2, 0, 0]},
-    {"weapon_a": ["rifle", "cannon", None], "hits_a": [1, 0, 0], "crits_a": [0, 0, 0],
-     "weapon_b": ["cannon", "blade", None], "hits_b": [2, 3, 0], "crits_b": [1, 1, 0]},
-]  # fmt: skip
+    {
+        "weapon_a": ["rifle", "cannon", None],
+        "hits_a": [3, 2, 0],
+        "crits_a": [1, 1, 0],
+        "weapon_b": ["cannon", "blade", None],
+        "hits_b": [4, 1, 0],
+        "crits_b": [2, 0, 0],
+    },
+    {
+        "weapon_a": ["rifle", "cannon", None],
+        "hits_a": [1, 0, 0],
+        "crits_a": [0, 0, 0],
+        "weapon_b": ["cannon", "blade", None],
+        "hits_b": [2, 3, 0],
+        "crits_b": [1, 1, 0],
+    },
+]
 CM3 = [
-    {"weapon_a": ["rifle", "cannon", None], "hits_a": [2, 5, 0], "crits_a": [0, 3, 0],
-     "weapon_b": ["rifle", None, None], "hits_b": [3, 0, 0], "crits_b": [1, 0, 0]},
-]  # fmt: skip
+    {
+        "weapon_a": ["rifle", "cannon", None],
+        "hits_a": [2, 5, 0],
+        "crits_a": [0, 3, 0],
+        "weapon_b": ["rifle", None, None],
+        "hits_b": [3, 0, 0],
+        "crits_b": [1, 0, 0],
+    },
+]
 
 
 @pytest.fixture
@@ -144,21 +194,34 @@ def fake_store(tmp_path: Path) -> Path:
     rifle_3_0 = {"weapon_a": ["rifle", None, None], "hits_a": [3, 0, 0], "crits_a": [0, 0, 0]}
     r1 = battles(*COURIER, R1, weapons=[rifle_2_1] + [{}] * 9)
     run1 = write_run(
-        root, "skirmish", "duel", "r1",
+        root,
+        "skirmish",
+        "duel",
+        "r1",
         {"part-00000.parquet": r1.head(6), "part-00001.parquet": r1.tail(4)},
         set_={"crit_margin": 3},
-    )  # fmt: skip
+    )
     # An unfinished chunk: its rows must never be counted.
     r1.write_parquet(run1 / "part-00009.parquet.partial")
     write_run(
-        root, "skirmish", "duel", "r2",
-        {"part-00000.parquet": pl.concat([
-            battles(*COURIER, R2_X, cell=0, weapons=[rifle_3_0] + [{}] * 3),
-            battles(*MIRROR, R2_Y, cell=1),
-        ])},
-    )  # fmt: skip
+        root,
+        "skirmish",
+        "duel",
+        "r2",
+        {
+            "part-00000.parquet": pl.concat(
+                [
+                    battles(*COURIER, R2_X, cell=0, weapons=[rifle_3_0] + [{}] * 3),
+                    battles(*MIRROR, R2_Y, cell=1),
+                ]
+            )
+        },
+    )
     write_run(
-        root, "skirmish", "crit-margin", "r3",
+        root,
+        "skirmish",
+        "crit-margin",
+        "r3",
         {
             "crit_margin=2/part-00000.parquet": battles(
                 "foreman", "bastion", "gunline", "gunline", [(0, 1, 7), (1, 0, 5)], weapons=CM2
@@ -167,8 +230,9 @@ def fake_store(tmp_path: Path) -> Path:
                 "foreman", "bastion", "gunline", "gunline", [(2, 3, 7)], cell=1, weapons=CM3
             ),
         },
-        set_={"part.cannon.pen": 5}, sweep={"crit_margin": [2, 3]},
-    )  # fmt: skip
+        set_={"part.cannon.pen": 5},
+        sweep={"crit_margin": [2, 3]},
+    )
     return root
 
 
@@ -179,13 +243,20 @@ def test_runs_table_and_views(store: Path) -> None:
     # holds when another game's experiment of the same name joins the store)
     for plain in ("duel", "duel_all", "crit_margin"):
         assert query(f"SELECT count(*) AS n FROM skirmish_{plain}", con).equals(
-            query(f"SELECT count(*) AS n FROM {plain}", con))  # fmt: skip
+            query(f"SELECT count(*) AS n FROM {plain}", con)
+        )
     runs = query("SELECT * FROM runs ORDER BY run_id", con)
     assert runs["run_id"].to_list() == ["r1", "r2", "r3"]
     assert runs.columns[: len(BASE_COLUMNS)] == list(BASE_COLUMNS)
     assert runs.columns[len(BASE_COLUMNS) :] == [
-        "crit_margin", "part_cannon_pen", "set_json", "sweep_json", "view", "current", "shown"
-    ]  # fmt: skip
+        "crit_margin",
+        "part_cannon_pen",
+        "set_json",
+        "sweep_json",
+        "view",
+        "current",
+        "shown",
+    ]
     assert runs["crit_margin"].to_list() == [3, None, None]
     assert runs["part_cannon_pen"].to_list() == [None, None, 5]
     assert runs["complete"].to_list() == [True, True, True]
@@ -262,17 +333,25 @@ def test_mixed_layouts_and_folder_types(tmp_path: Path) -> None:
     """Runs of one experiment sweeping different things still make one view."""
     rows = battles(*COURIER, [(0, 0, 2)])
     write_run(
-        tmp_path, "skirmish", "bands", "b1",
-        {"part_cannon_size=2/part-00000.parquet": rows,
-         "part_cannon_size=3/part-00000.parquet": rows},
+        tmp_path,
+        "skirmish",
+        "bands",
+        "b1",
+        {
+            "part_cannon_size=2/part-00000.parquet": rows,
+            "part_cannon_size=3/part-00000.parquet": rows,
+        },
         sweep={"part.cannon.size": [2, 3]},
-    )  # fmt: skip
+    )
     write_run(tmp_path, "skirmish", "bands", "b2", {"part-00000.parquet": rows})
     write_run(
-        tmp_path, "skirmish", "bands", "b3",
+        tmp_path,
+        "skirmish",
+        "bands",
+        "b3",
         {"glance_damage=half/hull_scale=0.5/part-00000.parquet": rows},
         sweep={"glance_damage": ["half"], "hull_scale": [0.5]},
-    )  # fmt: skip
+    )
     # The same experiment name in a second game: both views get their game's prefix.
     write_run(tmp_path, "alluvion", "bands", "c1", {"part-00000.parquet": rows})
     con = connect(tmp_path)
@@ -286,9 +365,11 @@ def test_mixed_layouts_and_folder_types(tmp_path: Path) -> None:
     assert df.schema["glance_damage"] == pl.String
     assert df.schema["hull_scale"] == pl.Float64
     assert df.rows() == [
-        ("b1", 2, None, None), ("b1", 3, None, None), ("b2", None, None, None),
+        ("b1", 2, None, None),
+        ("b1", 3, None, None),
+        ("b2", None, None, None),
         ("b3", None, "half", 0.5),
-    ]  # fmt: skip
+    ]
 
 
 def test_wilson_hand_value(tmp_path: Path) -> None:
@@ -313,9 +394,21 @@ def test_win_rates(store: Path) -> None:
     con = connect(store, catalog=None)
     df = win_rates(con, "duel_all", MATCHUP)
     assert df.columns == [
-        "run", "side_a", "side_b", "policy_a", "policy_b", "crit_margin", "battles", "wins_a",
-        "draws", "losses_a", "score_a", "score_low", "score_high", "mean_rounds",
-    ]  # fmt: skip
+        "run",
+        "side_a",
+        "side_b",
+        "policy_a",
+        "policy_b",
+        "crit_margin",
+        "battles",
+        "wins_a",
+        "draws",
+        "losses_a",
+        "score_a",
+        "score_low",
+        "score_high",
+        "mean_rounds",
+    ]
     rows = {(r["run"], r["side_a"], r["side_b"]): r for r in df.iter_rows(named=True)}
     assert len(rows) == 3
     r1 = rows[("r1", "courier", "reaver")]
@@ -336,8 +429,9 @@ def test_win_rates(store: Path) -> None:
     # Swept columns join the grouping: one row per crit_margin value.
     cm = win_rates(con, "crit_margin", MATCHUP)
     assert cm.select("crit_margin", "part_cannon_pen", "battles", "score_a").rows() == [
-        (2, 5, 2, 0.5), (3, 5, 1, 0.5),
-    ]  # fmt: skip
+        (2, 5, 2, 0.5),
+        (3, 5, 1, 0.5),
+    ]
 
 
 def test_query_returns_polars_and_one_line_errors(store: Path) -> None:
@@ -347,8 +441,9 @@ def test_query_returns_polars_and_one_line_errors(store: Path) -> None:
     assert df.rows() == [("courier", 14), ("reaver", 4)]
     with pytest.raises(QueryError) as err:
         query("SELECT * FROM nope", store)
-    assert str(err.value) == ("no view named nope (views: crit_margin, duel; mechbal runs "
-                              "lists the runs)")  # fmt: skip
+    assert str(err.value) == (
+        "no view named nope (views: crit_margin, duel; mechbal runs lists the runs)"
+    )
     with pytest.raises(QueryError) as err:
         query("SELEC 1", store)
     assert "\n" not in str(err.value) and str(err.value).startswith("Parser Error")
@@ -371,8 +466,10 @@ def test_cli(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out == "run,n\nr1,10\nr2,8\n"
     for fmt, name in (("parquet", "res.parquet"), ("csv", "res.csv")):
         out_file = tmp_path / "out" / name
-        assert _cli(["query", sql, "--store", str(store), "--format", fmt,
-                     "--out", str(out_file)]) == 0  # fmt: skip
+        assert (
+            _cli(["query", sql, "--store", str(store), "--format", fmt, "--out", str(out_file)])
+            == 0
+        )
         assert f"wrote 2 rows to {out_file}" in capsys.readouterr().out
         back = pl.read_parquet(out_file) if fmt == "parquet" else pl.read_csv(out_file)
         assert back.rows() == [("r1", 10), ("r2", 8)]
@@ -403,9 +500,13 @@ def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     for i in range(chunks):
         part = slice(i * size, (i + 1) * size)
         pl.DataFrame(
-            {"cell": pl.Series(np.zeros(size, dtype=np.int32)), "side_a": side_a[part],
-             "winner": winner[part], "rounds": rng.integers(1, 8, size).astype(np.int8)}
-        ).write_parquet(run_dir / f"part-{i:05d}.parquet")  # fmt: skip
+            {
+                "cell": pl.Series(np.zeros(size, dtype=np.int32)),
+                "side_a": side_a[part],
+                "winner": winner[part],
+                "rounds": rng.integers(1, 8, size).astype(np.int8),
+            }
+        ).write_parquet(run_dir / f"part-{i:05d}.parquet")
     start = time.perf_counter()
     con = connect(tmp_path)
     connected = time.perf_counter()

@@ -49,17 +49,26 @@ def test_one_run_per_view_and_every_run_in_all(tmp_path: Path, catalog: Path, ca
     # The view holds the latest finished run of the catalog as it stands: 90 rows, not
     # 270, and not the --set what-if that finished after it.
     assert query("SELECT run, count(*) FROM bout GROUP BY run", con).rows() == [(second, N)]
-    every = query("SELECT run, label, n, sets, seed, count(*) AS rows FROM bout_all "
-                  "GROUP BY ALL ORDER BY run", con)  # fmt: skip
-    assert sorted(every.rows()) == sorted([
-        (first, "baseline", N, "{}", 1, N), (second, None, N, "{}", 5, N),
-        (what_if, None, N, '{"coin_bonus": 2}', 1, N),
-    ])  # fmt: skip
+    every = query(
+        "SELECT run, label, n, sets, seed, count(*) AS rows FROM bout_all "
+        "GROUP BY ALL ORDER BY run",
+        con,
+    )
+    assert sorted(every.rows()) == sorted(
+        [
+            (first, "baseline", N, "{}", 1, N),
+            (second, None, N, "{}", 5, N),
+            (what_if, None, N, '{"coin_bonus": 2}', 1, N),
+        ]
+    )
     runs = query("SELECT run_id, label, current, shown FROM runs ORDER BY run_id", con)
-    assert sorted(runs.rows()) == sorted([
-        (first, "baseline", True, False), (second, None, True, True),
-        (what_if, None, False, False),
-    ])  # fmt: skip
+    assert sorted(runs.rows()) == sorted(
+        [
+            (first, "baseline", True, False),
+            (second, None, True, True),
+            (what_if, None, False, False),
+        ]
+    )
     assert shown(con).select("view", "run_id").rows() == [("bout", second)]
     # Outcome codes read as the game's words (a DuckDB ENUM).
     labels = query("SELECT DISTINCT winner::VARCHAR AS w FROM bout ORDER BY w", con)
@@ -70,16 +79,19 @@ def test_one_run_per_view_and_every_run_in_all(tmp_path: Path, catalog: Path, ca
     con = connect(store, catalog=catalog, sets={"coin_bonus": 2})
     assert query("SELECT DISTINCT run FROM bout", con).rows() == [(what_if,)]
     con.close()
-    assert query("SELECT DISTINCT run FROM bout", store, catalog=catalog,
-                 runs=[first[:6]]).rows() == [(first,)]  # fmt: skip
+    assert query(
+        "SELECT DISTINCT run FROM bout", store, catalog=catalog, runs=[first[:6]]
+    ).rows() == [(first,)]
     with pytest.raises(QueryError, match="^--run zzz: no such run in the store"):
         query("SELECT 1", store, runs=["zzz"])
 
     # The command line says which run a view shows when there are others.
     rc, out, err = query_cli("SELECT count(*) AS n FROM bout", store, catalog, capsys)
     assert rc == 0 and f"{N}" in out
-    assert err == (f"note: bout shows run {second}: latest finished run of the current "
-                   "catalog; bout_all holds all 3 runs\n")  # fmt: skip
+    assert err == (
+        f"note: bout shows run {second}: latest finished run of the current "
+        "catalog; bout_all holds all 3 runs\n"
+    )
     rc, out, _ = query_cli("SELECT 1", store, catalog, capsys, "--run", first)
     assert rc == 0
     capsys.readouterr()
@@ -101,9 +113,11 @@ def test_a_catalog_edit_leaves_no_stale_view(tmp_path: Path, catalog: Path, caps
     assert query("SELECT count(*) FROM bout", store, catalog=catalog).item() == 0
     rc, out, err = query_cli("SELECT count(*) AS n FROM bout", store, catalog, capsys)
     assert rc == 0
-    assert err == (f"note: bout shows no run: no finished run of the current catalog in "
-                   f"{catalog} (1 of other catalogs or settings: name one with --run ID); "
-                   "bout_all holds its 1 run\n")  # fmt: skip
+    assert err == (
+        f"note: bout shows no run: no finished run of the current catalog in "
+        f"{catalog} (1 of other catalogs or settings: name one with --run ID); "
+        "bout_all holds its 1 run\n"
+    )
     new = run_id_of(run_ok(bout(store, catalog), capsys))
     assert new != old
     assert query("SELECT DISTINCT run FROM bout", store, catalog=catalog).rows() == [(new,)]
@@ -131,8 +145,7 @@ READS = [
 ]
 
 
-def test_sql_is_read_only_and_sandboxed(tmp_path: Path, catalog: Path, capsys,
-                                        monkeypatch) -> None:  # fmt: skip
+def test_sql_is_read_only_and_sandboxed(tmp_path: Path, catalog: Path, capsys, monkeypatch) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "README.md").write_text("# the project\n")
@@ -145,13 +158,17 @@ def test_sql_is_read_only_and_sandboxed(tmp_path: Path, catalog: Path, capsys,
         rc, out, err = query_cli(sql.format(part=part), store, catalog, capsys)
         assert (rc, out) == (2, ""), sql
         article = "an" if word[0] in "AE" else "a"
-        assert err == (f"mechbal: error: mechbal query only reads the store: {article} {word} "
-                       "statement is refused (write a result with --out FILE)\n"), sql
+        assert err == (
+            f"mechbal: error: mechbal query only reads the store: {article} {word} "
+            "statement is refused (write a result with --out FILE)\n"
+        ), sql
     for sql in READS:
         rc, out, err = query_cli(sql, store, catalog, capsys)
         assert (rc, out) == (2, ""), sql
-        assert err.startswith("mechbal: error: Permission Error: Cannot access ") and \
-            err.count("\n") == 1, (sql, err)  # fmt: skip
+        assert (
+            err.startswith("mechbal: error: Permission Error: Cannot access ")
+            and err.count("\n") == 1
+        ), (sql, err)
     rc, _, err = query_cli("  -- nothing\n", store, catalog, capsys)
     assert rc == 2 and err.startswith("mechbal: error: the query is empty")
     # The same checks hold for Python callers, on a connection from connect().
@@ -172,8 +189,9 @@ def test_sql_is_read_only_and_sandboxed(tmp_path: Path, catalog: Path, capsys,
     assert "(0 run now, 1 kept)" in run_ok(bout(store, catalog), capsys)
 
 
-def test_query_output_is_ordered_limited_and_labelled(tmp_path: Path, catalog: Path,
-                                                      capsys) -> None:  # fmt: skip
+def test_query_output_is_ordered_limited_and_labelled(
+    tmp_path: Path, catalog: Path, capsys
+) -> None:
     store = tmp_path / "data"
     run_ok(bout(store, catalog), capsys)
     sql = "SELECT side_a, side_b, count(*) AS n FROM bout GROUP BY ALL ORDER BY side_a DESC, side_b"
@@ -185,6 +203,12 @@ def test_query_output_is_ordered_limited_and_labelled(tmp_path: Path, catalog: P
     assert rc == 0 and "4 of 9 rows shown (--limit 0 shows all" in out
     rc, out, _ = query_cli(sql, store, catalog, capsys, "--limit", "0")
     assert rc == 0 and out.rstrip().endswith("9 rows")
-    rc, out, _ = query_cli("SELECT winner, count(*) FROM bout GROUP BY ALL ORDER BY ALL",
-                           store, catalog, capsys, "--format", "csv")  # fmt: skip
+    rc, out, _ = query_cli(
+        "SELECT winner, count(*) FROM bout GROUP BY ALL ORDER BY ALL",
+        store,
+        catalog,
+        capsys,
+        "--format",
+        "csv",
+    )
     assert rc == 0 and {line.split(",")[0] for line in out.splitlines()[1:]} <= {"a", "b", "draw"}

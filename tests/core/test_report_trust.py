@@ -46,8 +46,23 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def test_export_writes_csv_png_and_svg(tmp_path: Path, capsys) -> None:
     reports, export = tmp_path / "reports", tmp_path / "export"
-    rc, out, _ = run(["report", "toy", "--catalog", CATALOGS, "--store", tmp_path / "data",
-                      "--out", reports, "--n", "900", "--export", export], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "report",
+            "toy",
+            "--catalog",
+            CATALOGS,
+            "--store",
+            tmp_path / "data",
+            "--out",
+            reports,
+            "--n",
+            "900",
+            "--export",
+            export,
+        ],
+        capsys,
+    )
     assert rc == 0 and f"exported (CSV tables, PNG and SVG charts): {export.resolve()}" in out
     files = sorted(p.name for p in (export / "toy").iterdir())
     assert files == ["flags.csv", "who-wins.png", "who-wins.svg"]
@@ -67,8 +82,23 @@ def test_export_writes_csv_png_and_svg(tmp_path: Path, capsys) -> None:
 
 def test_report_with_set(tmp_path: Path, capsys) -> None:
     store, reports = tmp_path / "data", tmp_path / "reports"
-    rc, out, _ = run(["report", "toy", "--catalog", CATALOGS, "--store", store, "--out", reports,
-                      "--n", "900", "--set", "coin_bonus=2"], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "report",
+            "toy",
+            "--catalog",
+            CATALOGS,
+            "--store",
+            store,
+            "--out",
+            reports,
+            "--n",
+            "900",
+            "--set",
+            "coin_bonus=2",
+        ],
+        capsys,
+    )
     assert rc == 0 and out.strip().endswith("(with --set coin_bonus=2)")
     page = (reports / "toy.html").read_text()
     assert "<p class='sets'><strong>With --set coin_bonus=2</strong>" in page
@@ -77,16 +107,35 @@ def test_report_with_set(tmp_path: Path, capsys) -> None:
     assert json.loads(manifest.read_text())["set"] == {"coin_bonus": 2}  # the runs too
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--set", "coin_bonus=2"], "report --set needs GAME"),
-    (["toy", "--set", "nope=1"], "nope"),
-    (["toy", "--set", "coin_bonus=9"], "coin_bonus"),
-    (["toy", "--export", "/proc/mechbal-nope"], "--export /proc/mechbal-nope: cannot write there"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--set", "coin_bonus=2"], "report --set needs GAME"),
+        (["toy", "--set", "nope=1"], "nope"),
+        (["toy", "--set", "coin_bonus=9"], "coin_bonus"),
+        (
+            ["toy", "--export", "/proc/mechbal-nope"],
+            "--export /proc/mechbal-nope: cannot write there",
+        ),
+    ],
+)
 def test_report_user_errors_are_one_line(tmp_path: Path, capsys, argv, message) -> None:
     reports = tmp_path / "reports"
-    rc, out, err = run(["report", *argv, "--catalog", CATALOGS, "--store", tmp_path / "data",
-                        "--out", reports, "--n", "90"], capsys)  # fmt: skip
+    rc, out, err = run(
+        [
+            "report",
+            *argv,
+            "--catalog",
+            CATALOGS,
+            "--store",
+            tmp_path / "data",
+            "--out",
+            reports,
+            "--n",
+            "90",
+        ],
+        capsys,
+    )
     assert rc == 2 and err.startswith("mechbal: error: ") and err.count("\n") == 1, err
     assert message in err
     assert not (tmp_path / "data").exists()  # nothing simulated
@@ -108,16 +157,28 @@ def _page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
                 return Page([Section("Who wins?", "<p>no run</p>")])
             game = get_game("toy")
             now = current_catalog_hash(game, game.experiments["bout"], ctx.catalog_root)
-            command = simulate_command("toy", "bout", n=900, catalog_root=ctx.catalog_root,
-                                       sets=ctx.sets, store=ctx.store)  # fmt: skip
-            notice = stale_notice("bout run", run_label(con, choice.stale),
-                                  run_differences(con, choice.stale, now, ctx.sets), command)
+            command = simulate_command(
+                "toy", "bout", n=900, catalog_root=ctx.catalog_root, sets=ctx.sets, store=ctx.store
+            )
+            notice = stale_notice(
+                "bout run",
+                run_label(con, choice.stale),
+                run_differences(con, choice.stale, now, ctx.sets),
+                command,
+            )
             return Page([Section("Who wins?", notice)])
         win = queries.win_rates(con, "bout", ("side_a", "side_b"))
         nested = pl.DataFrame({"fighter": ["pawn"], "seen": [[1, 2]]})
         chart = win_rate_heatmap(win, run_caption(con, choice.run))
-        return Page([Section("Who wins?", [chart, "<p>after the chart</p>"],
-                             {"win rates": win, "nested": nested})])  # fmt: skip
+        return Page(
+            [
+                Section(
+                    "Who wins?",
+                    [chart, "<p>after the chart</p>"],
+                    {"win rates": win, "nested": nested},
+                )
+            ]
+        )
     finally:
         con.close()
 
@@ -138,8 +199,22 @@ def test_sections_read_only_runs_of_their_catalog(tmp_path: Path, capsys, trust_
     catalogs, store, reports = tmp_path / "catalogs", tmp_path / "data", tmp_path / "reports"
     shutil.copytree(CATALOGS / "toy", catalogs / "toy")
     common = ["--catalog", catalogs, "--store", store, "--out", reports]
-    rc, out, _ = run(["simulate", "toy", "bout", "--n", "900", "--catalog", catalogs,
-                      "--out", store, "--label", "first"], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "simulate",
+            "toy",
+            "bout",
+            "--n",
+            "900",
+            "--catalog",
+            catalogs,
+            "--out",
+            store,
+            "--label",
+            "first",
+        ],
+        capsys,
+    )
     assert rc == 0
     old = out.split()[1]  # "run <id> (first): ..."
     assert run(["report", "toy", *common], capsys)[0] == 0
@@ -171,15 +246,16 @@ def test_sections_read_only_runs_of_their_catalog(tmp_path: Path, capsys, trust_
     assert sorted(p.name for p in (reports / "toy").iterdir()) == ["flags.csv"]  # old CSVs gone
 
     # A run of the edited catalog is read again; with --set, it is of other settings.
-    rc, out, _ = run(["simulate", "toy", "bout", "--n", "900", "--catalog", catalogs,
-                      "--out", store], capsys)  # fmt: skip
+    rc, out, _ = run(
+        ["simulate", "toy", "bout", "--n", "900", "--catalog", catalogs, "--out", store], capsys
+    )
     new = out.split()[1].rstrip(":")
     assert run(["report", "toy", *common], capsys)[0] == 0
     page = (reports / "toy.html").read_text()
     assert f"run {new}" in page and old not in page and "class='stale'" not in page
     assert run(["report", "toy", *common, "--set", "coin_bonus=2"], capsys)[0] == 0
     page = (reports / "toy.html").read_text()
-    notice = page[page.index("<div class='stale'>"):]
+    notice = page[page.index("<div class='stale'>") :]
     assert f"run {new}" in notice and "made without --set" in notice
     assert "--set coin_bonus=2" in notice
 
@@ -197,11 +273,18 @@ def test_compare_names_the_winner_only_when_the_intervals_part() -> None:
     # the order of the arguments does not matter
     assert readings.compare(row("b", -10, -30, 10), row("a", 40, 20, 60)) == apart
     close = readings.compare(row("a", 12, -8, 32), row("b", 6, -14, 26))
-    assert close == ("The data cannot decide between a, +12 (95% -8 to +32), and b, +6 "
-                     "(95% -14 to +26): their 95% intervals overlap.")  # fmt: skip
-    shares = readings.compare({"k": "x", "p": 0.5, "low": 0.45, "high": 0.55},
-                             {"k": "y", "p": 0.3, "low": 0.25, "high": 0.35}, name="k",
-                             value="p", fmt="{:.0%}", above="scores more than")  # fmt: skip
+    assert close == (
+        "The data cannot decide between a, +12 (95% -8 to +32), and b, +6 "
+        "(95% -14 to +26): their 95% intervals overlap."
+    )
+    shares = readings.compare(
+        {"k": "x", "p": 0.5, "low": 0.45, "high": 0.55},
+        {"k": "y", "p": 0.3, "low": 0.25, "high": 0.35},
+        name="k",
+        value="p",
+        fmt="{:.0%}",
+        above="scores more than",
+    )
     assert shares == "x scores more than y: 50% (95% 45% to 55%) against 30% (95% 25% to 35%)."
 
 
@@ -213,24 +296,36 @@ def test_best_sentence_says_when_the_best_cannot_be_told() -> None:
     )
     tied = pl.DataFrame([row("a", 10, -10, 30), row("b", 5, -15, 25), row("c", -15, -35, 5)])
     text = readings.best_sentence(tied)
-    assert text.startswith("The data cannot decide which team is best: a rates highest, +10 "
-                           "(95% -10 to +30), but the 95% intervals of 2 others overlap it")
+    assert text.startswith(
+        "The data cannot decide which team is best: a rates highest, +10 "
+        "(95% -10 to +30), but the 95% intervals of 2 others overlap it"
+    )
     assert "b, +5 (95% -15 to +25); c, -15 (95% -35 to +5)" in text
 
 
 def test_gap_sentence_and_mean_gap() -> None:
-    decided = readings.gap_sentence({"gap": -45.0, "low": -70.0, "high": -20.0},
-                                   "Teams with a Heavy", "teams without")  # fmt: skip
-    assert decided == ("Teams with a Heavy rate 45 Elo points below teams without on average "
-                       "(95% -70 to -20).")  # fmt: skip
+    decided = readings.gap_sentence(
+        {"gap": -45.0, "low": -70.0, "high": -20.0}, "Teams with a Heavy", "teams without"
+    )
+    assert decided == (
+        "Teams with a Heavy rate 45 Elo points below teams without on average (95% -70 to -20)."
+    )
     open_ = readings.gap_sentence({"gap": -6.0, "low": -36.0, "high": 23.0}, "H", "L")
     assert open_.endswith("the interval holds 0, so the data cannot decide whether they differ.")
     # four teams, a and b equally strong and stronger than c and d: the gap's interval is
     # the contrast's, narrower than two single ratings' added up
     strength = {"a": 0.5, "b": 0.5, "c": -0.5, "d": -0.5}
-    rows = [{"side_a": i, "side_b": j, "battles": 2000,
-             "points": 2000 / (1 + 2.718281828459045 ** (strength[j] - strength[i]))}
-            for i in strength for j in strength if i != j]  # fmt: skip
+    rows = [
+        {
+            "side_a": i,
+            "side_b": j,
+            "battles": 2000,
+            "points": 2000 / (1 + 2.718281828459045 ** (strength[j] - strength[i])),
+        }
+        for i in strength
+        for j in strength
+        if i != j
+    ]
     games = pl.DataFrame(rows)
     gap = ratings.mean_gap(games, ["a", "b"])
     assert gap["gap"] == pytest.approx(1.0 * ratings.ELO, rel=1e-6)
@@ -243,21 +338,29 @@ def test_gap_sentence_and_mean_gap() -> None:
 
 
 def test_nearest_sample_and_preview() -> None:
-    shares = {2: (0.55, 0.50, 0.60), 3: (0.40, 0.35, 0.45), 4: (0.31, 0.27, 0.35),
-              5: (0.20, 0.16, 0.24)}  # fmt: skip
+    shares = {
+        2: (0.55, 0.50, 0.60),
+        3: (0.40, 0.35, 0.45),
+        4: (0.31, 0.27, 0.35),
+        5: (0.20, 0.16, 0.24),
+    }
     assert readings.nearest(shares, 1 / 3) == (4, [3])  # 3's interval reaches as near
     assert readings.nearest({4: (0.33, 0.32, 0.34), 3: (0.40, 0.39, 0.41)}, 1 / 3) == (4, [])
     text = readings.nearest_sentence(shares, 1 / 3, what="margin {}", goal="one third")
-    assert text == ("margin 4 comes nearest one third: 31.0% (95% 27.0% to 35.0%); the data "
-                    "cannot decide between it and margin 3, 40.0% (95% 35.0% to 45.0%): "
-                    "their intervals reach as near.")  # fmt: skip
+    assert text == (
+        "margin 4 comes nearest one third: 31.0% (95% 27.0% to 35.0%); the data "
+        "cannot decide between it and margin 3, 40.0% (95% 35.0% to 45.0%): "
+        "their intervals reach as near."
+    )
     assert readings.sample_note(36, 36) == ""
     assert readings.sample_note(6, 36, "kit teams").startswith(
-        "These are 6 of the 36 legal kit teams, a sample")
+        "These are 6 of the 36 legal kit teams, a sample"
+    )
     wide = pl.DataFrame([row("a", 30, -10, 70), row("b", -30, -70, 10)])  # +/-40
     note = readings.preview_note(1600, wide)
-    assert note is not None and note.startswith("PREVIEW: 1,600 battles give each rating to "
-                                                "+/-40 Elo points")  # fmt: skip
+    assert note is not None and note.startswith(
+        "PREVIEW: 1,600 battles give each rating to +/-40 Elo points"
+    )
     assert "about 25,600 battles" in note  # intervals shrink as 1/sqrt(N): (40/10)^2 x 1600
     narrow = pl.DataFrame([row("a", 30, 25, 35), row("b", -30, -35, -25)])
     assert readings.preview_note(64_000, narrow) is None
@@ -271,6 +374,7 @@ def test_wilson_matches_the_store_macro() -> None:
     con = duckdb.connect()
     con.execute(MACROS)
     for k, n in ((0, 10), (3, 10), (7.5, 20), (20, 20), (1, 1000)):
-        low, high = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?)",
-                                [k, n, k, n]).fetchone()  # fmt: skip
+        low, high = con.execute(
+            "SELECT wilson_low(?, ?), wilson_high(?, ?)", [k, n, k, n]
+        ).fetchone()
         assert readings.wilson(k, n) == pytest.approx((low, high), abs=1e-12)

@@ -67,19 +67,35 @@ def read_rows(pattern: Path | str) -> pl.DataFrame:
 def test_chunk_rows_cut_cells_by_rows() -> None:
     cuts = chunk_rows([0, 1, 2], per_cell=5, chunk_size=4)
     assert [[(s.cell, s.start, s.size) for s in c] for c in cuts] == [
-        [(0, 0, 4)], [(0, 4, 1), (1, 0, 3)], [(1, 3, 2), (2, 0, 2)], [(2, 2, 3)],
-    ]  # fmt: skip
+        [(0, 0, 4)],
+        [(0, 4, 1), (1, 0, 3)],
+        [(1, 3, 2), (2, 0, 2)],
+        [(2, 2, 3)],
+    ]
     # a cell of exactly whole chunks: chunk boundaries at its edges, one cell per chunk
     whole = chunk_rows([0, 1], per_cell=6, chunk_size=3)
     assert [[(s.cell, s.start, s.size) for s in c] for c in whole] == [
-        [(0, 0, 3)], [(0, 3, 3)], [(1, 0, 3)], [(1, 3, 3)],
-    ]  # fmt: skip
+        [(0, 0, 3)],
+        [(0, 3, 3)],
+        [(1, 0, 3)],
+        [(1, 3, 3)],
+    ]
 
 
 def test_plan_every_row_once_and_chunks_within_a_swept_value(tmp_path) -> None:
-    plan = plan_run("toy", "bout", n=100, seed=1, catalog_root=CATALOGS, sets={},
-                    sweeps={"coin_bonus": [0, 2]}, options={}, engine="vector",
-                    store_root=tmp_path, chunk_size=30)  # fmt: skip
+    plan = plan_run(
+        "toy",
+        "bout",
+        n=100,
+        seed=1,
+        catalog_root=CATALOGS,
+        sets={},
+        sweeps={"coin_bonus": [0, 2]},
+        options={},
+        engine="vector",
+        store_root=tmp_path,
+        chunk_size=30,
+    )
     assert len(plan.cells) == 18 and plan.groups == [{"coin_bonus": 0}, {"coin_bonus": 2}]
     per_cell = math.ceil(100 / 18)
     seen: dict[int, list[int]] = {}
@@ -101,8 +117,9 @@ def test_plan_every_row_once_and_chunks_within_a_swept_value(tmp_path) -> None:
 def dask_cluster():
     from distributed import LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=":0")  # fmt: skip
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+    )
     try:
         yield cluster
     finally:
@@ -125,14 +142,18 @@ def parallel_stores(tmp_path_factory, dask_cluster):
 
 
 def test_rows_identical_whatever_the_parallelism(parallel_stores):
-    frames = {name: read_rows(only_run(store) / "part-*.parquet")
-              for name, store in parallel_stores.items()}  # fmt: skip
+    frames = {
+        name: read_rows(only_run(store) / "part-*.parquet")
+        for name, store in parallel_stores.items()
+    }
     ref = frames["jobs1"]
     assert ref.height == ROWS_BIG
     # chunks hold several cells and cells span several chunks
     cells_per_chunk = ref.group_by("chunk").agg(pl.col("cell").n_unique())["cell"]
-    assert cells_per_chunk.max() == 2 and ref.group_by("cell").agg(pl.col("chunk").n_unique())[
-        "chunk"].min() >= 4  # fmt: skip
+    assert (
+        cells_per_chunk.max() == 2
+        and ref.group_by("cell").agg(pl.col("chunk").n_unique())["chunk"].min() >= 4
+    )
     assert ref.select(pl.struct("cell", "game").is_unique().all()).item()
     assert sorted(ref.group_by("cell").len()["len"].unique()) == [PER_CELL]
     for name in ("jobs2", "dask"):
@@ -171,9 +192,13 @@ def _group_alive(pgid: int) -> list[int]:
 def _start_and_kill(argv: list[str], store: Path) -> tuple[bool, str]:
     """Start the command in its own process group, SIGKILL it once a chunk is written
     and the manifest is not complete. Returns (killed mid-run, stderr)."""
-    proc = subprocess.Popen([sys.executable, "-m", "tests.core.toy", *argv], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.core.toy", *argv],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     pgid = os.getpgid(proc.pid)
     killed = False
     deadline = time.monotonic() + 120
@@ -239,8 +264,9 @@ def test_kill_and_resume(tmp_path, parallel_stores, capsys):
         ref_store = tmp_path / "uninterrupted"
         run_ok(big(ref_store, n), capsys)
     assert only_run(ref_store).name == folder.name
-    assert_frame_equal(read_rows(folder / "part-*.parquet"),
-                       read_rows(only_run(ref_store) / "part-*.parquet"))  # fmt: skip
+    assert_frame_equal(
+        read_rows(folder / "part-*.parquet"), read_rows(only_run(ref_store) / "part-*.parquet")
+    )
 
 
 def test_resume_of_complete_run_does_nothing(parallel_stores, capsys):
@@ -298,11 +324,15 @@ def test_reference_engine_writes_the_same_columns(tmp_path, capsys):
 
 def test_sweep_writes_hive_folders_one_value_per_chunk(tmp_path, capsys):
     store = tmp_path / "store"
-    run_ok(simulate("bout --sweep coin_bonus=0,3 --n 9000", "--out", store,
-                    "--catalog", CATALOGS), capsys)  # fmt: skip
+    run_ok(
+        simulate("bout --sweep coin_bonus=0,3 --n 9000", "--out", store, "--catalog", CATALOGS),
+        capsys,
+    )
     folder = only_run(store)
-    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == ["coin_bonus=0",
-                                                                       "coin_bonus=3"]
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == [
+        "coin_bonus=0",
+        "coin_bonus=3",
+    ]
     assert not list(folder.glob("part-*.parquet"))
     rows = read_rows(folder / "coin_bonus=*" / "part-*.parquet")
     assert dict(rows.group_by("coin_bonus").len().iter_rows()) == {0: 4500, 3: 4500}

@@ -66,8 +66,9 @@ def test_default_is_csv_and_markdown_as_before(tmp_path: Path, capsys) -> None:
     game = get_game("toy")
     frame = game.exact(game.load_catalog(CATALOGS))["round"]
     assert (default / "round.csv").read_text() == frame.write_csv()
-    assert (default / "round.md").read_text() == render_markdown(game.table("round"), frame,
-                                                                 game.title)  # fmt: skip
+    assert (default / "round.md").read_text() == render_markdown(
+        game.table("round"), frame, game.title
+    )
 
 
 def test_formats_are_repeatable_or_a_comma_list() -> None:
@@ -87,7 +88,9 @@ def test_xlsx_only_writes_one_workbook(tmp_path: Path, capsys) -> None:
     assert [p.name for p in (tmp_path / "toy").iterdir()] == ["toy-tables.xlsx"]
     run_ok(tables(tmp_path / "two", "--format", "csv", "--format", "xlsx"), capsys)
     assert sorted(p.name for p in (tmp_path / "two" / "toy").iterdir()) == [
-        "round.csv", "toy-tables.xlsx"]  # fmt: skip
+        "round.csv",
+        "toy-tables.xlsx",
+    ]
 
 
 def test_workbook_cells_are_the_csv_values(tmp_path: Path, capsys) -> None:
@@ -112,8 +115,11 @@ def test_workbook_cells_are_the_csv_values(tmp_path: Path, capsys) -> None:
     # the pawns' row, worked out in claims.toml: text, never a date or a number
     pawns = next(r for r in rows if (r[0].value, r[1].value) == ("pawn", "pawn"))
     assert [(c.value, c.data_type) for c in pawns[2:]] == [
-        ("61/144", "s"), (stored(61 / 144), "n"), ("11/72", "s"), (stored(11 / 72), "n")
-    ]  # fmt: skip
+        ("61/144", "s"),
+        (stored(61 / 144), "n"),
+        ("11/72", "s"),
+        (stored(11 / 72), "n"),
+    ]
 
 
 def test_about_sheet_names_game_catalog_and_docs(tmp_path: Path, capsys) -> None:
@@ -132,8 +138,16 @@ def test_integers_are_numbers_unless_too_long_to_show_exactly(tmp_path: Path) ->
     """A count too large for a spreadsheet's 15 digits stays exact, as text."""
     frame = pl.DataFrame({"n": [3, 10**15 + 1], "what": ["small", "large"]})
     table = Table("counts", "Two counts.", columns(("n", "count"), ("what", "id")))
-    game = Game("demo", "Demo", "", lambda root, overrides=None: None, (table,),
-                lambda catalog: {"counts": frame}, {}, "demo-1")  # fmt: skip
+    game = Game(
+        "demo",
+        "Demo",
+        "",
+        lambda root, overrides=None: None,
+        (table,),
+        lambda catalog: {"counts": frame},
+        {},
+        "demo-1",
+    )
     (path,) = write_tables(game, {"counts": frame}, tmp_path, formats="xlsx")
     ws = openpyxl.load_workbook(path)["counts"]
     assert [(c.value, c.data_type) for c in ws["A"][1:]] == [(3, "n"), ("1000000000000001", "s")]
@@ -166,17 +180,20 @@ def test_nothing_is_written_when_anything_fails(tmp_path: Path, monkeypatch) -> 
     assert snapshot(tmp_path) == {}
 
 
-@pytest.mark.parametrize("words", [
-    ["--format", "pdf"],
-    ["--format", "csv,pdf"],
-    ["--format", ","],
-    ["--format", "xlsx", "--set", "coin_bonnus=0"],  # unknown name
-    ["--format", "xlsx", "--set", "coin_bonus=9"],  # out of range (0..3)
-    ["--format", "xlsx", "--set", "coin_bonus=lots"],  # not an integer
-    ["--set", "coin_bonus"],  # not NAME=VALUE
-    ["--set", "fighter.pawn.die=1"],  # a d1 is no die
-    ["--set", "fighter.king.die=6"],  # no such fighter
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--format", "pdf"],
+        ["--format", "csv,pdf"],
+        ["--format", ","],
+        ["--format", "xlsx", "--set", "coin_bonnus=0"],  # unknown name
+        ["--format", "xlsx", "--set", "coin_bonus=9"],  # out of range (0..3)
+        ["--format", "xlsx", "--set", "coin_bonus=lots"],  # not an integer
+        ["--set", "coin_bonus"],  # not NAME=VALUE
+        ["--set", "fighter.pawn.die=1"],  # a d1 is no die
+        ["--set", "fighter.king.die=6"],  # no such fighter
+    ],
+)
 def test_bad_format_or_set_is_one_line_and_writes_nothing(tmp_path: Path, capsys, words) -> None:
     run_ok(tables(tmp_path), capsys)  # what is there stays byte for byte
     assert_user_error(tables(tmp_path, *words), tmp_path, capsys)
@@ -223,8 +240,10 @@ def test_set_on_explain_changes_the_working(tmp_path: Path, capsys) -> None:
     words = ["explain", "toy", "round", "--a", "pawn", "--b", "knave", *TOY]
     assert run_ok(words, capsys).strip() == "P(pawn wins a round against knave) = 61/192"
     out = run_ok([*words, "--set", "coin_bonus=0"], capsys)
-    assert out.splitlines() == ["with --set coin_bonus=0",
-                                "P(pawn wins a round against knave) = 5/16"]  # fmt: skip
+    assert out.splitlines() == [
+        "with --set coin_bonus=0",
+        "P(pawn wins a round against knave) = 5/16",
+    ]
     # --set is the explain command's own flag: before GAME too
     assert run_ok(["explain", "--set", "coin_bonus=0", *words[1:]], capsys) == out
     assert_user_error([*words, "--set", "coin_bonus=-1"], tmp_path, capsys)

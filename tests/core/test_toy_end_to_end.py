@@ -29,14 +29,17 @@ def test_tables_claims_and_explain(tmp_path: Path, capsys) -> None:
     assert "| pawn | 7/12 | 61/192 | 61/144 |" in md  # the declared pivot: a row per a
     rc, out, _ = run(["claims", "toy", "--catalog", str(CATALOGS)], capsys)
     assert rc == 0 and "2 passed, 0 failed" in out
-    rc, out, _ = run(["explain", "toy", "round", "--a", "pawn", "--b", "knave", "--catalog",
-                      str(CATALOGS)], capsys)  # fmt: skip
+    rc, out, _ = run(
+        ["explain", "toy", "round", "--a", "pawn", "--b", "knave", "--catalog", str(CATALOGS)],
+        capsys,
+    )
     assert rc == 0 and out.strip() == "P(pawn wins a round against knave) = 61/192"
-    rc, _, err = run(["explain", "toy", "round", "--a", "pawn", "--catalog", str(CATALOGS)],
-                     capsys)  # fmt: skip
+    rc, _, err = run(["explain", "toy", "round", "--a", "pawn", "--catalog", str(CATALOGS)], capsys)
     assert rc == 2 and err.strip() == "mechbal: error: explain toy round needs --b"
-    rc, _, err = run(["explain", "toy", "round", "--a", "pawn", "--b", "king", "--catalog",
-                      str(CATALOGS)], capsys)  # fmt: skip
+    rc, _, err = run(
+        ["explain", "toy", "round", "--a", "pawn", "--b", "king", "--catalog", str(CATALOGS)],
+        capsys,
+    )
     assert rc == 2 and "unknown fighter 'king'" in err and err.count("\n") == 1
 
 
@@ -52,24 +55,61 @@ def test_help_is_built_from_the_declarations(capsys) -> None:
 
 def test_simulate_query_and_report(tmp_path: Path, capsys) -> None:
     store, reports = tmp_path / "data", tmp_path / "reports"
-    rc, out, _ = run(["simulate", "toy", "bout", "--n", "2700", "--out", str(store),
-                      "--catalog", str(CATALOGS)], capsys)  # fmt: skip
+    rc, out, _ = run(
+        ["simulate", "toy", "bout", "--n", "2700", "--out", str(store), "--catalog", str(CATALOGS)],
+        capsys,
+    )
     assert rc == 0 and "9 cells, 3 chunks" in out
     csv = tmp_path / "wins.csv"
-    rc, out, _ = run(["query", "SELECT side_a, side_b, count(*) AS games, avg(hp_a) AS hp "
-                      "FROM bout GROUP BY ALL ORDER BY ALL", "--store", str(store),
-                      "--out", str(csv)], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "query",
+            "SELECT side_a, side_b, count(*) AS games, avg(hp_a) AS hp "
+            "FROM bout GROUP BY ALL ORDER BY ALL",
+            "--store",
+            str(store),
+            "--out",
+            str(csv),
+        ],
+        capsys,
+    )
     assert rc == 0 and "wrote 9 rows" in out
     assert pl.read_csv(csv)["games"].to_list() == [300] * 9
-    rc, out, _ = run(["report", "toy", "--catalog", str(CATALOGS), "--store", str(store),
-                      "--out", str(reports), "--n", "2700"], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "report",
+            "toy",
+            "--catalog",
+            str(CATALOGS),
+            "--store",
+            str(store),
+            "--out",
+            str(reports),
+            "--n",
+            "2700",
+        ],
+        capsys,
+    )
     assert rc == 0 and "report written" in out
     index = (reports / "index.html").read_text()
     assert "Coin Duel" in index and "toy.html" in index and "All 2 rulebook claims hold." in index
     assert "Designer tools" not in index  # no tool page written yet: no link
     (reports / "diff-toy.html").write_text("<html></html>")  # as mechbal diff leaves it
-    rc, out, _ = run(["report", "toy", "--catalog", str(CATALOGS), "--store", str(store),
-                      "--out", str(reports), "--n", "2700"], capsys)  # fmt: skip
+    rc, out, _ = run(
+        [
+            "report",
+            "toy",
+            "--catalog",
+            str(CATALOGS),
+            "--store",
+            str(store),
+            "--out",
+            str(reports),
+            "--n",
+            "2700",
+        ],
+        capsys,
+    )
     index = (reports / "index.html").read_text()
     assert "Designer tools: <a href='diff-toy.html'>what changed" in index
     assert "dominated-toy.html" not in index and "tune-toy.html" not in index

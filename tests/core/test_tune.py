@@ -42,13 +42,18 @@ def exact_score(hp_a: int, hp_b: int, die_a: int, die_b: int, bonus: int, cap: i
     for _ in range(cap):
         nxt: dict[tuple[int, int], Fraction] = {}
         for (a, b), p in states.items():
-            moves = [((a, b), Fraction(1))] if min(a, b) <= 0 else [
-                ((a, b - 1), pa), ((a - 1, b), pb), ((a, b), 1 - pa - pb)]  # fmt: skip
+            moves = (
+                [((a, b), Fraction(1))]
+                if min(a, b) <= 0
+                else [((a, b - 1), pa), ((a - 1, b), pb), ((a, b), 1 - pa - pb)]
+            )
             for state, q in moves:
                 nxt[state] = nxt.get(state, Fraction(0)) + p * q
         states = nxt
-    return sum((p * (1 if a > b else Fraction(1, 2) if a == b else 0)
-                for (a, b), p in states.items()), Fraction(0))  # fmt: skip
+    return sum(
+        (p * (1 if a > b else Fraction(1, 2) if a == b else 0) for (a, b), p in states.items()),
+        Fraction(0),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +62,9 @@ def duel():
     pawn, brute = c.fighters["pawn"], c.fighters["brute"]
 
     def score(hp: int) -> Fraction:
-        return exact_score(hp, brute.hp, pawn.die, brute.die, c.params.coin_bonus,
-                           c.params.round_cap)  # fmt: skip
+        return exact_score(
+            hp, brute.hp, pawn.die, brute.die, c.params.coin_bonus, c.params.round_cap
+        )
 
     return score
 
@@ -70,8 +76,16 @@ def test_a_simulated_target_finds_the_planted_hp(duel, tmp_path):
     assert min(abs(scores[planted] - scores[h]) for h in (1, 3)) > 0.1
     goal = f"win_rate(fighter=pawn, opponent=brute) ~ {float(scores[planted]):.6f}"
     store = tmp_path / "store"
-    result = tune("toy", ["fighter.pawn.hp=1..9"], [goal], catalog_root=CATALOGS, n=2000,
-                  seed=5, store=store, out=None)  # fmt: skip
+    result = tune(
+        "toy",
+        ["fighter.pawn.hp=1..9"],
+        [goal],
+        catalog_root=CATALOGS,
+        n=2000,
+        seed=5,
+        store=store,
+        out=None,
+    )
     assert result.method == "grid" and len(result.candidates) == 9
     assert result.best.setting == {"fighter.pawn.hp": planted}
     (estimate,) = result.best.readings[0].estimates
@@ -82,9 +96,16 @@ def test_a_simulated_target_finds_the_planted_hp(duel, tmp_path):
     runs = sorted(store.glob("toy/bout/run=*"))
     assert len(runs) == 9
     inside = [h for h, s in scores.items() if 0.6 <= s <= 0.7]
-    again = tune("toy", ["fighter.pawn.hp=1..9"],
-                 ["win_rate(fighter=pawn, opponent=brute) in 0.6..0.7"], catalog_root=CATALOGS,
-                 n=2000, seed=5, store=store, out=None)  # fmt: skip
+    again = tune(
+        "toy",
+        ["fighter.pawn.hp=1..9"],
+        ["win_rate(fighter=pawn, opponent=brute) in 0.6..0.7"],
+        catalog_root=CATALOGS,
+        n=2000,
+        seed=5,
+        store=store,
+        out=None,
+    )
     assert sorted(store.glob("toy/bout/run=*")) == runs
     assert [again.best.setting["fighter.pawn.hp"]] == inside == [4]
     assert again.best.objective == 0
@@ -92,47 +113,71 @@ def test_a_simulated_target_finds_the_planted_hp(duel, tmp_path):
 
 def test_three_parameters_use_the_evolutionary_search_within_its_budget():
     # exact: P(pawn wins a round against the brute), pulled toward 1/2
-    result = tune("toy", ["fighter.pawn.die=2..20", "fighter.brute.die=2..20", "coin_bonus"],
-                  ["p_round(fighter=pawn, opponent=brute) ~ 1/2"], catalog_root=CATALOGS,
-                  budget=40, seed=3, store=None, out=None)  # fmt: skip
+    result = tune(
+        "toy",
+        ["fighter.pawn.die=2..20", "fighter.brute.die=2..20", "coin_bonus"],
+        ["p_round(fighter=pawn, opponent=brute) ~ 1/2"],
+        catalog_root=CATALOGS,
+        budget=40,
+        seed=3,
+        store=None,
+        out=None,
+    )
     assert result.method == "differential evolution"
     assert len(result.candidates) <= 40
     assert result.best.objective == min(c.objective for c in result.candidates)
     c = load_catalog(CATALOGS)
-    shipped = float(round_odds(c.fighters["pawn"].die, c.fighters["brute"].die,
-                               c.params.coin_bonus)[0])  # fmt: skip
+    shipped = float(
+        round_odds(c.fighters["pawn"].die, c.fighters["brute"].die, c.params.coin_bonus)[0]
+    )
     assert result.best.objective <= abs(shipped - 0.5) / 0.5  # no worse than the catalog
     best = result.best.setting
     a, _ = round_odds(best["fighter.pawn.die"], best["fighter.brute.die"], best["coin_bonus"])
     assert result.best.readings[0].estimates[0].value == pytest.approx(float(a))
     # sensitivity: each parameter at each end of its range, from the best
     assert {(s.param.name, s.end) for s in result.sensitivity} == {
-        (p, e) for p in best for e in ("low", "high")}  # fmt: skip
+        (p, e) for p in best for e in ("low", "high")
+    }
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--param", "round_cap", "--target", "nosuch(fighter=pawn) ~ 1"], "unknown metric"),
-    (["--param", "round_cap", "--target", "win_rate(side=pawn) ~ 1"], "unknown filter"),
-    (["--param", "round_cap", "--target", "win_rate(fighter=queen) ~ 1"], "unknown fighter"),
-    (["--param", "round_cap", "--target", "win_rate(fighter=pawn) ~ lots"], "not a number"),
-    (["--param", "round_cap", "--target", "win_rate(fighter=pawn) is 1"], "expected METRIC"),
-    (["--param", "round_cap", "--target", "win_rate(fighter=pawn) in 0.6..0.4"], "backwards"),
-    (["--param", "nosuch", "--target", "p_round ~ 1/2"], "unknown rules parameter"),
-    (["--param", "round_cap=9..3", "--target", "p_round ~ 1/2"], "backwards"),
-    (["--param", "round_cap=0..3", "--target", "p_round ~ 1/2"], "tuning range"),
-    (["--param", "round_cap=a..b", "--target", "p_round ~ 1/2"], "range of integers"),
-    (["--param", "fighter.pawn.hp", "--target", "p_round ~ 1/2"], "needs a range"),
-    (["--param", "fighter.pawn.hp=1..99", "--target", "p_round ~ 1/2"], "above the maximum"),
-    (["--param", "fighter.queen.hp=1..3", "--target", "p_round ~ 1/2"], "no fighter"),
-    (["--param", "round_cap", "--param", "coin_bonus", "--budget", "10",
-      "--target", "p_round ~ 1/2"], "more than --budget"),
-    (["--param", "round_cap", "--set", "round_cap=3", "--target", "p_round ~ 1/2"], "not both"),
-    (["--param", "round_cap"], "at least one --target"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--param", "round_cap", "--target", "nosuch(fighter=pawn) ~ 1"], "unknown metric"),
+        (["--param", "round_cap", "--target", "win_rate(side=pawn) ~ 1"], "unknown filter"),
+        (["--param", "round_cap", "--target", "win_rate(fighter=queen) ~ 1"], "unknown fighter"),
+        (["--param", "round_cap", "--target", "win_rate(fighter=pawn) ~ lots"], "not a number"),
+        (["--param", "round_cap", "--target", "win_rate(fighter=pawn) is 1"], "expected METRIC"),
+        (["--param", "round_cap", "--target", "win_rate(fighter=pawn) in 0.6..0.4"], "backwards"),
+        (["--param", "nosuch", "--target", "p_round ~ 1/2"], "unknown rules parameter"),
+        (["--param", "round_cap=9..3", "--target", "p_round ~ 1/2"], "backwards"),
+        (["--param", "round_cap=0..3", "--target", "p_round ~ 1/2"], "tuning range"),
+        (["--param", "round_cap=a..b", "--target", "p_round ~ 1/2"], "range of integers"),
+        (["--param", "fighter.pawn.hp", "--target", "p_round ~ 1/2"], "needs a range"),
+        (["--param", "fighter.pawn.hp=1..99", "--target", "p_round ~ 1/2"], "above the maximum"),
+        (["--param", "fighter.queen.hp=1..3", "--target", "p_round ~ 1/2"], "no fighter"),
+        (
+            [
+                "--param",
+                "round_cap",
+                "--param",
+                "coin_bonus",
+                "--budget",
+                "10",
+                "--target",
+                "p_round ~ 1/2",
+            ],
+            "more than --budget",
+        ),
+        (["--param", "round_cap", "--set", "round_cap=3", "--target", "p_round ~ 1/2"], "not both"),
+        (["--param", "round_cap"], "at least one --target"),
+    ],
+)
 def test_a_bad_request_is_one_line_and_writes_nothing(args, words, tmp_path, capsys):
     out, store = tmp_path / "out", tmp_path / "store"
-    code = main(["tune", "toy", "--catalog", str(CATALOGS), "--out", str(out), "--store",
-                 str(store), *args])  # fmt: skip
+    code = main(
+        ["tune", "toy", "--catalog", str(CATALOGS), "--out", str(out), "--store", str(store), *args]
+    )
     err = capsys.readouterr().err
     assert code == EXIT_USER_ERROR
     assert err.count("\n") == 1 and words in err, err

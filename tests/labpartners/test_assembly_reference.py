@@ -52,18 +52,37 @@ FIELD_MEDIC = list(CAT.studies).index("field_medic")
 SPEC = {s: i for i, s in enumerate(CAT.specialties)}
 POLICY = {s: i for i, s in enumerate(CAT.policies)}
 
-a0, a1, a2, a3, a4 = ("legs-beast-projectile", "torso-mechsuit-magic", "head-vehicle-melee",
-                      "legs-mechsuit-energy", "head-clockwork-sonic")  # fmt: skip
-b0, b1, b2, b3, b4 = ("torso-vehicle-energy", "head-beast-melee", "legs-vehicle-sonic",
-                      "torso-beast-projectile", "head-mechsuit-melee")  # fmt: skip
-p0, p1, p2, p3, p4, p5 = ("legs-clockwork-magic", "head-mechsuit-sonic",
-                          "torso-mechsuit-projectile", "legs-beast-sonic",
-                          "torso-clockwork-melee", "legs-ghost_crystal-projectile")  # fmt: skip
-A0, A1, A2, A3, A4, A5 = ("arms-beast-energy-1", "arms-mechsuit-melee-2",
-                          "arms-vehicle-sonic-1", "arms-clockwork-projectile-2",
-                          "arms-ghost_crystal-magic-3", "arms-beast-melee-1")  # fmt: skip
-S1_ORDER = (a0, a1, a2, a3, a4, b0, b1, b2, b3, b4, p0, p1, p2, p3, p4, p5,
-            A0, A1, A2, A3, A4, A5)  # fmt: skip
+a0, a1, a2, a3, a4 = (
+    "legs-beast-projectile",
+    "torso-mechsuit-magic",
+    "head-vehicle-melee",
+    "legs-mechsuit-energy",
+    "head-clockwork-sonic",
+)
+b0, b1, b2, b3, b4 = (
+    "torso-vehicle-energy",
+    "head-beast-melee",
+    "legs-vehicle-sonic",
+    "torso-beast-projectile",
+    "head-mechsuit-melee",
+)
+p0, p1, p2, p3, p4, p5 = (
+    "legs-clockwork-magic",
+    "head-mechsuit-sonic",
+    "torso-mechsuit-projectile",
+    "legs-beast-sonic",
+    "torso-clockwork-melee",
+    "legs-ghost_crystal-projectile",
+)
+A0, A1, A2, A3, A4, A5 = (
+    "arms-beast-energy-1",
+    "arms-mechsuit-melee-2",
+    "arms-vehicle-sonic-1",
+    "arms-clockwork-projectile-2",
+    "arms-ghost_crystal-magic-3",
+    "arms-beast-melee-1",
+)
+S1_ORDER = (a0, a1, a2, a3, a4, b0, b1, b2, b3, b4, p0, p1, p2, p3, p4, p5, A0, A1, A2, A3, A4, A5)
 MECHSUIT, GHOST = 0.3, 0.99  # S1's lesson quantiles (module docstring)
 
 
@@ -85,10 +104,13 @@ def scripted(order, lesson: float, specialties=(0, 1, 2, 3, 4), studies=None) ->
     if studies is None:
         others = [s for s in range(len(CAT.studies)) if s != FIELD_MEDIC]
         studies = [FIELD_MEDIC, FIELD_MEDIC, *others]  # rows need not be permutations here
-    return Shuffle(keys=keys[None, :], lesson=np.array([lesson]),
-                   traits=np.arange(len(CAT.traits), dtype=np.int16)[None, :],
-                   studies=np.array([studies], np.int16),
-                   specialties=np.array([specialties], np.int16))  # fmt: skip
+    return Shuffle(
+        keys=keys[None, :],
+        lesson=np.array([lesson]),
+        traits=np.arange(len(CAT.traits), dtype=np.int16)[None, :],
+        studies=np.array([studies], np.int16),
+        specialties=np.array([specialties], np.int16),
+    )
 
 
 S1_DECK = deck_of(*S1_ORDER)
@@ -128,8 +150,9 @@ def test_deal_gives_whole_hands_in_seat_order_then_the_market():
 def test_a_short_pile_deals_later_seats_fewer_cards():
     # 7 body cards for two seats: seat 0 takes 5, seat 1 the 2 left; one Arm: a market of 1
     deck = deck_of(a0, a1, a2, a3, a4, b0, b1, A0)
-    t = ar.setup(CAT, deck, scripted(S1_ORDER, 0.0), 0, "cinderwyrm", ("builder",) * 2,
-                 "standalone", 0)  # fmt: skip
+    t = ar.setup(
+        CAT, deck, scripted(S1_ORDER, 0.0), 0, "cinderwyrm", ("builder",) * 2, "standalone", 0
+    )
     assert [len(h) for h in t.hands] == [5, 2] and names(t.hands[1]) == [b0, b1]
     assert t.pile == [] and t.body_seen == 7 and names(t.market) == [A0] and t.pool == []
 
@@ -189,8 +212,9 @@ def test_s1_plays_to_the_end_of_the_countdown():
     # round 3: seat 0 refills p2; a0 1-2, a2 0-3 (p1 is worth 3), a4 2-3, p0 0-2, p2 2-2:
     # best 0, hold; Arms as seat 1's round 2: hold. Seat 1 refills p3 legs-beast-sonic:
     # (1 skill + 1 Sonic) - 2 = 0, the rest negative: hold. swift flips (Beast).
-    locked = ar.play(CAT, S1_DECK, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"],
-                     ["builder", "builder"])  # fmt: skip
+    locked = ar.play(
+        CAT, S1_DECK, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"], ["builder", "builder"]
+    )
     assert isinstance(locked, Locked) and locked.deck == "scripted"
     assert names(locked.slots[0]) == [a3, a1, p1, A1, A3]
     assert locked.flips.tolist() == [3] and locked.rounds.tolist() == [3]
@@ -209,8 +233,14 @@ def test_campaign_stops_once_done_and_spares_come_from_hands_then_the_pile():
     # 2 Traits flipped (the third discarded unapplied); builders keep their Specialty for
     # Battle: seat 0's tactician brings tactician_first
     cat = dataclasses.replace(CAT, params=dataclasses.replace(P, spares_per_part=4))
-    locked = ar.play(cat, S1_DECK, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"],
-                     ["builder", "builder"], mode="campaign")  # fmt: skip
+    locked = ar.play(
+        cat,
+        S1_DECK,
+        scripted(S1_ORDER, MECHSUIT),
+        ["cinderwyrm"],
+        ["builder", "builder"],
+        mode="campaign",
+    )
     assert names(locked.slots[0]) == [a3, a1, p1, A1, A3]
     assert locked.flips.tolist() == [2] and locked.rounds.tolist() == [2]
     assert locked.body_seen.tolist() == [12]
@@ -220,7 +250,11 @@ def test_campaign_stops_once_done_and_spares_come_from_hands_then_the_pile():
     # Torso: b0, b3, then p2, p4; Head: a2, a4, b1 and none in the pile; Arms: the market
     # then the pool
     assert [names(s) for s in locked.spares[0]] == [
-        [a0, p0, b2, p3], [b0, b3, p2, p4], [a2, a4, b1, None], [A2, A4, A0, A5]]  # fmt: skip
+        [a0, p0, b2, p3],
+        [b0, b3, p2, p4],
+        [a2, a4, b1, None],
+        [A2, A4, A0, A5],
+    ]
 
 
 def test_holdout_holds_below_its_threshold_and_does_not_refill():
@@ -256,20 +290,26 @@ def test_the_pile_and_the_pool_run_dry():
     # (4 cards) and holds (b0 -1, b1 -2, b2 1-2, b3 -2). r3: seat 0 has 4 cards, holds
     # (a0 1-2, a2 -2, a4 2-2, p0 0-2); seat 1 holds.
     deck = deck_of(a0, a1, a2, a3, a4, b0, b1, b2, b3, b4, p0, A1, A3)
-    locked = ar.play(CAT, deck, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"],
-                     ["builder", "builder"])  # fmt: skip
+    locked = ar.play(
+        CAT, deck, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"], ["builder", "builder"]
+    )
     assert names(locked.slots[0]) == [a3, a1, b4, A1, A3]
     assert locked.body_seen.tolist() == [11] and locked.flips.tolist() == [3]
     # spares: hands seat 0 [a0, a2, a4, p0], seat 1 [b0, b1, b2, b3]; no Arms left at all
-    assert [names(s) for s in locked.spares[0]] == [[a0, p0], [b0, b3], [a2, a4],
-                                                    [None, None]]  # fmt: skip
+    assert [names(s) for s in locked.spares[0]] == [[a0, p0], [b0, b3], [a2, a4], [None, None]]
 
 
 def test_countdown_zero_locks_an_empty_mech():
     kaiju = dict(CAT.kaiju, gorgadon=dataclasses.replace(CAT.kaiju["gorgadon"], countdown=0))
     cat = dataclasses.replace(CAT, kaiju=kaiju)
-    locked = ar.play(cat, S1_DECK, scripted(S1_ORDER, MECHSUIT), ["gorgadon"],
-                     ["builder", "seeker"], mode="campaign")  # fmt: skip
+    locked = ar.play(
+        cat,
+        S1_DECK,
+        scripted(S1_ORDER, MECHSUIT),
+        ["gorgadon"],
+        ["builder", "seeker"],
+        mode="campaign",
+    )
     assert locked.slots.tolist() == [[-1] * 5]
     assert locked.flips.tolist() == [0] and locked.rounds.tolist() == [0]
     assert locked.body_seen.tolist() == [10] and locked.spent.tolist() == [[False, False]]
@@ -311,8 +351,14 @@ def test_tactician_peek_reveals_the_next_trait_and_changes_a_choice():
     ar.turn(u, 1, P)
     assert names(u.slots[:3]) == [None, a1, b4] and u.spent == [False, False]
     # the whole game: seat 0 (builder, Battle) holds the Medic: medic_keystone
-    locked = ar.play(CAT, S1_DECK, scripted(S1_ORDER, MECHSUIT, (3, 0, 1, 2, 4)),
-                     ["cinderwyrm"], ["builder", "seeker"], mode="campaign")  # fmt: skip
+    locked = ar.play(
+        CAT,
+        S1_DECK,
+        scripted(S1_ORDER, MECHSUIT, (3, 0, 1, 2, 4)),
+        ["cinderwyrm"],
+        ["builder", "seeker"],
+        mode="campaign",
+    )
     assert locked.spent.tolist() == [[False, True]]
     assert locked.battle_policy.tolist() == [POLICY["medic_keystone"]]
 
@@ -332,16 +378,28 @@ def test_brawler_takes_a_second_arm_on_its_first_turn():
 
 
 def test_medic_and_saboteur_are_never_spent_and_no_battle_seat_keeps_the_default():
-    locked = ar.play(CAT, S1_DECK, scripted(S1_ORDER, MECHSUIT, (3, 4, 0, 1, 2)),
-                     ["cinderwyrm"], ["seeker", "seeker"], mode="campaign",
-                     battle_policy="all_in")  # fmt: skip
+    locked = ar.play(
+        CAT,
+        S1_DECK,
+        scripted(S1_ORDER, MECHSUIT, (3, 4, 0, 1, 2)),
+        ["cinderwyrm"],
+        ["seeker", "seeker"],
+        mode="campaign",
+        battle_policy="all_in",
+    )
     assert locked.spent.tolist() == [[False, False]]
     assert locked.battle_policy.tolist() == [POLICY["all_in"]]
 
 
 def test_battle_policy_standalone_is_the_experiments_even_with_battle_seats():
-    locked = ar.play(CAT, S1_DECK, scripted(S1_ORDER, MECHSUIT), ["cinderwyrm"],
-                     ["builder", "builder"], battle_policy="keystone")  # fmt: skip
+    locked = ar.play(
+        CAT,
+        S1_DECK,
+        scripted(S1_ORDER, MECHSUIT),
+        ["cinderwyrm"],
+        ["builder", "builder"],
+        battle_policy="keystone",
+    )
     assert locked.battle_policy.tolist() == [POLICY["keystone"]]
 
 
@@ -384,8 +442,12 @@ def test_invariants_over_random_games(deck, mode, players):
         for _ in range(t.countdown):
             for k in range(players):
                 before, hand, was = len(t.pile), len(t.hands[k]), t.played[k]
-                first_ace = (mode == "campaign" and t.turns[k] == 0 and t.specialties[k] == "ace"
-                             and t.players[k].specialty_use == "assembly")  # fmt: skip
+                first_ace = (
+                    mode == "campaign"
+                    and t.turns[k] == 0
+                    and t.specialties[k] == "ace"
+                    and t.players[k].specialty_use == "assembly"
+                )
                 ar.turn(t, k, P)
                 refill = min(max(5 - hand, 0), before) if was else 0
                 ace = min(2, before - refill) if first_ace else 0
@@ -414,13 +476,19 @@ def test_invariants_over_random_games(deck, mode, players):
             assert all(x >= 0 for x in t.slots) and ar.lesson_count(t) >= 3
         # the Specialties' Assembly uses
         for k in range(players):
-            uses = (mode == "campaign" and seats[k] == "seeker"
-                    and t.specialties[k] in ("ace", "tactician", "brawler"))  # fmt: skip
+            uses = (
+                mode == "campaign"
+                and seats[k] == "seeker"
+                and t.specialties[k] in ("ace", "tactician", "brawler")
+            )
             assert t.spent[k] == uses
         # play() locks the same game
         assert locked.slots[i].tolist() == t.slots
         assert (locked.flips[i], locked.rounds[i], locked.body_seen[i]) == (
-            t.flips, t.rounds, t.body_seen)  # fmt: skip
+            t.flips,
+            t.rounds,
+            t.body_seen,
+        )
         assert locked.spent[i].tolist() == t.spent
         for part, pile_ in enumerate(locked.spares[i]):
             assert all(cards[x].part == PARTS[part] for x in pile_ if x >= 0)

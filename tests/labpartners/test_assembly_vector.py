@@ -50,8 +50,11 @@ def kaiju_of(cat, games: int, rng) -> list[str]:
     return [ks[i] for i in rng.permutation(np.arange(games) % len(ks))]
 
 
-MIXES = [mix for n in range(2, 6) for mix in combinations_with_replacement(
-    ("builder", "seeker", "holdout"), n)]  # fmt: skip
+MIXES = [
+    mix
+    for n in range(2, 6)
+    for mix in combinations_with_replacement(("builder", "seeker", "holdout"), n)
+]
 
 
 @pytest.mark.parametrize("mix", MIXES, ids=[",".join(m) for m in MIXES])
@@ -73,8 +76,9 @@ def test_many_games_every_mode_and_policy(cat):
     sh = shuffle(cat, 400, rng)
     kaiju = kaiju_of(cat, 400, rng)
     for mode in MODES:
-        v = both(cat, cat.deck("full"), sh, kaiju, ["seeker", "builder", "seeker"], mode,
-                 "keystone")  # fmt: skip
+        v = both(
+            cat, cat.deck("full"), sh, kaiju, ["seeker", "builder", "seeker"], mode, "keystone"
+        )
         if mode == "campaign":
             # seat 1 (builder) brings its Specialty to Battle: all five policies appear
             assert len(np.unique(v.battle_policy)) == 5
@@ -85,16 +89,20 @@ def test_many_games_every_mode_and_policy(cat):
             assert (v.rounds == [cat.kaiju[k].countdown for k in kaiju]).all()
 
 
-@pytest.mark.parametrize("overrides", [
-    {"market_size": 0},
-    {"market_size": 5},
-    {"body_plays": 2},
-    {"body_plays": 0, "arm_takes": 2},
-    {"hand_size": 2, "extra_draws": 4, "spares_per_part": 3},
-    {"spares_per_part": 0},
-    {"kaiju.lumenyx.countdown": 12},  # more rounds than Traits: flips stop at 10
-    {"kaiju.trivex.countdown": 0},  # no Assembly: an empty mech
-], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))  # fmt: skip
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"market_size": 0},
+        {"market_size": 5},
+        {"body_plays": 2},
+        {"body_plays": 0, "arm_takes": 2},
+        {"hand_size": 2, "extra_draws": 4, "spares_per_part": 3},
+        {"spares_per_part": 0},
+        {"kaiju.lumenyx.countdown": 12},  # more rounds than Traits: flips stop at 10
+        {"kaiju.trivex.countdown": 0},  # no Assembly: an empty mech
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
 def test_other_rules_match_the_reference(overrides):
     c = load_catalog(CATALOGS, overrides=overrides)
     rng = np.random.default_rng(11)
@@ -102,8 +110,10 @@ def test_other_rules_match_the_reference(overrides):
     kaiju = kaiju_of(c, 60, rng)
     for deck in ("alpha", "full"):
         for mode in MODES:
-            for seats in (["builder", "holdout"], ["seeker", "holdout", "builder", "seeker",
-                                                   "seeker"]):  # fmt: skip
+            for seats in (
+                ["builder", "holdout"],
+                ["seeker", "holdout", "builder", "seeker", "seeker"],
+            ):
                 v = both(c, c.deck(deck), sh, kaiju, seats, mode)
     if "kaiju.lumenyx.countdown" in overrides:
         assert v.flips[np.array(kaiju) == "lumenyx"].max() == len(c.traits)
@@ -134,8 +144,13 @@ def test_a_deck_that_runs_dry(cat, body, arms):
 
 # -- one game by hand -----------------------------------------------------------------
 
-BODY = ["legs-beast-projectile", "head-mechsuit-energy", "torso-mechsuit-melee",
-        "legs-mechsuit-melee", "head-clockwork-melee"]  # fmt: skip
+BODY = [
+    "legs-beast-projectile",
+    "head-mechsuit-energy",
+    "torso-mechsuit-melee",
+    "legs-mechsuit-melee",
+    "head-clockwork-melee",
+]
 ARMS = ["arms-beast-projectile-1", "arms-mechsuit-sonic-2", "arms-mechsuit-melee-1"]
 
 
@@ -150,13 +165,18 @@ def traced(cat) -> tuple[Deck, Shuffle]:
         keys[0, index[c]] = place / 100
     trait_ids = list(cat.traits)
     order = ["swift", "regrowth", "thick_hide"]
-    traits = [trait_ids.index(t) for t in order] + [i for i, t in enumerate(trait_ids)
-                                                    if t not in order]  # fmt: skip
+    traits = [trait_ids.index(t) for t in order] + [
+        i for i, t in enumerate(trait_ids) if t not in order
+    ]
     spec_ids = list(cat.specialties)
     specialties = [spec_ids.index("ace")] + [i for i, s in enumerate(spec_ids) if s != "ace"]
-    sh = Shuffle(keys, np.array([0.5]), np.array([traits], np.int16),
-                 np.arange(len(cat.studies), dtype=np.int16)[None, :],
-                 np.array([specialties], np.int16))  # fmt: skip
+    sh = Shuffle(
+        keys,
+        np.array([0.5]),
+        np.array([traits], np.int16),
+        np.arange(len(cat.studies), dtype=np.int16)[None, :],
+        np.array([specialties], np.int16),
+    )
     return deck, sh
 
 
@@ -211,8 +231,9 @@ def test_the_ace_draws_two_more():
     """Campaign, no plays (body_plays 0, arm_takes 0): two seats draw 2 + 2 of the 5 body
     cards; the seeker (Assembly use) holding the Ace draws extra_draws 2 more on its first
     turn, but the pile has 1 left: body_seen 5, spent. The builder keeps its Specialty."""
-    cat = load_catalog(CATALOGS, overrides={"hand_size": 2, "market_size": 2,
-                                            "body_plays": 0, "arm_takes": 0})  # fmt: skip
+    cat = load_catalog(
+        CATALOGS, overrides={"hand_size": 2, "market_size": 2, "body_plays": 0, "arm_takes": 0}
+    )
     deck, sh = traced(cat)
     v = both(cat, deck, sh, ["cinderwyrm"], ["seeker", "builder"], "campaign")
     assert v.body_seen.tolist() == [5] and v.spent.tolist() == [[True, False]]

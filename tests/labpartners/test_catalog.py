@@ -28,8 +28,7 @@ def test_full_spread_is_150_cards_25_25_25_75(catalog) -> None:
     # every Form x Type: 5 x 5 = 25 per body Part-Type; x Power 1..3 for Arms: 75
     full = catalog.deck("full")
     assert len(full.cards) == 150
-    assert Counter(c.part for c in full.cards) == {"legs": 25, "torso": 25, "head": 25,
-                                                   "arms": 75}  # fmt: skip
+    assert Counter(c.part for c in full.cards) == {"legs": 25, "torso": 25, "head": 25, "arms": 75}
     assert len(catalog.cards) == 150
     assert {c.id for c in full.cards} == set(catalog.cards)
 
@@ -60,13 +59,22 @@ def test_full_spread_holds_every_combination_once(catalog) -> None:
 )
 def test_card_ids_say_what_the_card_is(catalog, ident, part, form, type_, power) -> None:
     card = catalog.cards[ident]
-    assert (card.id, card.part, card.form, card.type, card.power) == (ident, part, form,
-                                                                       type_, power)  # fmt: skip
+    assert (card.id, card.part, card.form, card.type, card.power) == (
+        ident,
+        part,
+        form,
+        type_,
+        power,
+    )
 
 
 def test_no_card_outside_the_spread(catalog) -> None:
-    for missing in ("arms-beast-sonic-4", "arms-beast-sonic-0", "legs-beast-sonic-1",
-                    "arms-beast-sonic"):  # fmt: skip
+    for missing in (
+        "arms-beast-sonic-4",
+        "arms-beast-sonic-0",
+        "legs-beast-sonic-1",
+        "arms-beast-sonic",
+    ):
         assert missing not in catalog.cards
 
 
@@ -77,8 +85,7 @@ def test_alpha_is_15_15_15_25_no_card_twice_all_in_full_spread(catalog) -> None:
     alpha = catalog.deck("alpha")
     ids = [c.id for c in alpha.cards]
     assert len(ids) == 70
-    assert Counter(c.part for c in alpha.cards) == {"legs": 15, "torso": 15, "head": 15,
-                                                    "arms": 25}  # fmt: skip
+    assert Counter(c.part for c in alpha.cards) == {"legs": 15, "torso": 15, "head": 15, "arms": 25}
     assert len(set(ids)) == 70
     assert set(ids) <= set(catalog.cards)
     assert all(catalog.cards[c.id] == c for c in alpha.cards)
@@ -122,9 +129,18 @@ def test_every_file_entry_states_its_provenance() -> None:
 
 
 def test_every_loaded_entry_has_provenance(catalog) -> None:
-    groups = [catalog.forms, catalog.types, catalog.decks, catalog.kaiju, catalog.traits,
-              catalog.studies, catalog.credits, catalog.specialties, catalog.policies,
-              catalog.mechs]  # fmt: skip
+    groups = [
+        catalog.forms,
+        catalog.types,
+        catalog.decks,
+        catalog.kaiju,
+        catalog.traits,
+        catalog.studies,
+        catalog.credits,
+        catalog.specialties,
+        catalog.policies,
+        catalog.mechs,
+    ]
     entries = [e for g in groups for e in g.values()] + list(catalog.grades)
     assert all(e.provenance in ("rulebook", "assumed") for e in entries)
     assert set(catalog.param_provenance.values()) <= {"rulebook", "assumed"}
@@ -141,11 +157,17 @@ def test_kaiju_speeds_as_the_rulebook(catalog) -> None:
     # "Alpha kaiju Speeds: Gorgadon 2, Cinderwyrm 4, Lumenyx 3, Thornmaw 2, Trivex 4"
     speeds = {k: v.speed for k, v in catalog.kaiju.items()}
     assert speeds == {"gorgadon": 2, "cinderwyrm": 4, "lumenyx": 3, "thornmaw": 2, "trivex": 4}
-    assert all("speed" in v.rulebook_fields and "name" in v.rulebook_fields
-               for v in catalog.kaiju.values())  # fmt: skip
+    assert all(
+        "speed" in v.rulebook_fields and "name" in v.rulebook_fields for v in catalog.kaiju.values()
+    )
     names = {k: v.name for k, v in catalog.kaiju.items()}
-    assert names == {"gorgadon": "Gorgadon", "cinderwyrm": "Cinderwyrm", "lumenyx": "Lumenyx",
-                     "thornmaw": "Thornmaw", "trivex": "Trivex"}  # fmt: skip
+    assert names == {
+        "gorgadon": "Gorgadon",
+        "cinderwyrm": "Cinderwyrm",
+        "lumenyx": "Lumenyx",
+        "thornmaw": "Thornmaw",
+        "trivex": "Trivex",
+    }
 
 
 def test_only_thornmaw_leads_with_the_arms(catalog) -> None:

@@ -70,8 +70,11 @@ def power_3_common() -> dict[str, Any]:
     """The alpha deck with 8 of its Power 1 Arms swapped for Power 3 Arms it lacks:
     4 of Power 1, 9 of Power 2, 12 of Power 3 (the counts stay 25)."""
     cards = list(ALPHA)
-    spare = [f"arms-{f}-{t}-3" for f in ("ghost_crystal", "clockwork")
-             for t in ("projectile", "energy", "melee", "magic")]  # fmt: skip
+    spare = [
+        f"arms-{f}-{t}-3"
+        for f in ("ghost_crystal", "clockwork")
+        for t in ("projectile", "energy", "melee", "magic")
+    ]
     assert not set(spare) & set(cards)
     ones = [c for c in cards if c.startswith("arms-") and c.endswith("-1")][:8]
     for old, new in zip(ones, spare, strict=True):
@@ -89,9 +92,12 @@ def two_tiers() -> dict[str, Any]:
     threes = [c for c in cards if c.startswith("arms-") and c.endswith("-3")]
     for old, new in zip(threes, spare, strict=True):
         cards[cards.index(old)] = new
-    return {"power_tiers": 2, "deck.alpha.cards": cards,
-            "mech.heavy_hitter.arm_1": "arms-mechsuit-sonic-2",
-            "mech.heavy_hitter.arm_2": "arms-clockwork-magic-2"}  # fmt: skip
+    return {
+        "power_tiers": 2,
+        "deck.alpha.cards": cards,
+        "mech.heavy_hitter.arm_1": "arms-mechsuit-sonic-2",
+        "mech.heavy_hitter.arm_2": "arms-clockwork-magic-2",
+    }
 
 
 def alpha_with(extra: Card) -> Callable[[Catalog], Catalog]:
@@ -185,10 +191,10 @@ FLIPS: dict[str, list[Flip]] = {
         Flip(
             "card-twice",
             edit=alpha_with(Card("legs-beast-projectile", "legs", "beast", "projectile")),
-        ),  # fmt: skip
+        ),
         Flip(
             "power-4-arm", edit=alpha_with(Card("arms-beast-sonic-4", "arms", "beast", "sonic", 4))
-        ),  # fmt: skip
+        ),
     ],
     "alpha_low_power_common": [set_("power-3-common", power_3_common())],
     # Battle/crits
@@ -244,11 +250,11 @@ FLIPS: dict[str, list[Flip]] = {
     "lesson_threshold": [
         set_("lesson-at-2", lesson_threshold=2),
         set_("lesson-at-4", lesson_threshold=4),
-    ],  # fmt: skip
+    ],
     "lesson_bonus_five": [
         set_("lesson-bonus-2", lesson_bonus=2),
         set_("lesson-bonus-0", lesson_bonus=0),
-    ],  # fmt: skip
+    ],
     "lesson_bonus_three": [set_("lesson-at-4", lesson_threshold=4)],
     "lesson_no_bonus_two": [set_("lesson-at-2", lesson_threshold=2)],
     # Battle/damage
@@ -270,14 +276,14 @@ FLIPS: dict[str, list[Flip]] = {
             "args-second-arm",
             args=with_slot("combo_needs_both_arms", {"arm_2": "arms-beast-energy-2"}),
         ),
-    ],  # fmt: skip
+    ],
     # Battle/targeting
     "only_thornmaw_leads_with_arms": [
         set_("gorgadon-disarms", {"kaiju.gorgadon.priority": ["arms", "torso", "legs", "head"]}),
         set_(
             "thornmaw-torso-first", {"kaiju.thornmaw.priority": ["torso", "arms", "head", "legs"]}
         ),
-    ],  # fmt: skip
+    ],
     "two_attacks_two_parts": [
         set_("cinderwyrm-1-attack", {"kaiju.cinderwyrm.attacks": 1}),
         Flip("engine-same-target", patch=(reference, "target", same_target)),
@@ -292,7 +298,7 @@ FLIPS: dict[str, list[Flip]] = {
     "gpa_loss_under_25": [
         set_("d-plus-below-20", {"grade.d_plus.hp_left_below": 20}),
         set_("d-plus-1.0", {"grade.d_plus.gpa": "1.0"}),
-    ],  # fmt: skip
+    ],
     "gpa_loss_25_50": [set_("d-1.1", {"grade.d.gpa": "1.1"})],
     "gpa_loss_50_75": [set_("d-minus-to-50", {"grade.d_minus.hp_left_at_most": 50})],
     "gpa_loss_over_75": [set_("f-0.3", {"grade.f.gpa": "0.3"})],
@@ -316,10 +322,10 @@ def test_every_claim_has_a_flip() -> None:
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path
-                              ) -> None:  # fmt: skip
-    assert_flip_fails(CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "labpartners",
-                      monkeypatch, tmp_path)  # fmt: skip
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, catalog, monkeypatch, tmp_path) -> None:
+    assert_flip_fails(
+        CLAIMS[claim_id], flip, CHECKS, catalog, load_catalog, "labpartners", monkeypatch, tmp_path
+    )
 
 
 def test_loader_refuses_what_the_edit_flips_build(tmp_path) -> None:

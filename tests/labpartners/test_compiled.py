@@ -56,7 +56,7 @@ def with_specialties(c):
     extra = {
         f"{s}_first": dataclasses.replace(
             c.policies["steady"], id=f"{s}_first", specialty=s, intervene_when="first_round"
-        )  # fmt: skip
+        )
         for s in SPECIALTIES
     }
     return dataclasses.replace(c, policies={**c.policies, **extra})
@@ -132,10 +132,17 @@ def test_foes_equal_battle_foe(catalogs):
             for name in compiled.STATS:
                 assert getattr(got, name)[i] == getattr(f, name), (i, name)
             assert (got.crit_immune[i], got.mech_first[i], got.debuffed[i]) == (
-                f.crit_immune, f.mech_first, f.debuffed)  # fmt: skip
+                f.crit_immune,
+                f.mech_first,
+                f.debuffed,
+            )
             assert got.kaiju_ids[got.kaiju[i]] == f.id
-            for name, names in (("weak_forms", forms), ("resist_forms", forms),
-                                ("weak_types", types), ("resist_types", types)):  # fmt: skip
+            for name, names in (
+                ("weak_forms", forms),
+                ("resist_forms", forms),
+                ("weak_types", types),
+                ("resist_types", types),
+            ):
                 assert {
                     n for n, on in zip(names, getattr(got, name)[i], strict=True) if on
                 } == getattr(f, name)
@@ -168,18 +175,18 @@ def test_a_clamped_foe_and_its_card_table_by_hand(catalogs):
     cat = catalogs["clamps"]
     deck = cat.deck("full")
     ids = [c.id for c in deck.cards]
-    slots = ["legs-beast-melee", "torso-beast-energy", "head-beast-magic",
-             "arms-beast-sonic-2"]  # fmt: skip
+    slots = ["legs-beast-melee", "torso-beast-energy", "head-beast-magic", "arms-beast-sonic-2"]
     trait_ids = tuple(cat.traits)
     dealt = deal.Dealt(
-        deck="full", cards=deck.cards,
+        deck="full",
+        cards=deck.cards,
         slots=np.array([[ids.index(c) for c in slots] + [-1]], np.int16),
-        lesson=np.array([list(cat.forms).index("beast")], np.int16), forms=tuple(cat.forms),
+        lesson=np.array([list(cat.forms).index("beast")], np.int16),
+        forms=tuple(cat.forms),
         spares=np.full((1, 4, cat.params.spares_per_part), -1, np.int16),
-        traits=np.array([[trait_ids.index(t) for t in ("plated", "swift", "frenzy")]],
-                        np.int16),
+        traits=np.array([[trait_ids.index(t) for t in ("plated", "swift", "frenzy")]], np.int16),
         trait_ids=trait_ids,
-    )  # fmt: skip
+    )
     out = compiled.compile_games(cat, dealt, ["gorgadon"], "steady")
     f, st = out.foes, out.stacked
     assert (f.hp[0], f.speed[0], f.damage[0], f.regen[0]) == (1, 1, 0, 0)
@@ -191,7 +198,11 @@ def test_a_clamped_foe_and_its_card_table_by_hand(catalogs):
     assert st["speed"][0, :5].tolist() == [4, 0, 0, 0, 0]
     assert st["acc"][0, :5].tolist() == [0, 0, 2, 0, 0]
     assert [st[k][0, 3] for k in ("dmg_head", "dmg_nohead", "max_head", "max_nohead")] == [
-        8, 6, 10, 8]  # fmt: skip
+        8,
+        6,
+        10,
+        8,
+    ]
     assert st["present"][0].tolist() == [1, 1, 1, 1, 0] + [0] * 8
 
 
@@ -216,15 +227,21 @@ def test_play_stacked_equals_play(catalogs, case):
     battles = [b for b, _ in per_game(cat, dealt, kaiju, policy)]
     ids = np.random.default_rng(9).integers(len(battles), size=3000)
     want = vector.play(battles, ids, np.random.default_rng(1))
-    got = vector.play_stacked(compiled.stacked(cat, dealt, kaiju, policy), cat.params,
-                              cat.grades, np.random.default_rng(1), ids)  # fmt: skip
+    got = vector.play_stacked(
+        compiled.stacked(cat, dealt, kaiju, policy),
+        cat.params,
+        cat.grades,
+        np.random.default_rng(1),
+        ids,
+    )
     assert_same(got, want)
     # each scenario once, in order, by default; a Dice as well as a Generator
     from sims.core.batch import Dice
 
     want = vector.play(battles, np.arange(len(battles)), np.random.default_rng(2))
-    got = vector.play_stacked(vector.stack(battles), cat.params, cat.grades,
-                              Dice(np.random.default_rng(2)))  # fmt: skip
+    got = vector.play_stacked(
+        vector.stack(battles), cat.params, cat.grades, Dice(np.random.default_rng(2))
+    )
     assert_same(got, want)
 
 
@@ -232,9 +249,14 @@ def test_spares_ready_counts_leading_spares_only(catalogs):
     """Spares taken k = 0, 1, ... up to the first missing one; none when rebuild_source
     is "none" (Battle.spares)."""
     cat = catalogs["shipped"]
-    b = battle.catalog_battle(cat, "gappy", "gorgadon", (), "keystone",
-                              ((), ("torso-vehicle-energy",), (),
-                               ("arms-mechsuit-melee-2", "arms-beast-energy-1")))  # fmt: skip
+    b = battle.catalog_battle(
+        cat,
+        "gappy",
+        "gorgadon",
+        (),
+        "keystone",
+        ((), ("torso-vehicle-energy",), (), ("arms-mechsuit-melee-2", "arms-beast-energy-1")),
+    )
     st = vector.stack([b])
     assert vector.spares_ready(st["present"], cat.params).tolist() == [[0, 1, 0, 2]]
     none = with_params(b, rebuild_source="none")
@@ -246,8 +268,9 @@ def test_play_stacked_refuses_what_stack_would_not_give(catalogs):
     st = vector.stack([battle.catalog_battle(cat, "gappy", "gorgadon")])
     rng = np.random.default_rng(1)
     with pytest.raises(ValueError, match="lack gpa"):
-        vector.play_stacked({k: v for k, v in st.items() if k != "gpa"}, cat.params,
-                            cat.grades, rng)  # fmt: skip
+        vector.play_stacked(
+            {k: v for k, v in st.items() if k != "gpa"}, cat.params, cat.grades, rng
+        )
     with pytest.raises(ValueError, match="'hp' has shape"):
         vector.play_stacked({**st, "hp": st["hp"][:, :5]}, cat.params, cat.grades, rng)
     with pytest.raises(ValueError, match=r"lie in 0\.\.0"):
@@ -269,19 +292,28 @@ def game():
 def test_study_rows_are_the_per_game_compiles(game, tmp_path, monkeypatch):
     """The same seed gives byte-identical row files whether the vector engine's chunks
     compile as arrays or game by game (``battle.compile_battle``)."""
-    options = {"policy": "steady,keystone,all_in,ace_finisher,medic_keystone",
-               "gap_percent": 30.0}  # fmt: skip
+    options = {"policy": "steady,keystone,all_in,ace_finisher,medic_keystone", "gap_percent": 30.0}
 
     def run(folder):
-        out = simulate(game, "battles", n=3000, seed=3, catalog_root=CATALOGS,
-                       store_root=folder, options=options, chunk_size=1000)  # fmt: skip
+        out = simulate(
+            game,
+            "battles",
+            n=3000,
+            seed=3,
+            catalog_root=CATALOGS,
+            store_root=folder,
+            options=options,
+            chunk_size=1000,
+        )
         files = sorted(glob.glob(str(out.plan.folder / "**" / "*.parquet"), recursive=True))
         return [open(f, "rb").read() for f in files]
 
     arrays = run(tmp_path / "arrays")
-    monkeypatch.setattr(experiments, "_vector_battles",
-                        lambda cat, n, dealt, rng: experiments._compiled_battles(
-                            cat, n, dealt, rng, "vector"))  # fmt: skip
+    monkeypatch.setattr(
+        experiments,
+        "_vector_battles",
+        lambda cat, n, dealt, rng: experiments._compiled_battles(cat, n, dealt, rng, "vector"),
+    )
     games = run(tmp_path / "games")
     assert len(arrays) == 3 and arrays == games
 

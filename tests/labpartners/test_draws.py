@@ -104,8 +104,11 @@ def test_draws_rows_full_spread(spread):
     assert [r["cards_seen"] for r in rows[:75]] == list(range(1, 76))
     # 15 body cards of every Form and every Type in a 75-card body pile
     for attribute, value in (("form", "beast"), ("type", "sonic")):
-        series = {r["cards_seen"]: r["p_at_least_one"] for r in rows
-                  if r["attribute"] == attribute and r["value"] == value}  # fmt: skip
+        series = {
+            r["cards_seen"]: r["p_at_least_one"]
+            for r in rows
+            if r["attribute"] == attribute and r["value"] == value
+        }
         assert series[1] == Fraction(1, 5)
         assert series[2] == Fraction(201, 555)
         assert series[60] < 1
@@ -116,8 +119,12 @@ def test_draws_rows_full_spread(spread):
 def test_draws_rows_shows_absent_values_as_zero():
     rows = draws.draws_rows({"tiny": tiny_deck()}, FORMS, TYPES)
     assert len(rows) == 2 * 5 * 6  # series for every value, 6 body cards
-    for attribute, value in (("form", "clockwork"), ("form", "ghost_crystal"),
-                             ("type", "projectile"), ("type", "magic")):  # fmt: skip
+    for attribute, value in (
+        ("form", "clockwork"),
+        ("form", "ghost_crystal"),
+        ("type", "projectile"),
+        ("type", "magic"),
+    ):
         # clockwork and magic exist only on Arms, which are not the body pile
         series = [r for r in rows if r["attribute"] == attribute and r["value"] == value]
         assert [r["cards_seen"] for r in series] == list(range(1, 7))
@@ -148,8 +155,9 @@ def test_draws_rows_match_every_shuffle():
 
 def beast(*parts: str) -> list[Card]:
     """A deck whose beast cards sit on ``parts``; vehicle fills the body pile out."""
-    cards = [Card(f"b{i}", p, "beast", "melee", 1 if p == "arms" else 0)
-             for i, p in enumerate(parts)]  # fmt: skip
+    cards = [
+        Card(f"b{i}", p, "beast", "melee", 1 if p == "arms" else 0) for i, p in enumerate(parts)
+    ]
     cards += [Card(f"v-{p}", p, "vehicle", "sonic") for p in ("legs", "torso", "head")]
     return cards
 
@@ -210,8 +218,10 @@ def test_lesson_rows_tiny_deck():
     assert anyrow["form"] == "any"
     # 1/3 + 1/2 = 5/6; two forms (beast, vehicle) can take
     assert (anyrow["p_lesson"], anyrow["can_take"], anyrow["p_lesson_can_take"]) == (
-        1, 2, Fraction(5, 6),
-    )  # fmt: skip
+        1,
+        2,
+        Fraction(5, 6),
+    )
 
 
 def test_lesson_rows_full_spread(spread):

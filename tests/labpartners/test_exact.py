@@ -60,21 +60,30 @@ def test_draws_hand_values(frames):
     # decks.toml alpha: Beast legs (projectile, energy, melee, magic), Beast torso (energy,
     # melee, projectile, magic), Beast head (melee, projectile, energy, magic): 12 of the
     # 45 body cards, so the first body card is Beast 12/45 = 4/15.
-    assert one(d, deck="alpha", attribute="form", value="beast", cards_seen=1)[
-        "p_at_least_one"] == "4/15"  # fmt: skip
+    assert (
+        one(d, deck="alpha", attribute="form", value="beast", cards_seen=1)["p_at_least_one"]
+        == "4/15"
+    )
     # No Sonic body card in the alpha list: never seen, even after all 45.
     for seen in (1, 45):
-        assert one(d, deck="alpha", attribute="type", value="sonic", cards_seen=seen)[
-            "p_at_least_one"] == "0"  # fmt: skip
+        assert (
+            one(d, deck="alpha", attribute="type", value="sonic", cards_seen=seen)["p_at_least_one"]
+            == "0"
+        )
     # Full spread: 5 Forms x 3 body Part-Types = 15 Sonic body cards of 75: 15/75 = 1/5;
     # two cards: 1 - C(60,2)/C(75,2) = 1 - 3540/5550 = 2010/5550 = 67/185.
-    assert one(d, deck="full", attribute="type", value="sonic", cards_seen=1)[
-        "p_at_least_one"] == "1/5"  # fmt: skip
-    assert one(d, deck="full", attribute="type", value="sonic", cards_seen=2)[
-        "p_at_least_one"] == "67/185"  # fmt: skip
+    assert (
+        one(d, deck="full", attribute="type", value="sonic", cards_seen=1)["p_at_least_one"]
+        == "1/5"
+    )
+    assert (
+        one(d, deck="full", attribute="type", value="sonic", cards_seen=2)["p_at_least_one"]
+        == "67/185"
+    )
     # 61 cards is more than the 60 non-Sonic ones: certain.
-    assert one(d, deck="full", attribute="type", value="sonic", cards_seen=61)[
-        "p_at_least_one"] == "1"  # fmt: skip
+    assert (
+        one(d, deck="full", attribute="type", value="sonic", cards_seen=61)["p_at_least_one"] == "1"
+    )
 
 
 def test_lesson_hand_values(frames):
@@ -104,8 +113,13 @@ def test_combo_hand_values(frames):
 def test_crit_hand_values(frames):
     c = frames["crit"]
     # Battle/crits: Accuracy 1 base (5%), +1 Clockwork, +1 lesson-matched (up to 3 / 15%)
-    want = {"none": (0, "0"), "plain": (1, "1/20"), "clockwork": (2, "1/10"),
-            "lesson": (2, "1/10"), "clockwork_lesson": (3, "3/20")}  # fmt: skip
+    want = {
+        "none": (0, "0"),
+        "plain": (1, "1/20"),
+        "clockwork": (2, "1/10"),
+        "lesson": (2, "1/10"),
+        "clockwork_lesson": (3, "3/20"),
+    }
     for head, (acc, p) in want.items():
         row = one(c, head=head, crit_immune="no")
         assert (row["accuracy"], row["p_crit"]) == (acc, p), head
@@ -122,15 +136,21 @@ def test_arm_damage_against_gorgadon(frames):
     assert (row["damage"], row["hit"], row["crit_damage"]) == (6, 6, 12)
     assert (row["p_crit"], row["expected"]) == ("1/20", "63/10")
     # with the lesson: (2 + 1 + 1) x 2 = 8
-    assert one(a, kaiju="gorgadon", card="arms-mechsuit-sonic-2", lesson="yes",
-               head="yes")["damage"] == 8  # fmt: skip
+    assert (
+        one(a, kaiju="gorgadon", card="arms-mechsuit-sonic-2", lesson="yes", head="yes")["damage"]
+        == 8
+    )
     # arms-vehicle-projectile-1, no Head: 1 - 1 (no Head) - 1 (Form) = -1 -> 0; the
     # resisted minimum of 1 does not lift 0: nothing, and no crit die.
     row = one(a, kaiju="gorgadon", card="arms-vehicle-projectile-1", lesson="no", head="no")
     assert (row["damage"], row["crit_damage"], row["p_crit"], row["expected"]) == (0, 0, "0", "0")
     # ... with a Head and the lesson: 1 + 1 - 1 = 1, resisted 1 // 2 = 0 -> at least 1
-    assert one(a, kaiju="gorgadon", card="arms-vehicle-projectile-1", lesson="yes",
-               head="yes")["damage"] == 1  # fmt: skip
+    assert (
+        one(a, kaiju="gorgadon", card="arms-vehicle-projectile-1", lesson="yes", head="yes")[
+            "damage"
+        ]
+        == 1
+    )
     # arms-beast-projectile-3, Head: Beast neither; projectile resisted 3 // 2 = 1
     row = one(a, kaiju="gorgadon", card="arms-beast-projectile-3", lesson="no", head="yes")
     assert (row["damage"], row["crit_damage"], row["expected"]) == (1, 2, "21/20")
@@ -186,4 +206,8 @@ def test_battle_gappy_v_gorgadon(frames):
     # kaiju untouched: F, GPA 0.
     row = one(frames["battle"], mech="gappy", kaiju="gorgadon")
     assert (row["p_win"], row["p_destroyed"], row["expected_gpa"], row["expected_rounds"]) == (
-        "0", "1", "0", "3")  # fmt: skip
+        "0",
+        "1",
+        "0",
+        "3",
+    )

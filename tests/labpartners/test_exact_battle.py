@@ -17,9 +17,13 @@ from sims.labpartners.battle import card_battle, catalog_battle, with_params
 from sims.labpartners.catalog import SLOTS, load_catalog
 from tests.conftest import CATALOGS
 
-MECHSUIT = {"legs": "legs-mechsuit-energy", "torso": "torso-mechsuit-melee",
-            "head": "head-clockwork-energy", "arm_1": "arms-mechsuit-energy-2",
-            "arm_2": "arms-beast-projectile-2"}  # fmt: skip
+MECHSUIT = {
+    "legs": "legs-mechsuit-energy",
+    "torso": "torso-mechsuit-melee",
+    "head": "head-clockwork-energy",
+    "arm_1": "arms-mechsuit-energy-2",
+    "arm_2": "arms-beast-projectile-2",
+}
 ONE_ARM = {k: v for k, v in MECHSUIT.items() if k != "arm_2"}  # arm_2 a gap
 
 
@@ -106,15 +110,27 @@ def tiny(cat) -> dict:
         # the real d20 on one Arm (arm_2's card gone) over 2 rounds
         "d20": with_params(
             replace(custom(cat, ONE_ARM, "mechsuit", "gorgadon"), kaiju_hp=9), battle_rounds=2
-        ),  # fmt: skip
+        ),
     }
 
 
 @pytest.mark.parametrize(
     "name",
-    ["crits", "rebuild", "keystone", "punch", "two_attacks", "torso_lost", "redirect",
-     "max_power", "sure_crit", "restore", "null_attack", "d20"],
-)  # fmt: skip
+    [
+        "crits",
+        "rebuild",
+        "keystone",
+        "punch",
+        "two_attacks",
+        "torso_lost",
+        "redirect",
+        "max_power",
+        "sure_crit",
+        "restore",
+        "null_attack",
+        "d20",
+    ],
+)
 def test_dp_equals_brute_force(cat, name):
     b = tiny(cat)[name]
     dp = ex.outcome(b)
@@ -128,13 +144,19 @@ def test_dp_equals_brute_force(cat, name):
 
 
 EVENTS = {
-    "crits": ("crits",), "rebuild": ("rebuilds", "punches", "parts_lost"),
-    "keystone": ("rebuilds", "parts_lost"), "punch": ("punches", "parts_lost"),
-    "two_attacks": ("crits", "parts_lost"), "torso_lost": ("parts_lost",),
-    "redirect": ("intervened",), "max_power": ("intervened", "parts_lost"),
-    "sure_crit": ("intervened", "crits"), "restore": ("intervened", "parts_lost"),
-    "null_attack": ("intervened",), "d20": ("crits",),
-}  # fmt: skip
+    "crits": ("crits",),
+    "rebuild": ("rebuilds", "punches", "parts_lost"),
+    "keystone": ("rebuilds", "parts_lost"),
+    "punch": ("punches", "parts_lost"),
+    "two_attacks": ("crits", "parts_lost"),
+    "torso_lost": ("parts_lost",),
+    "redirect": ("intervened",),
+    "max_power": ("intervened", "parts_lost"),
+    "sure_crit": ("intervened", "crits"),
+    "restore": ("intervened", "parts_lost"),
+    "null_attack": ("intervened",),
+    "d20": ("crits",),
+}
 
 
 def test_sums_to_one_on_every_catalog_battle(cat):
@@ -151,8 +173,9 @@ def test_one_arm_wins_only_on_a_crit(cat):
     # arm_1 alone (4 a hit, 8 on a crit at Accuracy 2 of 20) v Gorgadon at 5 HP, one
     # round: a win only on the crit, P = 2/20 = 1/10; else 1 of 5 HP left (20%, under
     # 25%): D+ 1.3. E[GPA] = 2 * 1/10 + 13/10 * 9/10 = 20/100 + 117/100 = 137/100.
-    b = with_params(replace(custom(cat, ONE_ARM, "mechsuit", "gorgadon"), kaiju_hp=5),
-                    battle_rounds=1)  # fmt: skip
+    b = with_params(
+        replace(custom(cat, ONE_ARM, "mechsuit", "gorgadon"), kaiju_hp=5), battle_rounds=1
+    )
     o = ex.outcome(b)
     assert o.p_win == Fraction(1, 10)
     assert o.p_result(1) == Fraction(9, 10)
@@ -172,11 +195,15 @@ def test_two_arms_one_round(cat):
     # a win. Else arm_2 crit (18/20 * 2/20 = 9/100): 4 + 2 + 1 = 7, 2 left (22%: D+
     # 1.3); no crit (18/20 * 18/20 = 81/100): 6, 3 left (33%: D 1.0).
     # E[GPA] = 2/10 + 13/10 * 9/100 + 81/100 = 1127/1000.
-    b = with_params(replace(catalog_battle(cat, "mechsuit_lesson", "gorgadon"), kaiju_hp=9),
-                    battle_rounds=1)  # fmt: skip
+    b = with_params(
+        replace(catalog_battle(cat, "mechsuit_lesson", "gorgadon"), kaiju_hp=9), battle_rounds=1
+    )
     o = ex.outcome(b)
-    assert o.joint == {(0, 0, 1): Fraction(1, 10), (1, 2, 1): Fraction(9, 100),
-                       (1, 3, 1): Fraction(81, 100)}  # fmt: skip
+    assert o.joint == {
+        (0, 0, 1): Fraction(1, 10),
+        (1, 2, 1): Fraction(9, 100),
+        (1, 3, 1): Fraction(81, 100),
+    }
     assert o.expected_gpa == Fraction(1127, 1000)
 
 
@@ -189,18 +216,24 @@ def test_headless_punch_one_round(cat):
 
 @pytest.mark.parametrize(
     "mech, kaiju, traits, policy",
-    [("mechsuit_lesson", "gorgadon", ("spined",), "steady"),
-     ("mechsuit_lesson", "thornmaw", ("spined",), "keystone"),
-     ("heavy_hitter", "thornmaw", (), "steady")],
-)  # fmt: skip
+    [
+        ("mechsuit_lesson", "gorgadon", ("spined",), "steady"),
+        ("mechsuit_lesson", "thornmaw", ("spined",), "keystone"),
+        ("heavy_hitter", "thornmaw", (), "steady"),
+    ],
+)
 def test_reference_within_4_standard_errors(cat, mech, kaiju, traits, policy):
     b = catalog_battle(cat, mech, kaiju, traits=traits, policy=policy)
     o = ex.outcome(b)
     n = 4000
     got = ref.metrics(ref.play([b], np.zeros(n, np.int64), np.random.default_rng(2024)))
     win = {1: o.p_win, 0: 1 - o.p_win}
-    for name, dist in (("win", win), ("gpa", o.gpa_dist()), ("rounds", o.rounds_dist()),
-                       ("kaiju_hp_left", o.hp_left_dist())):  # fmt: skip
+    for name, dist in (
+        ("win", win),
+        ("gpa", o.gpa_dist()),
+        ("rounds", o.rounds_dist()),
+        ("kaiju_hp_left", o.hp_left_dist()),
+    ):
         mean = sum(v * q for v, q in dist.items())
         var = sum(v * v * q for v, q in dist.items()) - mean * mean
         se = math.sqrt(float(var) / n)

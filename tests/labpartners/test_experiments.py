@@ -25,9 +25,13 @@ from sims.labpartners.catalog import SLOTS, load_catalog
 from tests.conformance import documented
 from tests.conftest import CATALOGS
 
-ALPHA_LESSON = {"beast": Fraction(12, 45), "mechsuit": Fraction(12, 45),
-                "vehicle": Fraction(9, 45), "clockwork": Fraction(9, 45),
-                "ghost_crystal": Fraction(3, 45)}  # fmt: skip
+ALPHA_LESSON = {
+    "beast": Fraction(12, 45),
+    "mechsuit": Fraction(12, 45),
+    "vehicle": Fraction(9, 45),
+    "clockwork": Fraction(9, 45),
+    "ghost_crystal": Fraction(3, 45),
+}
 COUNTDOWN = {"gorgadon": 4, "cinderwyrm": 3, "lumenyx": 5, "thornmaw": 4, "trivex": 3}
 LOSS_GPA = {1.3, 1.0, 0.7, 0.0}  # Academy Grading Rubric: D+, D, D-, F
 
@@ -118,8 +122,11 @@ def test_unknown_names_are_refused(catalog):
     with pytest.raises(CatalogError, match="unknown kaiju 'mothra'"):
         experiments.battle_cells(catalog, {"kaiju": ["mothra"]})
     cells = experiments.battle_cells(catalog, {})
-    assert len(cells) == 10 and cells[0] == {"deck": "alpha", "kaiju": "gorgadon",
-                                             "policy": "steady"}  # fmt: skip
+    assert len(cells) == 10 and cells[0] == {
+        "deck": "alpha",
+        "kaiju": "gorgadon",
+        "policy": "steady",
+    }
 
 
 # ---- through the runner ----------------------------------------------------------------
@@ -142,8 +149,9 @@ def rows_of(outcome) -> pl.DataFrame:
 
 
 def test_rows_are_documented_and_agree_with_the_cards(game, catalog, tmp_path):
-    out = simulate(game, "battles", n=1000, seed=7, catalog_root=CATALOGS,
-                   store_root=tmp_path, chunk_size=256)  # fmt: skip
+    out = simulate(
+        game, "battles", n=1000, seed=7, catalog_root=CATALOGS, store_root=tmp_path, chunk_size=256
+    )
     rows = rows_of(out)
     schema = experiments.EXPERIMENTS["battles"].schema
     assert [c for c in rows.columns if not documented(c, schema)] == []
@@ -171,13 +179,27 @@ def test_rows_are_documented_and_agree_with_the_cards(game, catalog, tmp_path):
 def test_reference_and_vector_agree(game, tmp_path):
     stats = {}
     for engine in ("reference", "vector"):
-        out = simulate(game, "battles", n=3000, seed=8, catalog_root=CATALOGS,
-                       store_root=tmp_path / engine, engine=engine,
-                       options={"kaiju": "gorgadon,thornmaw,trivex"})  # fmt: skip
-        stats[engine] = (rows_of(out).group_by("deck", "kaiju")
-                         .agg(n=pl.len(), win=(pl.col("result") == 0).mean(),
-                              gpa=pl.col("gpa").mean(), gpa_sd=pl.col("gpa").std())
-                         .sort("deck", "kaiju"))  # fmt: skip
+        out = simulate(
+            game,
+            "battles",
+            n=3000,
+            seed=8,
+            catalog_root=CATALOGS,
+            store_root=tmp_path / engine,
+            engine=engine,
+            options={"kaiju": "gorgadon,thornmaw,trivex"},
+        )
+        stats[engine] = (
+            rows_of(out)
+            .group_by("deck", "kaiju")
+            .agg(
+                n=pl.len(),
+                win=(pl.col("result") == 0).mean(),
+                gpa=pl.col("gpa").mean(),
+                gpa_sd=pl.col("gpa").std(),
+            )
+            .sort("deck", "kaiju")
+        )
     ref, vec = stats["reference"], stats["vector"]
     assert ref.height == 6
     for a, b in zip(ref.iter_rows(named=True), vec.iter_rows(named=True), strict=True):

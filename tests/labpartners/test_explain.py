@@ -17,16 +17,27 @@ def catalog():
 def test_subjects_and_options():
     assert set(EXPLAIN) == {"arm", "battle"}
     assert [o.flag for o in EXPLAIN["arm"].options] == [
-        "--card", "--kaiju", "--lesson", "--no-head", "--traits"]  # fmt: skip
+        "--card",
+        "--kaiju",
+        "--lesson",
+        "--no-head",
+        "--traits",
+    ]
     assert [o.flag for o in EXPLAIN["battle"].options] == [
-        "--mech", "--kaiju", "--lesson", "--traits", "--policy"]  # fmt: skip
+        "--mech",
+        "--kaiju",
+        "--lesson",
+        "--traits",
+        "--policy",
+    ]
 
 
 def test_arm_steps(catalog):
     # gorgadon: weak mechsuit, weak sonic. Power 2, +1 Form -> 3, x2 Type -> 6; a plain
     # Head: Accuracy 1, P(crit) 1/20, crit 12; expected 19/20 x 6 + 1/20 x 12 = 63/10.
-    text = EXPLAIN["arm"].run(catalog, card="arms-mechsuit-sonic-2", kaiju="gorgadon",
-                              lesson=False, no_head=False)  # fmt: skip
+    text = EXPLAIN["arm"].run(
+        catalog, card="arms-mechsuit-sonic-2", kaiju="gorgadon", lesson=False, no_head=False
+    )
     steps = [ln.split()[:2] for ln in text.splitlines() if ln.startswith("  ")]
     steps = [s for s in steps if s[0] in ("Power", "Form", "Type")]
     assert steps == [["Power", "2"], ["Form", "3"], ["Type", "6"]]
@@ -47,8 +58,9 @@ def test_arm_traits_and_bonus(catalog):
     # trivex per-Arm bonus +1; Spined takes 1 off it (0) and opens crits (already open).
     # arms-ghost_crystal-energy-1: (1 + 1 lesson + 1 Form) x 2 = 6; hit 6, crit 12:
     # 19/20 x 6 + 1/20 x 12 = 63/10.
-    text = arm_text(catalog, "arms-ghost_crystal-energy-1", "trivex", lesson=True,
-                    traits=["spined"])  # fmt: skip
+    text = arm_text(
+        catalog, "arms-ghost_crystal-energy-1", "trivex", lesson=True, traits=["spined"]
+    )
     assert "Traits flipped: spined" in text
     assert "per-Arm bonus +0" in text
     assert text.rstrip().endswith("= 63/10 (6.300)")
@@ -94,8 +106,7 @@ def test_battle_trivex(catalog):
 
 def test_battle_card_list_default_lesson(catalog):
     # Five cards with 3 Beast (Legs, Torso, Arm 1): the default lesson is beast and takes.
-    cards = "legs-beast-melee,torso-beast-projectile,head-clockwork-energy," \
-            "arms-beast-melee-1,gap"  # fmt: skip
+    cards = "legs-beast-melee,torso-beast-projectile,head-clockwork-energy,arms-beast-melee-1,gap"
     text = battle_text(catalog, cards, "gorgadon")
     assert "lesson beast: default: the most common Form among the cards (3 of 4" in text
     assert "the lesson takes" in text

@@ -32,10 +32,10 @@ from tests.conformance import documented
 from tests.conftest import CATALOGS
 
 SEATS = ["builder", "seeker", "holdout"]
-BODY_FORMS = {"alpha": {"beast": 12, "mechsuit": 12, "vehicle": 9, "clockwork": 9,
-                        "ghost_crystal": 3},
-              "full": dict.fromkeys(("beast", "mechsuit", "vehicle", "clockwork",
-                                     "ghost_crystal"), 15)}  # fmt: skip
+BODY_FORMS = {
+    "alpha": {"beast": 12, "mechsuit": 12, "vehicle": 9, "clockwork": 9, "ghost_crystal": 3},
+    "full": dict.fromkeys(("beast", "mechsuit", "vehicle", "clockwork", "ghost_crystal"), 15),
+}
 EXPERIMENT = "full-spread-vs-alpha"
 
 
@@ -80,8 +80,10 @@ def twin_root(tmp_path_factory):
     cards = list(load_catalog(CATALOGS).cards)[::-1]
     listed = "cards = [\n" + "".join(f'  "{c}",\n' for c in cards) + "]"
     text = path.read_text(encoding="utf-8")
-    text = text.replace("counts = { legs = 15, torso = 15, head = 15, arms = 25 }",
-                        "counts = { legs = 25, torso = 25, head = 25, arms = 75 }")  # fmt: skip
+    text = text.replace(
+        "counts = { legs = 15, torso = 15, head = 15, arms = 25 }",
+        "counts = { legs = 25, torso = 25, head = 25, arms = 75 }",
+    )
     text, n = re.subn(r"cards = \[\n.*?\n\]", listed, text, count=1, flags=re.S)
     assert n == 1
     path.write_text(text, encoding="utf-8")
@@ -95,22 +97,34 @@ def test_identical_decks_on_the_same_seeds_give_identical_games(twin_root):
     setup = shuffle.shuffle(twin, G, np.random.default_rng(3))
     kaiju = kaiju_of(twin, G)
     for mode in ("standalone", "campaign"):
-        a, f = (games.play_games(twin, deck, setup, kaiju, SEATS, mode, "steady", "vector",
-                                 np.random.default_rng(4))
-                for deck in ("alpha", "full"))  # fmt: skip
+        a, f = (
+            games.play_games(
+                twin, deck, setup, kaiju, SEATS, mode, "steady", "vector", np.random.default_rng(4)
+            )
+            for deck in ("alpha", "full")
+        )
         assert a.keys() == f.keys()
         for key in a:
             np.testing.assert_array_equal(a[key], f[key], err_msg=f"{mode} {key}")
 
 
 def test_identical_decks_give_identical_rows_through_the_runner(game, twin_root, tmp_path):
-    out = simulate(game, EXPERIMENT, n=200, seed=5, catalog_root=twin_root,
-                   store_root=tmp_path, chunk_size=30,
-                   options={"kaiju": "gorgadon,trivex", "players": "2,4"})  # fmt: skip
+    out = simulate(
+        game,
+        EXPERIMENT,
+        n=200,
+        seed=5,
+        catalog_root=twin_root,
+        store_root=tmp_path,
+        chunk_size=30,
+        options={"kaiju": "gorgadon,trivex", "players": "2,4"},
+    )
     rows = rows_of(out)
     assert rows.height == 2 * 200  # 4 cells x 50 games, each game once per deck (2 decks)
-    alpha, full = (rows.filter(pl.col("deck") == d).drop("deck").sort("cell", "game")
-                   for d in ("alpha", "full"))  # fmt: skip
+    alpha, full = (
+        rows.filter(pl.col("deck") == d).drop("deck").sort("cell", "game")
+        for d in ("alpha", "full")
+    )
     assert alpha.height == full.height == 200
     assert alpha.equals(full)
 
@@ -135,14 +149,19 @@ def test_lesson_dealt_matches_the_exact_draw_odds(catalog, deck):
     for n, players in enumerate((2, 3, 4, 5)):
         setup = shuffle.shuffle(catalog, G, np.random.default_rng(11 + n))
         seats = ["builder", "seeker", "holdout", "builder", "seeker"][:players]
-        locked = games.assembly("vector").play(catalog, catalog.deck(deck), setup,
-                                               kaiju_of(catalog, G), seats)  # fmt: skip
+        locked = games.assembly("vector").play(
+            catalog, catalog.deck(deck), setup, kaiju_of(catalog, G), seats
+        )
         dealt = games.lesson_dealt(catalog, catalog.deck(deck), setup, locked, players)
         seen = games.lesson_seen(catalog, catalog.deck(deck), setup, locked)
         assert (seen >= dealt).all()
         assert locked.body_seen.min() >= 5 * players
-        p = float(sum(q * draws.p_at_least_one(len(body), form_cards[f], 5 * players)
-                      for f, q in lesson.items()))  # fmt: skip
+        p = float(
+            sum(
+                q * draws.p_at_least_one(len(body), form_cards[f], 5 * players)
+                for f, q in lesson.items()
+            )
+        )
         assert mean_within(dealt, p, G * p * (1 - p)), (deck, players, dealt.mean(), p)
 
 
@@ -164,8 +183,17 @@ def test_battles_of_locked_mechs_match_the_exact_dp(catalog):
         p_win[i], gpa[i] = float(o.p_win), float(o.expected_gpa)
         var_win[i] = p_win[i] * (1 - p_win[i])
         var_gpa[i] = sum(float(q) * (float(v) - gpa[i]) ** 2 for v, q in o.gpa_dist().items())
-    got = games.play_games(catalog, deck, setup, kaiju, SEATS, "standalone", "steady",
-                           "vector", np.random.default_rng(22))  # fmt: skip
+    got = games.play_games(
+        catalog,
+        deck,
+        setup,
+        kaiju,
+        SEATS,
+        "standalone",
+        "steady",
+        "vector",
+        np.random.default_rng(22),
+    )
     np.testing.assert_array_equal(got["slots"], locked.slots)
     assert mean_within(got["result"] == 0, p_win.mean(), var_win.sum())
     assert mean_within(got["gpa"], gpa.mean(), var_gpa.sum())
@@ -174,33 +202,59 @@ def test_battles_of_locked_mechs_match_the_exact_dp(catalog):
 # ---- the two engines ----------------------------------------------------------------------
 
 # what does not depend on the Battle's dice: the two engines give it exactly
-DETERMINED = ("slots", "lesson", "gaps", "assembly_rounds", "traits_flipped", "body_seen",
-              "lesson_seen", "lesson_dealt", "battle_policy", "lesson_took", "weak_matches",
-              "resist_matches",
-              "kaiju_hp", "traits", "study")  # fmt: skip
+DETERMINED = (
+    "slots",
+    "lesson",
+    "gaps",
+    "assembly_rounds",
+    "traits_flipped",
+    "body_seen",
+    "lesson_seen",
+    "lesson_dealt",
+    "battle_policy",
+    "lesson_took",
+    "weak_matches",
+    "resist_matches",
+    "kaiju_hp",
+    "traits",
+    "study",
+)
 
 
-@pytest.mark.parametrize(("deck", "kaiju", "mode", "seats"), [
-    ("alpha", "gorgadon", "standalone", ["builder", "seeker"]),
-    ("full", "thornmaw", "campaign", ["seeker", "builder", "holdout", "builder"]),
-    ("alpha", "lumenyx", "campaign", ["holdout", "seeker", "seeker", "builder", "builder"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("deck", "kaiju", "mode", "seats"),
+    [
+        ("alpha", "gorgadon", "standalone", ["builder", "seeker"]),
+        ("full", "thornmaw", "campaign", ["seeker", "builder", "holdout", "builder"]),
+        ("alpha", "lumenyx", "campaign", ["holdout", "seeker", "seeker", "builder", "builder"]),
+    ],
+)
 def test_reference_and_vector_games_agree(catalog, deck, kaiju, mode, seats):
     G = 500
     setup = shuffle.shuffle(catalog, G, np.random.default_rng(31))
     kaiju_ids = [kaiju] * G
-    locks = {e: games.assembly(e).play(catalog, catalog.deck(deck), setup, kaiju_ids, seats,
-                                        mode, "steady") for e in games.ENGINES}  # fmt: skip
+    locks = {
+        e: games.assembly(e).play(
+            catalog, catalog.deck(deck), setup, kaiju_ids, seats, mode, "steady"
+        )
+        for e in games.ENGINES
+    }
     assert isinstance(locks["vector"], Locked)
     assert locks["reference"].equals(locks["vector"])
-    ref, vec = (games.play_games(catalog, deck, setup, kaiju_ids, seats, mode, "steady", e,
-                                 np.random.default_rng(32 + k))
-                for k, e in enumerate(games.ENGINES))  # fmt: skip
+    ref, vec = (
+        games.play_games(
+            catalog, deck, setup, kaiju_ids, seats, mode, "steady", e, np.random.default_rng(32 + k)
+        )
+        for k, e in enumerate(games.ENGINES)
+    )
     for key in DETERMINED:
         np.testing.assert_array_equal(ref[key], vec[key], err_msg=key)
-    metrics = {"win": lambda r: (r["result"] == 0).astype(float), "gpa": lambda r: r["gpa"],
-               "done": lambda r: r["study_done"].mean(1),
-               "seat_gpa": lambda r: r["seat_gpa"].mean(1)}  # fmt: skip
+    metrics = {
+        "win": lambda r: (r["result"] == 0).astype(float),
+        "gpa": lambda r: r["gpa"],
+        "done": lambda r: r["study_done"].mean(1),
+        "seat_gpa": lambda r: r["seat_gpa"].mean(1),
+    }
     for name, metric in metrics.items():
         a, b = metric(ref), metric(vec)
         se = math.sqrt((a.var() + b.var()) / G) or 0.01
@@ -219,30 +273,54 @@ def test_a_seats_grade_and_study_by_hand(catalog):
     harmonics (a combo): both Arms Power 2, done; field_medic (win intact): done;
     critical_theory (2+ crits): done. Every seat's GPA: C 2.0 + lesson 0.3 + no gaps 0.3
     + unscathed 0.3 = 2.9, + 1.0 with a completed study = 3.9 (credits.toml)."""
-    ids = ["legs-beast-melee", "torso-beast-sonic", "head-beast-sonic",
-           "arms-beast-sonic-2", "arms-mechsuit-sonic-2"]  # fmt: skip
+    ids = [
+        "legs-beast-melee",
+        "torso-beast-sonic",
+        "head-beast-sonic",
+        "arms-beast-sonic-2",
+        "arms-mechsuit-sonic-2",
+    ]
     index = {c: i for i, c in enumerate(catalog.cards)}
     studies = list(catalog.studies)
-    order = ["beast_thesis", "clockwork_thesis", "sonic_lab", "heavy_ordnance", "harmonics",
-             "field_medic", "critical_theory"]  # fmt: skip
+    order = [
+        "beast_thesis",
+        "clockwork_thesis",
+        "sonic_lab",
+        "heavy_ordnance",
+        "harmonics",
+        "field_medic",
+        "critical_theory",
+    ]
     assert sorted(order) == sorted(studies)
     G, seats = 2, 5
     setup = shuffle.Shuffle(
-        keys=np.zeros((G, len(catalog.cards))), lesson=np.zeros(G),
+        keys=np.zeros((G, len(catalog.cards))),
+        lesson=np.zeros(G),
         traits=np.zeros((G, len(catalog.traits)), np.int16),
-        studies=np.array([[studies.index(s) for s in order],
-                          [studies.index(s) for s in order[2:] + order[:2]]], np.int16),
+        studies=np.array(
+            [[studies.index(s) for s in order], [studies.index(s) for s in order[2:] + order[:2]]],
+            np.int16,
+        ),
         specialties=np.zeros((G, 5), np.int16),
-    )  # fmt: skip
+    )
     locked = Locked(
-        deck="alpha", slots=np.array([[index[c] for c in ids]] * G),
-        lesson=np.full(G, list(catalog.forms).index("beast")), flips=np.zeros(G, np.int64),
-        rounds=np.full(G, 4), body_seen=np.full(G, 12), spares=np.full((G, 4, 2), -1),
-        spent=np.zeros((G, seats), bool), battle_policy=np.zeros(G, np.int64),
-    )  # fmt: skip
-    fought = {"result": np.array([0, 1]), "gpa": np.array([2.0, 0.0]),
-              "parts_lost": np.array([0, 0]), "crits": np.array([2, 2]),
-              "lesson_took": np.array([True, True])}  # fmt: skip
+        deck="alpha",
+        slots=np.array([[index[c] for c in ids]] * G),
+        lesson=np.full(G, list(catalog.forms).index("beast")),
+        flips=np.zeros(G, np.int64),
+        rounds=np.full(G, 4),
+        body_seen=np.full(G, 12),
+        spares=np.full((G, 4, 2), -1),
+        spent=np.zeros((G, seats), bool),
+        battle_policy=np.zeros(G, np.int64),
+    )
+    fought = {
+        "result": np.array([0, 1]),
+        "gpa": np.array([2.0, 0.0]),
+        "parts_lost": np.array([0, 0]),
+        "crits": np.array([2, 2]),
+        "lesson_took": np.array([True, True]),
+    }
     got = games.score(catalog, setup, locked, seats, fought)
     # game 0 (won): seats hold beast_thesis .. harmonics
     assert got["study_done"][0].tolist() == [True, False, True, False, True]
@@ -281,10 +359,22 @@ def test_rows_are_documented_and_one_per_game_and_deck(game, catalog, tmp_path, 
     described = capsys.readouterr().out
     schema = experiments.EXPERIMENTS[EXPERIMENT].schema
     assert schema in described
-    options = {"kaiju": "cinderwyrm,thornmaw", "players": "3,5", "alpha_samples": 2,
-               "sample_seed": 4}  # fmt: skip
-    out = simulate(game, EXPERIMENT, n=120, seed=9, catalog_root=CATALOGS,
-                   store_root=tmp_path / "one", chunk_size=50, options=options)  # fmt: skip
+    options = {
+        "kaiju": "cinderwyrm,thornmaw",
+        "players": "3,5",
+        "alpha_samples": 2,
+        "sample_seed": 4,
+    }
+    out = simulate(
+        game,
+        EXPERIMENT,
+        n=120,
+        seed=9,
+        catalog_root=CATALOGS,
+        store_root=tmp_path / "one",
+        chunk_size=50,
+        options=options,
+    )
     rows = rows_of(out)
     assert [c for c in rows.columns if not documented(c, described)] == []
     # 4 cells x 30 games = 120 games, each once with alpha, full and the 2 samples
@@ -317,7 +407,15 @@ def test_rows_are_documented_and_one_per_game_and_deck(game, catalog, tmp_path, 
     assert all(len(set(s)) == 5 for s in studies)
     assert set(rows["result"].unique()) <= {0, 1, 2}
     # the same seed twice: the same rows
-    again = simulate(game, EXPERIMENT, n=120, seed=9, catalog_root=CATALOGS,
-                     store_root=tmp_path / "two", chunk_size=50, options=options)  # fmt: skip
+    again = simulate(
+        game,
+        EXPERIMENT,
+        n=120,
+        seed=9,
+        catalog_root=CATALOGS,
+        store_root=tmp_path / "two",
+        chunk_size=50,
+        options=options,
+    )
     key = ["deck", "cell", "game"]
     assert rows.sort(key).equals(rows_of(again).sort(key))

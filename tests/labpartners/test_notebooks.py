@@ -54,8 +54,11 @@ def test_runs_with_a_small_n(
 CONCLUSIONS = {
     "labpartners_full_spread_vs_alpha": (
         f"Simulated (vector engine): {SMALL_N:,} whole games, each played with all 6 decks",
-        "Win rate: the alpha deck is ", "Lesson-take rate: the alpha deck is ", "(95% ",
-        " flag(s)", "groups lie more than 4 standard errors from the exact odds",
+        "Win rate: the alpha deck is ",
+        "Lesson-take rate: the alpha deck is ",
+        "(95% ",
+        " flag(s)",
+        "groups lie more than 4 standard errors from the exact odds",
         "Against each kaiju the 4 sampled alphas' win rates span ",
     ),
-}  # fmt: skip
+}

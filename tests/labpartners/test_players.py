@@ -21,8 +21,18 @@ def catalog():
 
 def done(goal: str, at_least: int = 1, **facts: int) -> bool:
     """Whether a study of ``goal`` is complete given the Battle's facts (0 unless named)."""
-    f = {"form_count": 0, "type_count": 0, "power_total": 0, "won": 0, "parts_lost": 0,
-         "took": 0, "gaps": 1, "combo": 0, "crits": 0, **facts}  # fmt: skip
+    f = {
+        "form_count": 0,
+        "type_count": 0,
+        "power_total": 0,
+        "won": 0,
+        "parts_lost": 0,
+        "took": 0,
+        "gaps": 1,
+        "combo": 0,
+        "crits": 0,
+        **facts,
+    }
     return bool(players.study_complete(G[goal], at_least, **f))
 
 
@@ -47,9 +57,17 @@ def test_each_goal_at_its_edge():
 
 def test_study_completion_on_arrays():
     goal = np.array([G["form_count"], G["crit"], G["no_gaps"]])
-    facts = {"form_count": np.array([3, 0, 0]), "type_count": 0, "power_total": 0, "won": 0,
-             "parts_lost": 0, "took": 0, "gaps": np.array([0, 0, 1]), "combo": 0,
-             "crits": np.array([0, 2, 0])}  # fmt: skip
+    facts = {
+        "form_count": np.array([3, 0, 0]),
+        "type_count": 0,
+        "power_total": 0,
+        "won": 0,
+        "parts_lost": 0,
+        "took": 0,
+        "gaps": np.array([0, 0, 1]),
+        "combo": 0,
+        "crits": np.array([0, 2, 0]),
+    }
     got = players.study_complete(goal, np.array([3, 2, 1]), **facts)
     assert got.tolist() == [True, True, False]
 
@@ -66,8 +84,9 @@ def test_credits_add_as_credits_toml_says(catalog):
     assert credit(parts_lost=0) == pytest.approx(0.3)
     assert credit(study=1) == pytest.approx(1.0)
     assert credit(1, 0, 0, 1) == pytest.approx(1.9)  # "can exceed 4.0" with a win's 2.0
-    got = players.credits(catalog, np.array([1, 0]), np.array([0, 2]), np.array([0, 3]),
-                          np.array([1, 0]))  # fmt: skip
+    got = players.credits(
+        catalog, np.array([1, 0]), np.array([0, 2]), np.array([0, 3]), np.array([1, 0])
+    )
     assert got == pytest.approx([1.9, 0.0])
 
 

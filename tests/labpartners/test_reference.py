@@ -64,8 +64,19 @@ def test_mechsuit_v_gorgadon_no_crit(cat):
     # R4 the mech fires first: 2-6 -> win in round 4. Two d20s a round, none crits.
     b = catalog_battle(cat, "mechsuit_lesson", "gorgadon")
     out = play(b, [NO_CRIT] * 8)
-    check(out, result=0, kaiju_hp_left=0, rounds=4, grade=0, gpa=2.0, parts_lost=1,
-          rebuilds=0, crits=0, punches=0, intervened=0)  # fmt: skip
+    check(
+        out,
+        result=0,
+        kaiju_hp_left=0,
+        rounds=4,
+        grade=0,
+        gpa=2.0,
+        parts_lost=1,
+        rebuilds=0,
+        crits=0,
+        punches=0,
+        intervened=0,
+    )
 
 
 def test_crits_double_one_arm(cat):
@@ -94,8 +105,7 @@ def test_torso_lost_doubles_damage_then_destroyed(cat):
     # destroyed in round 7 with 10/40 = 25% left (not under 25%): D 1.0.
     b = replace(catalog_battle(cat, "mechsuit_lesson", "gorgadon"), kaiju_hp=40)
     out = play(b, [NO_CRIT] * 8)
-    check(out, result=2, kaiju_hp_left=10, rounds=7, grade=2, gpa=1.0, parts_lost=5,
-          crits=0)  # fmt: skip
+    check(out, result=2, kaiju_hp_left=10, rounds=7, grade=2, gpa=1.0, parts_lost=5, crits=0)
 
 
 # ---- two attacks, regen --------------------------------------------------------------
@@ -140,10 +150,19 @@ def test_rebuild_when_armless(cat):
     # arm_2 -> 1. R4 -> 12, arm_2 destroyed. R5 armless (12 > punch_finish 2): rebuild
     # beast-melee-3 into arm_1, no fire; it takes 2 -> 1. R6 fire 8 -> 4; arm_1
     # destroyed. R7 rebuild beast-melee-1 (4 > 2); 3 -> 1. R8 fire 4 -> 0: a win.
-    b = custom(cat, {"legs": "legs-mechsuit-energy", "torso": "torso-mechsuit-melee",
-                     "head": "head-clockwork-energy", "arm_1": "arms-mechsuit-energy-2",
-                     "arm_2": "arms-beast-projectile-2"}, "mechsuit", "thornmaw",
-               spares=((), (), (), ("arms-beast-melee-3", "arms-beast-melee-1")))  # fmt: skip
+    b = custom(
+        cat,
+        {
+            "legs": "legs-mechsuit-energy",
+            "torso": "torso-mechsuit-melee",
+            "head": "head-clockwork-energy",
+            "arm_1": "arms-mechsuit-energy-2",
+            "arm_2": "arms-beast-projectile-2",
+        },
+        "mechsuit",
+        "thornmaw",
+        spares=((), (), (), ("arms-beast-melee-3", "arms-beast-melee-1")),
+    )
     b = replace(b, kaiju_hp=30)
     script = [NO_CRIT] * 2 + [NO_CRIT] * 2 + [NO_CRIT] * 2 + [NO_CRIT] + [NO_CRIT]
     out = play(b, script)
@@ -158,19 +177,32 @@ def test_punch_miss_without_head_then_destroyed(cat):
     # R3 Torso -2: no slot intact: destroyed, 1/2 = 50% left: D 1.0.
     b = custom(cat, {"torso": "torso-vehicle-melee"}, "beast", "gorgadon")
     out = play(replace(b, kaiju_hp=2), [(3, 1), (3, 2)])
-    check(out, result=2, kaiju_hp_left=1, rounds=3, grade=2, gpa=1.0, parts_lost=1,
-          punches=2, rebuilds=0)  # fmt: skip
+    check(
+        out,
+        result=2,
+        kaiju_hp_left=1,
+        rounds=3,
+        grade=2,
+        gpa=1.0,
+        parts_lost=1,
+        punches=2,
+        rebuilds=0,
+    )
 
 
 def test_win_by_punch_over_a_rebuild(cat):
     # Torso vehicle-melee (HP 7) and Head vehicle-melee; a spare Arm in hand but the
     # kaiju at 2 <= punch_finish 2: the group punches, no die with a Head: 1 a round.
     # R1 kaiju first, Torso 7 -> 4; punch -> 1. R2 Torso 1; punch -> 0: a win.
-    b = custom(cat, {"torso": "torso-vehicle-melee", "head": "head-vehicle-melee"}, "beast",
-               "gorgadon", spares=((), (), (), ("arms-beast-melee-3",)))  # fmt: skip
+    b = custom(
+        cat,
+        {"torso": "torso-vehicle-melee", "head": "head-vehicle-melee"},
+        "beast",
+        "gorgadon",
+        spares=((), (), (), ("arms-beast-melee-3",)),
+    )
     out = play(replace(b, kaiju_hp=2), [])
-    check(out, result=0, kaiju_hp_left=0, rounds=2, gpa=2.0, punches=2, rebuilds=0,
-          parts_lost=0)  # fmt: skip
+    check(out, result=0, kaiju_hp_left=0, rounds=2, gpa=2.0, punches=2, rebuilds=0, parts_lost=0)
 
 
 # ---- campaign interventions (the effect and trigger set on the compiled battle) -------
@@ -181,14 +213,12 @@ def test_redirect(cat):
     # both attacks on the part with most HP, the Torso (6), each 3 + 1 = 4 - 2 = 2:
     # Torso 6 -> 4 -> 2, the Head untouched. The mech: 16 -> 13. R2 as usual: Head
     # 3 -> 2, Torso 2 -> 1; 13 -> 10. City with 10/16 = 62.5%: D- 0.7.
-    b = replace(catalog_battle(cat, "mechsuit_lesson", "cinderwyrm"), effect=1,
-                intervene_when=1)  # fmt: skip
+    b = replace(catalog_battle(cat, "mechsuit_lesson", "cinderwyrm"), effect=1, intervene_when=1)
     b = with_params(b, battle_rounds=2)
     s = ref.begin_round(b, ref.start(b))
     assert s.hp == (4, 2, 3, 3, 3)
     out = play(b, [NO_CRIT] * 4)
-    check(out, result=1, kaiju_hp_left=10, rounds=2, grade=3, gpa=0.7, parts_lost=0,
-          intervened=1)  # fmt: skip
+    check(out, result=1, kaiju_hp_left=10, rounds=2, grade=3, gpa=0.7, parts_lost=0, intervened=1)
 
 
 def test_max_power(cat):
@@ -196,11 +226,9 @@ def test_max_power(cat):
     # 2 = 1, combo (both Power 2): 7 -> 13. The kaiju's next attack (this round, it acts
     # after) ignores the Armor: 4 on the Torso, 6 -> 2. R2: 6 -> 7; Torso 2 - 2 = 0,
     # destroyed. City with 7/20 = 35%: D 1.0.
-    b = replace(catalog_battle(cat, "mechsuit_lesson", "gorgadon"), effect=2,
-                intervene_when=1)  # fmt: skip
+    b = replace(catalog_battle(cat, "mechsuit_lesson", "gorgadon"), effect=2, intervene_when=1)
     out = play(with_params(b, battle_rounds=2), [NO_CRIT] * 4)
-    check(out, result=1, kaiju_hp_left=7, rounds=2, grade=2, gpa=1.0, parts_lost=1,
-          intervened=1)  # fmt: skip
+    check(out, result=1, kaiju_hp_left=7, rounds=2, grade=2, gpa=1.0, parts_lost=1, intervened=1)
 
 
 def test_sure_crit_then_accuracy_halved(cat):
@@ -245,11 +273,9 @@ def test_null_attack(cat):
     # takes the Head (first down the list): 3 -> 2. The mech: 16 -> 13. R2 the buff: 4 a
     # attack: Head 2 - 2 = 0 destroyed, Torso 6 - 2 = 4; no Head: arm_1 1, arm_2 0, no
     # combo: 13 -> 12. City with 12/16 = 75%: D- 0.7.
-    b = replace(catalog_battle(cat, "mechsuit_lesson", "cinderwyrm"), effect=5,
-                intervene_when=1)  # fmt: skip
+    b = replace(catalog_battle(cat, "mechsuit_lesson", "cinderwyrm"), effect=5, intervene_when=1)
     out = play(with_params(b, battle_rounds=2), [NO_CRIT] * 2)
-    check(out, result=1, kaiju_hp_left=12, rounds=2, grade=3, gpa=0.7, parts_lost=1,
-          intervened=1)  # fmt: skip
+    check(out, result=1, kaiju_hp_left=12, rounds=2, grade=3, gpa=0.7, parts_lost=1, intervened=1)
 
 
 # ---- the engine contract -------------------------------------------------------------

@@ -58,9 +58,19 @@ def built(tmp_path_factory):
     game = get_game("labpartners")
     catalog = game.load_catalog(CATALOGS)
     tmp = tmp_path_factory.mktemp("lp")
-    ctx = ReportContext(game=game, catalog=catalog, catalog_root=CATALOGS, claims=[],
-                        frames=game.exact(catalog), limits=LIMITS, store=tmp / "data",
-                        reports_dir=tmp / "reports", n=N, seed=3, jobs=1)  # fmt: skip
+    ctx = ReportContext(
+        game=game,
+        catalog=catalog,
+        catalog_root=CATALOGS,
+        claims=[],
+        frames=game.exact(catalog),
+        limits=LIMITS,
+        store=tmp / "data",
+        reports_dir=tmp / "reports",
+        n=N,
+        seed=3,
+        jobs=1,
+    )
     analysis = get_analysis("labpartners")
     runs = analysis.default_runs(ctx)
     page = analysis.page(ctx, runs)
@@ -99,8 +109,9 @@ def test_the_study_opens_the_page(built):
     # a sentence per metric, each with its paired interval, biggest first
     assert text.count("<li>") >= 6 and text.count("(95% ") >= 6
     ranked = first.data["deck_differences"]
-    assert sorted(ranked["metric"]) == sorted(["lesson_took", "gaps", "weak_matches", "win",
-                                               "gpa", "study_done"])  # fmt: skip
+    assert sorted(ranked["metric"]) == sorted(
+        ["lesson_took", "gaps", "weak_matches", "win", "gpa", "study_done"]
+    )
     assert ranked["effect_size"].to_list() == sorted(ranked["effect_size"], reverse=True)
     # every game is played with every deck: N games per deck (N / 20 cells each)
     by = page.sections[2].data["study_by_kaiju"]
@@ -132,9 +143,21 @@ def test_laid_out_page_names_its_run_and_every_chart_renders(built):
     laid = lay_out(ctx, page)
     for run_id in ids.values():
         assert f"run {run_id}" in laid.html
-    assert {"win_rates", "win_by", "crits", "deck_totals", "deck_gaps", "deck_differences",
-            "kaiju_gaps", "study_completion", "scarcity", "lesson_dealt", "lesson_seen",
-            "alpha_samples", "flags"} <= set(laid.files)  # fmt: skip
+    assert {
+        "win_rates",
+        "win_by",
+        "crits",
+        "deck_totals",
+        "deck_gaps",
+        "deck_differences",
+        "kaiju_gaps",
+        "study_completion",
+        "scarcity",
+        "lesson_dealt",
+        "lesson_seen",
+        "alpha_samples",
+        "flags",
+    } <= set(laid.files)
     images = render_charts(laid.charts)
     assert len(images) == 2 * len(HEADINGS)
     for name, data in images.items():
@@ -154,15 +177,25 @@ def test_difference_of_two_win_rates():
 
 
 def test_hardest_kaiju_sentence_says_when_it_cannot_decide():
-    win = pl.DataFrame({"deck": ["alpha"] * 3, "kaiju": ["a", "b", "c"],
-                        "win_rate": [0.10, 0.30, 0.12], "win_low": [0.08, 0.27, 0.10],
-                        "win_high": [0.12, 0.33, 0.14]})  # fmt: skip
+    win = pl.DataFrame(
+        {
+            "deck": ["alpha"] * 3,
+            "kaiju": ["a", "b", "c"],
+            "win_rate": [0.10, 0.30, 0.12],
+            "win_low": [0.08, 0.27, 0.10],
+            "win_high": [0.12, 0.33, 0.14],
+        }
+    )
     text = report.hardest_sentence(win, "alpha")
-    assert text.startswith("With the alpha deck the hardest kaiju is a: win rate 10% "
-                           "(95% 8% to 12%). The data cannot decide between c")  # fmt: skip
-    apart = win.with_columns(pl.Series("win_rate", [0.10, 0.30, 0.20]),
-                             pl.Series("win_low", [0.08, 0.27, 0.18]),
-                             pl.Series("win_high", [0.12, 0.33, 0.22]))  # fmt: skip
+    assert text.startswith(
+        "With the alpha deck the hardest kaiju is a: win rate 10% "
+        "(95% 8% to 12%). The data cannot decide between c"
+    )
+    apart = win.with_columns(
+        pl.Series("win_rate", [0.10, 0.30, 0.20]),
+        pl.Series("win_low", [0.08, 0.27, 0.18]),
+        pl.Series("win_high", [0.12, 0.33, 0.22]),
+    )
     assert report.hardest_sentence(apart, "alpha").endswith(
         "c is beaten more often than a: 20% (95% 18% to 22%) against 10% (95% 8% to 12%)."
     )

@@ -28,19 +28,19 @@ def p(catalog):
 # (power, lesson, has_head, form, type) -> damage, worked from the rulebook's order:
 # Power + lesson - 1 without a Head, then Form +1/-1, then Type x2 / x0.5 (down, min 1)
 ARM_CASES = [
-    ((2, 0, 1, 0, 0), 2),   # plain Power 2
-    ((2, 1, 1, 0, 0), 3),   # + lesson
-    ((2, 0, 0, 0, 0), 1),   # no Head: -1
-    ((2, 0, 1, 1, 0), 3),   # weak Form +1
+    ((2, 0, 1, 0, 0), 2),  # plain Power 2
+    ((2, 1, 1, 0, 0), 3),  # + lesson
+    ((2, 0, 0, 0, 0), 1),  # no Head: -1
+    ((2, 0, 1, 1, 0), 3),  # weak Form +1
     ((2, 0, 1, -1, 0), 1),  # resisted Form -1
-    ((2, 0, 1, 1, 1), 6),   # (2 + 1) x 2
+    ((2, 0, 1, 1, 1), 6),  # (2 + 1) x 2
     ((3, 0, 1, 0, -1), 1),  # 3 // 2 = 1
     ((1, 0, 1, 0, -1), 1),  # 1 // 2 = 0, at least 1 when resisted
     ((3, 1, 1, 1, -1), 2),  # (3 + 1 + 1) // 2 = 2
     ((1, 0, 0, -1, 1), 0),  # 1 - 1 - 1 < 0 -> 0; x2 is still 0
     ((1, 0, 0, 0, -1), 0),  # 0 before the Type step stays 0 (nothing to halve)
-    ((3, 1, 0, 1, 1), 8),   # (3 + 1 - 1 + 1) x 2
-]  # fmt: skip
+    ((3, 1, 0, 1, 1), 8),  # (3 + 1 - 1 + 1) x 2
+]
 
 
 @pytest.mark.parametrize(("args", "want"), ARM_CASES)
@@ -65,8 +65,9 @@ def test_combo_crit_and_bonus(p):
     assert rules.arm_hit(0, True, 1, p) == 0
     assert rules.arm_hit(1, False, -2, p) == 0  # a negative bonus never takes HP back
     assert rules.volley(7, 4, 1) == 12
-    hits = rules.arm_hit(np.array([3, 3, 0, 1]), np.array([True, False, True, False]),
-                         np.array([1, 1, 1, -2]), p)  # fmt: skip
+    hits = rules.arm_hit(
+        np.array([3, 3, 0, 1]), np.array([True, False, True, False]), np.array([1, 1, 1, -2]), p
+    )
     assert hits.tolist() == [7, 4, 0, 0]
 
 
@@ -74,8 +75,12 @@ def test_accuracy_speed_and_crit_chance(p):
     # Battle/crits: 1 base, +1 Clockwork, +1 lesson -> 5%, 10%, 15%; no Head or immune: 0
     assert [rules.accuracy(1, c, les, 0, p) for c, les in [(0, 0), (1, 0), (1, 1)]] == [1, 2, 3]
     assert rules.accuracy(0, 1, 1, 0, p) == 0 and rules.accuracy(1, 1, 1, 1, p) == 0
-    assert [rules.p_crit(a, p) for a in (0, 1, 2, 3)] == [0, Fraction(1, 20), Fraction(1, 10),
-                                                          Fraction(3, 20)]  # fmt: skip
+    assert [rules.p_crit(a, p) for a in (0, 1, 2, 3)] == [
+        0,
+        Fraction(1, 20),
+        Fraction(1, 10),
+        Fraction(3, 20),
+    ]
     assert rules.crits(3, 3) and not rules.crits(4, 3)
     # Battle/initiative: 2, +1 Beast, +1 lesson; no Legs 0; ties go to the mech
     assert [rules.mech_speed(1, b, les, p) for b, les in [(0, 0), (1, 0), (1, 1)]] == [2, 3, 4]
@@ -102,8 +107,7 @@ def test_grades_at_their_edges(catalog):
     # left 4 = 20% D+, left 5 = 25% D, left 10 = 50% D, left 15 = 75% D-, left 16 = 80% F
     g = catalog.grades
     ids = {left: g[rules.grade_index(0, left, 20, g)].id for left in (0, 4, 5, 10, 11, 15, 16)}
-    assert ids == {0: "d_plus", 4: "d_plus", 5: "d", 10: "d", 11: "d_minus", 15: "d_minus",
-                   16: "f"}  # fmt: skip
+    assert ids == {0: "d_plus", 4: "d_plus", 5: "d", 10: "d", 11: "d_minus", 15: "d_minus", 16: "f"}
     assert g[rules.grade_index(1, 0, 20, g)].id == "c"
     assert rules.gpa(rules.grade_index(0, 4, 20, g), g) == Fraction(13, 10)
     won = np.array([1, 0, 0, 0])
@@ -136,17 +140,22 @@ def test_compiled_battle_reads_the_rules(catalog):
 def test_traits_and_debuffs(catalog):
     # thick_hide: +4 HP, weak Sonic; swift: +1 Speed, weak Beast (flip order)
     cards = battle.mech_cards(catalog, catalog.mechs["beast_pack"])
-    f = battle.foe(catalog.kaiju["thornmaw"], [catalog.traits["thick_hide"],
-                                               catalog.traits["swift"]], cards, "beast",
-                   catalog.params)  # fmt: skip
+    f = battle.foe(
+        catalog.kaiju["thornmaw"],
+        [catalog.traits["thick_hide"], catalog.traits["swift"]],
+        cards,
+        "beast",
+        catalog.params,
+    )
     # Thornmaw 18 HP + 4; Speed 2 + 1, then its debuff (2+ Beast parts): -1 -> 2
     assert f.hp == 22 and f.speed == 2 and f.debuffed
     assert "sonic" in f.weak_types and "beast" in f.weak_forms
     # a kaiju both weak and resistant to a Type after a Trait is neither: Cinderwyrm
     # resists Energy, Howler adds Energy as a weakness; arms-beast-energy-1 is Beast
     # (resisted: -1) and Energy (neither now): 1 - 1 = 0, nothing to halve or double
-    howl = battle.foe(catalog.kaiju["cinderwyrm"], [catalog.traits["howler"]], cards, "beast",
-                      catalog.params)  # fmt: skip
+    howl = battle.foe(
+        catalog.kaiju["cinderwyrm"], [catalog.traits["howler"]], cards, "beast", catalog.params
+    )
     assert {"energy"} <= howl.weak_types & howl.resist_types
     b = battle.compile_battle(catalog, cards, "beast", howl, catalog.policies["steady"])
     # beast_pack's lesson took (5 Beast parts): arm_2 = 1 + 1 lesson - 1 Form = 1, Type 0
@@ -157,8 +166,10 @@ def test_every_slot_and_spare_combination_compiles(catalog):
     """Gaps in any slot compile (a gap has no hit points and deals nothing)."""
     mech = catalog.mechs["mechsuit_lesson"]
     for mask in itertools.product((0, 1), repeat=5):
-        cards = [c if keep else None for c, keep in zip(battle.mech_cards(catalog, mech), mask,
-                                                         strict=True)]  # fmt: skip
+        cards = [
+            c if keep else None
+            for c, keep in zip(battle.mech_cards(catalog, mech), mask, strict=True)
+        ]
         f = battle.foe(catalog.kaiju["gorgadon"], [], cards, mech.lesson, catalog.params)
         b = battle.compile_battle(catalog, cards, mech.lesson, f, catalog.policies["steady"])
         assert b.present[:5].tolist() == list(mask)
@@ -169,12 +180,21 @@ def test_trait_clamps():
     """Traits never take a kaiju below 1 HP or its damage, Speed and regen below 0:
     Frenzy's weakness set to -20 HP on Lumenyx (14 HP) leaves 1; Shrouded's -20 damage
     leaves 0; Ancient's -20 Speed leaves 0 (then Lumenyx's Speed 3 + 0 - 20 -> 0)."""
-    cat = load_catalog(CATALOGS, overrides={"trait.frenzy.weakness_amount": 20,
-                                            "trait.shrouded.weakness_amount": 20,
-                                            "trait.ancient.weakness_amount": 20})  # fmt: skip
-    f = battle.foe(cat.kaiju["lumenyx"], [cat.traits[t] for t in ("frenzy", "shrouded",
-                                                                  "ancient")],
-                   (), "beast", cat.params)  # fmt: skip
+    cat = load_catalog(
+        CATALOGS,
+        overrides={
+            "trait.frenzy.weakness_amount": 20,
+            "trait.shrouded.weakness_amount": 20,
+            "trait.ancient.weakness_amount": 20,
+        },
+    )
+    f = battle.foe(
+        cat.kaiju["lumenyx"],
+        [cat.traits[t] for t in ("frenzy", "shrouded", "ancient")],
+        (),
+        "beast",
+        cat.params,
+    )
     # frenzy: +1 damage then -20 HP -> 1; shrouded: -20 damage -> 0; ancient: +1 regen,
     # -20 Speed -> 0
     assert (f.hp, f.damage, f.speed, f.regen) == (1, 0, 0, 2)

@@ -30,22 +30,42 @@ def hand_rows() -> pl.DataFrame:
     done); seats 3-5 are empty. The lesson's Form was in the opening hands in game 0 only
     and among the body cards seen in games 0-2, with both decks."""
     rows = []
-    for deck, wins, gaps in (("alpha", [1, 0, 1, 0], [2, 1, 2, 1]),
-                             ("full", [1, 1, 1, 1], [0, 0, 1, 0])):  # fmt: skip
+    for deck, wins, gaps in (
+        ("alpha", [1, 0, 1, 0], [2, 1, 2, 1]),
+        ("full", [1, 1, 1, 1], [0, 0, 1, 0]),
+    ):
         for g in range(4):
-            rows.append({
-                "run": "r1", "cell": 0, "chunk": 0, "game": g, "deck": deck, "kaiju": "k",
-                "players": 2, "lesson_took": g < 2, "gaps": gaps[g], "weak_matches": 1,
-                "result": "win" if wins[g] else "city", "gpa": 2.0 if wins[g] else 1.0,
-                "study_1": "s1", "study_done_1": g < 2, "study_2": "s2", "study_done_2": False,
-                **{f"study_{k}": None for k in (3, 4, 5)},
-                **{f"study_done_{k}": None for k in (3, 4, 5)},
-                "body_seen": 3, "lesson_seen": g != 3, "lesson_dealt": g == 0,
-                # alpha: a Beast mech with a gap at arm_2; full: a Vehicle one
-                "legs": f"legs-{'beast' if deck == 'alpha' else 'vehicle'}-melee",
-                "torso": "torso-beast-energy" if deck == "alpha" else "torso-vehicle-energy",
-                "head": None, "arm_1": "arms-clockwork-sonic-1", "arm_2": None,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "run": "r1",
+                    "cell": 0,
+                    "chunk": 0,
+                    "game": g,
+                    "deck": deck,
+                    "kaiju": "k",
+                    "players": 2,
+                    "lesson_took": g < 2,
+                    "gaps": gaps[g],
+                    "weak_matches": 1,
+                    "result": "win" if wins[g] else "city",
+                    "gpa": 2.0 if wins[g] else 1.0,
+                    "study_1": "s1",
+                    "study_done_1": g < 2,
+                    "study_2": "s2",
+                    "study_done_2": False,
+                    **{f"study_{k}": None for k in (3, 4, 5)},
+                    **{f"study_done_{k}": None for k in (3, 4, 5)},
+                    "body_seen": 3,
+                    "lesson_seen": g != 3,
+                    "lesson_dealt": g == 0,
+                    # alpha: a Beast mech with a gap at arm_2; full: a Vehicle one
+                    "legs": f"legs-{'beast' if deck == 'alpha' else 'vehicle'}-melee",
+                    "torso": "torso-beast-energy" if deck == "alpha" else "torso-vehicle-energy",
+                    "head": None,
+                    "arm_1": "arms-clockwork-sonic-1",
+                    "arm_2": None,
+                }
+            )
     schema = {f"study_{k}": pl.String for k in range(1, 6)}
     schema |= {f"study_done_{k}": pl.Boolean for k in range(1, 6)}
     schema |= {c: pl.String for c in ("head", "arm_2")}
@@ -93,8 +113,14 @@ def test_difference_sentences_and_ranking_by_hand(con):
     # effect sizes: gaps 1.25 / 0.540062 = 2.3146; win: pooled sd sqrt((1/3 + 0) / 2)
     # = 0.408248, 0.5 / 0.408248 = 1.2247; gpa the same as win (2.0 or 1.0 follows the
     # win, the difference and spread both x1); the rest 0, by name
-    assert ranked["metric"].to_list() == ["gaps", "gpa", "win", "lesson_took", "study_done",
-                                          "weak_matches"]  # fmt: skip
+    assert ranked["metric"].to_list() == [
+        "gaps",
+        "gpa",
+        "win",
+        "lesson_took",
+        "study_done",
+        "weak_matches",
+    ]
     assert ranked["effect_size"][0] == pytest.approx(2.3146, abs=1e-4)
     rows = {r["metric"]: r for r in ranked.iter_rows(named=True)}
     assert report.difference_sentence(rows["gaps"]) == (
@@ -129,14 +155,22 @@ def test_deck_means_study_completion_and_scarcity_by_hand(con):
     alpha = scarce.filter(pl.col("deck") == "alpha")
     # alpha mechs: Beast Legs and Torso, a Clockwork Arm; Types melee, energy, sonic
     assert alpha.select("attribute", "value", "mechs").rows() == [
-        ("form", "beast", 4), ("form", "clockwork", 4),
-        ("type", "energy", 4), ("type", "melee", 4), ("type", "sonic", 4)]  # fmt: skip
-    full = report.complete_scarcity(scarce, ["full"], {"full": 4}, ["beast", "vehicle"],
-                                    ["magic"], "r1")  # fmt: skip
+        ("form", "beast", 4),
+        ("form", "clockwork", 4),
+        ("type", "energy", 4),
+        ("type", "melee", 4),
+        ("type", "sonic", 4),
+    ]
+    full = report.complete_scarcity(
+        scarce, ["full"], {"full": 4}, ["beast", "vehicle"], ["magic"], "r1"
+    )
     # Beast and Magic were never held with the full spread: 0 of 4, Wilson high
     # (0 + 3.8416/8 + 1.96 sqrt(3.8416/64)) / 1.9604 = (.4802 + .4802) / 1.9604 = .489900
     assert full.select("value", "mechs", "share").rows() == [
-        ("beast", 0, 0.0), ("vehicle", 4, 1.0), ("magic", 0, 0.0)]  # fmt: skip
+        ("beast", 0, 0.0),
+        ("vehicle", 4, 1.0),
+        ("magic", 0, 0.0),
+    ]
     assert full["high"][0] == pytest.approx(0.4899, abs=1e-6)
 
 
@@ -146,13 +180,17 @@ def test_lesson_dealt_and_seen_by_hand(con):
     # centre (.25 + .4802) / 1.9604 = .372475; half 1.96 sqrt(.25 x .75 / 4 + 3.8416 / 64)
     # / 1.9604 = 1.96 x sqrt(.1069) / 1.9604 = 1.96 x .326956 / 1.9604 = .326889
     assert dealt.select("deck", "players", "games", "hits", "rate").rows() == [
-        ("alpha", 2, 4, 1, 0.25), ("full", 2, 4, 1, 0.25)]  # fmt: skip
+        ("alpha", 2, 4, 1, 0.25),
+        ("full", 2, 4, 1, 0.25),
+    ]
     assert dealt["low"].to_list() == pytest.approx([0.045586] * 2, abs=1e-6)
     assert dealt["high"].to_list() == pytest.approx([0.699364] * 2, abs=1e-6)
     seen = queries.lesson_seen(con, VIEW)
     # 3 of 4 seen, 3 body cards each game; Wilson mirrors 1 of 4: 1 - .699364, 1 - .045586
     assert seen.select("deck", "games", "body_seen", "hits", "rate").rows() == [
-        ("alpha", 4, 3.0, 3, 0.75), ("full", 4, 3.0, 3, 0.75)]  # fmt: skip
+        ("alpha", 4, 3.0, 3, 0.75),
+        ("full", 4, 3.0, 3, 0.75),
+    ]
     assert seen["low"].to_list() == pytest.approx([0.300636] * 2, abs=1e-6)
     assert report.lesson_seen_sentence(seen.head(1)) == (
         "The lesson's Form was among all the body cards that left the draw pile in Assembly "
@@ -162,19 +200,26 @@ def test_lesson_dealt_and_seen_by_hand(con):
 
 
 def test_exact_lesson_odds_at_the_deal_by_hand():
-    deck = [Card("legs-beast-melee", "legs", "beast", "melee", 0),
-            Card("head-beast-magic", "head", "beast", "magic", 0),
-            Card("torso-vehicle-energy", "torso", "vehicle", "energy", 0),
-            Card("arms-vehicle-sonic-1", "arms", "vehicle", "sonic", 1)]  # fmt: skip
+    deck = [
+        Card("legs-beast-melee", "legs", "beast", "melee", 0),
+        Card("head-beast-magic", "head", "beast", "magic", 0),
+        Card("torso-vehicle-energy", "torso", "vehicle", "energy", 0),
+        Card("arms-vehicle-sonic-1", "arms", "vehicle", "sonic", 1),
+    ]
     forms = ["beast", "vehicle"]
     odds = report.exact_lesson_dealt(deck, forms, [1, 2, 3, 4])
     # body pile: 2 Beast, 1 Vehicle (the Arm is not in it). P(lesson Beast) = 2/3.
     # k = 1: 2/3 x (1 - C(1,1)/C(3,1)) + 1/3 x (1 - C(2,1)/C(3,1)) = 4/9 + 1/9 = 5/9
     # k = 2: 2/3 x 1 + 1/3 x (1 - C(2,2)/C(3,2)) = 2/3 + 2/9 = 8/9; k = 3: 1; k = 4: no pile
     assert odds == {1: Fraction(5, 9), 2: Fraction(8, 9), 3: Fraction(1)}
-    sim = pl.DataFrame({"deck": ["d", "d", "d", "e"], "players": [1, 2, 3, 1],
-                        "games": [81, 9, 10, 5],
-                        "rate": [5 / 9 + 1 / 9, 8 / 9, 1.0, 0.2]})  # fmt: skip
+    sim = pl.DataFrame(
+        {
+            "deck": ["d", "d", "d", "e"],
+            "players": [1, 2, 3, 1],
+            "games": [81, 9, 10, 5],
+            "rate": [5 / 9 + 1 / 9, 8 / 9, 1.0, 0.2],
+        }
+    )
     # hand size 1: cards dealt = players (1, 2, 3); deck e's cards are unknown
     out = report.with_exact(sim, {"d": deck}, forms, hand_size=1)
     assert out["dealt"].to_list() == [1, 2, 3, 1]
@@ -209,8 +254,13 @@ GAP = Limit("deck_gap", "", 0.0, 0.05, "assumed")
 
 
 def test_win_rate_flags_only_when_the_interval_is_outside():
-    win = pl.DataFrame({"kaiju": ["a", "b", "c", "d", "e"], "games": [100, 100, 1000, 100, 100],
-                        "wins": [70, 55, 650, 62, 30]})  # fmt: skip
+    win = pl.DataFrame(
+        {
+            "kaiju": ["a", "b", "c", "d", "e"],
+            "games": [100, 100, 1000, 100, 100],
+            "wins": [70, 55, 650, 62, 30],
+        }
+    )
     flags = win_rate_flags(win, WIN, "hand-made")
     # Wilson 95% (z^2 = 3.8416):
     # a 70/100: centre (.7 + .019208) / 1.038416 = .692601, half 1.96 sqrt(.0021 +
@@ -220,7 +270,10 @@ def test_win_rate_flags_only_when_the_interval_is_outside():
     # c 650/1000: centre .649426, half .029512 -> .6199 to .6789: flagged
     # e 30/100: centre .307399, half .088451 -> .2189 to .3958: wholly below .40, flagged
     assert [(f.subject, f.limit, f.value) for f in flags] == [
-        ("a", "win_rate", 0.7), ("c", "win_rate", 0.65), ("e", "win_rate", 0.3)]  # fmt: skip
+        ("a", "win_rate", 0.7),
+        ("c", "win_rate", 0.65),
+        ("e", "win_rate", 0.3),
+    ]
     assert flags[0].sentence == (
         "With the full spread a is beaten in 70.0% of whole games (95% interval 60.4% to "
         "78.1%), above the limit of 60.0%."
@@ -235,10 +288,15 @@ def test_no_win_rate_flag_within_the_limits():
 
 
 def test_deck_gap_flags_only_when_the_interval_is_outside():
-    gaps = pl.DataFrame({"kaiju": ["a", "b", "c", "d", "e"], "games": [4000] * 5,
-                         "diff": [-0.10, 0.06, 0.08, -0.07, 0.0],
-                         "low": [-0.12, 0.04, 0.06, -0.09, -0.2],
-                         "high": [-0.08, 0.08, 0.10, -0.05, 0.2]})  # fmt: skip
+    gaps = pl.DataFrame(
+        {
+            "kaiju": ["a", "b", "c", "d", "e"],
+            "games": [4000] * 5,
+            "diff": [-0.10, 0.06, 0.08, -0.07, 0.0],
+            "low": [-0.12, 0.04, 0.06, -0.09, -0.2],
+            "high": [-0.08, 0.08, 0.10, -0.05, 0.2],
+        }
+    )
     flags = deck_gap_flags(gaps, GAP, "hand-made")
     # |gap| intervals: a .08-.12 (flagged, harder), b .04-.08 (reaches inside), c
     # .06-.10 (flagged, easier), d .05-.09 (starts AT the limit: not beyond it), e 0-.20
@@ -259,9 +317,14 @@ def test_abs_interval_folds_at_zero():
 
 
 def test_samples_table_places_the_alpha_among_the_samples():
-    win = pl.DataFrame({"deck": ["full", "alpha", "alpha-sample-1", "alpha-sample-2",
-                                 "alpha-sample-3"], "kaiju": ["k"] * 5, "metric": ["win"] * 5,
-                        "mean": [0.6, 0.3, 0.5, 0.4, 0.55]})  # fmt: skip
+    win = pl.DataFrame(
+        {
+            "deck": ["full", "alpha", "alpha-sample-1", "alpha-sample-2", "alpha-sample-3"],
+            "kaiju": ["k"] * 5,
+            "metric": ["win"] * 5,
+            "mean": [0.6, 0.3, 0.5, 0.4, 0.55],
+        }
+    )
     table = report.samples_table(win)
     # samples .4 .5 .55: low .4, median .5, high .55; the alpha's .3 beats none of them
     assert table.row(0) == ("k", 0.6, 0.3, 3, 0.4, 0.5, 0.55, 0)
@@ -269,4 +332,8 @@ def test_samples_table_places_the_alpha_among_the_samples():
     assert "k 40% to 55% (catalog alpha 30%)" in text
     assert "outside the samples' range against k" in text
     assert report.deck_order(["alpha-sample-10", "alpha", "alpha-sample-2", "full"]) == (
-        "full", "alpha", "alpha-sample-2", "alpha-sample-10")  # fmt: skip
+        "full",
+        "alpha",
+        "alpha-sample-2",
+        "alpha-sample-10",
+    )

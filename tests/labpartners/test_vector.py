@@ -37,8 +37,9 @@ def cat():
     for spec in SPECIALTIES:
         for when, at in TRIGGERS:
             pid = f"{spec}_{when}"
-            extra[pid] = dataclasses.replace(c.policies["steady"], id=pid, specialty=spec,
-                                             intervene_when=when, intervene_at=at)  # fmt: skip
+            extra[pid] = dataclasses.replace(
+                c.policies["steady"], id=pid, specialty=spec, intervene_when=when, intervene_at=at
+            )
     return dataclasses.replace(c, policies={**c.policies, **extra})
 
 
@@ -192,16 +193,20 @@ def test_random_battles_replay_exactly(cat) -> None:
     forms = sorted({c.form for c in cat.cards.values()})
     policies, seen = sorted(cat.policies), np.zeros(4)
     for i in range(250):
-        cards = [None if rng.random() < 0.2 else cat.cards[rng.choice(by_part[SLOT_PART[s]])]
-                 for s in SLOTS]  # fmt: skip
+        cards = [
+            None if rng.random() < 0.2 else cat.cards[rng.choice(by_part[SLOT_PART[s]])]
+            for s in SLOTS
+        ]
         lesson = str(rng.choice(forms))
-        traits = [cat.traits[t] for t in rng.choice(sorted(cat.traits), rng.integers(0, 3),
-                                                    replace=False)]  # fmt: skip
+        traits = [
+            cat.traits[t] for t in rng.choice(sorted(cat.traits), rng.integers(0, 3), replace=False)
+        ]
         f = foe(cat.kaiju[str(rng.choice(sorted(cat.kaiju)))], traits, cards, lesson, cat.params)
-        spares = [[cat.cards[c] for c in rng.choice(by_part[p], rng.integers(0, 3), replace=False)]
-                  for p in PARTS]  # fmt: skip
-        b = compile_battle(cat, cards, lesson, f, cat.policies[policies[i % len(policies)]],
-                           spares)  # fmt: skip
+        spares = [
+            [cat.cards[c] for c in rng.choice(by_part[p], rng.integers(0, 3), replace=False)]
+            for p in PARTS
+        ]
+        b = compile_battle(cat, cards, lesson, f, cat.policies[policies[i % len(policies)]], spares)
         dice = RecordingDice(np.random.default_rng(i))
         ref = reference.play_dice([b], ONE, dice)
         got = scripted(b, dice.script)
@@ -215,8 +220,9 @@ def test_contract_and_refusals(cat) -> None:
     ids = np.zeros(50, np.int64)
     vec = vector.play([b], ids, np.random.default_rng(0))
     ref = reference.play([b], ids, np.random.default_rng(0))
-    assert {k: (v.dtype, v.shape) for k, v in vec.items()} == \
-        {k: (v.dtype, v.shape) for k, v in ref.items()}  # fmt: skip
+    assert {k: (v.dtype, v.shape) for k, v in vec.items()} == {
+        k: (v.dtype, v.shape) for k, v in ref.items()
+    }
     again = vector.play([b], ids, np.random.default_rng(0))
     assert all((again[k] == vec[k]).all() for k in vec)
     with pytest.raises(ValueError, match="batch_key"):
@@ -231,10 +237,12 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
 
 def test_mixed_call_matches_separate_calls(cat) -> None:
     """Scenarios interleaved in one call play as they do alone (within 4 SE)."""
-    battles = [catalog_battle(cat, "mechsuit_lesson", "gorgadon", ("spined",)),
-               catalog_battle(cat, "beast_pack", "trivex", ("howler",)),
-               catalog_battle(cat, "mechsuit_lesson", "thornmaw", ("frenzy",), "ace_finisher"),
-               catalog_battle(cat, "gappy", "thornmaw", spares=ARM_SPARES)]  # fmt: skip
+    battles = [
+        catalog_battle(cat, "mechsuit_lesson", "gorgadon", ("spined",)),
+        catalog_battle(cat, "beast_pack", "trivex", ("howler",)),
+        catalog_battle(cat, "mechsuit_lesson", "thornmaw", ("frenzy",), "ace_finisher"),
+        catalog_battle(cat, "gappy", "thornmaw", spares=ARM_SPARES),
+    ]
     per = 6000
     ids = np.random.default_rng(1).permutation(np.repeat(np.arange(len(battles)), per))
     mixed = metrics(vector.play(battles, ids, np.random.default_rng(2)))
@@ -274,8 +282,11 @@ def test_agrees_with_exact_dp(cat) -> None:
     for i, b in enumerate(battles):
         o = outcome(b)
         p = float(o.p_win)
-        exact = {"win": (p, p * (1 - p)), "gpa": _moments(o.gpa_dist()),
-                 "rounds": _moments(o.rounds_dist())}  # fmt: skip
+        exact = {
+            "win": (p, p * (1 - p)),
+            "gpa": _moments(o.gpa_dist()),
+            "rounds": _moments(o.rounds_dist()),
+        }
         assert exact["rounds"][1] > 0.1, b.label  # a battle that the dice decide
         for name, (mean, var) in exact.items():
             sample = got[name][ids == i]

@@ -56,11 +56,23 @@ def ix(length: int):
 
 
 def stance(n: int, **kw) -> B.Stance:
-    base = dict(target=0, goal=0, reach=0, zone=-1, ally=-1, w_zone=0, w_approach=0,
-                w_shot=0, w_cover=0, w_flank=0, w_screen=0)  # fmt: skip
+    base = dict(
+        target=0,
+        goal=0,
+        reach=0,
+        zone=-1,
+        ally=-1,
+        w_zone=0,
+        w_approach=0,
+        w_shot=0,
+        w_cover=0,
+        w_flank=0,
+        w_screen=0,
+    )
     base.update(kw)
-    return B.Stance(**{k: np.broadcast_to(np.asarray(v, np.int64), (n,)).copy()
-                       for k, v in base.items()})  # fmt: skip
+    return B.Stance(
+        **{k: np.broadcast_to(np.asarray(v, np.int64), (n,)).copy() for k, v in base.items()}
+    )
 
 
 def one_row(h: list[int]) -> np.ndarray:
@@ -74,9 +86,7 @@ NONE = np.full((1, 1), -1, np.int64)  # no other mechs
 
 def test_board_of_by_hand():
     # (0,0) level 2 has its two neighbours (1,0) and (0,1) two levels down: no walking out.
-    m = drawn("2. 0. 0.  0.",
-              "0. 0. 0f  0#1",
-              zones=[[(1, 0)], [(2, 0)], [(2, 1)]], deploy=1)  # fmt: skip
+    m = drawn("2. 0. 0.  0.", "0. 0. 0f  0#1", zones=[[(1, 0)], [(2, 0)], [(2, 1)]], deploy=1)
     b = board_for(m)
     assert B.board_of(m, None) is b  # built once
     assert (b.map_id, b.zones, b.hexes, b.front) == (m.id, 3, 8, (0, 3))
@@ -91,8 +101,7 @@ def test_board_of_by_hand():
     assert zc[:, 3].tolist() == [2, 1, 2]
     assert zc[1, 2] == 0
     # terrain.toml costs: foliage 1 makes (0,1) -> (1,1) -> (2,1) cost 2
-    cheap = Terrain(enter=(1, 1, None), climb_per_level=1, climb_max=1, fall_drop=2,
-                    provenance={})  # fmt: skip
+    cheap = Terrain(enter=(1, 1, None), climb_per_level=1, climb_max=1, fall_drop=2, provenance={})
     assert board_for(m, cheap).zone_cost[2, 4] == 2
 
 
@@ -236,22 +245,24 @@ def test_deployment_on_the_broken_map(skirmish, weights):
 def test_claim_zones_by_hand():
     b = board_for(flat(13, 5, FIELD))
     side = np.array([0, 0, 1, 1])
-    pos = np.array([
-        # one player a side: the middle, though each stands on another zone's centre
-        [F(4, 1), F(0, 0), F(8, 1), F(12, 4)],
-        # two a side: zone 1 to the nearer ((1,3) 4 against (1,1) 5; (11,3) 4 against
-        # (11,0) [11,0] -> (7,2) [6,2] 5), the other takes its own end's zone
-        [F(1, 1), F(1, 3), F(11, 0), F(11, 3)],
-        # players already in zones and nearest to them keep them: (6,3) in zone 1 (0 against
-        # (4,1)'s 2); (7,3) in zone 1 (0 against (8,1) [8,1] -> (7,2) [6,2] 2)
-        [F(4, 1), F(6, 3), F(8, 1), F(7, 3)],
-        # (5,2) stands in zone 0 but is 1 from zone 1 ((6,2)), nearer than (1,1)'s 5: it
-        # makes for the middle and (1,1) takes zone 0. Side B does not play here.
-        [F(5, 2), F(1, 1), F(7, 3), F(8, 1)],
-        # ties to the lower index: (1,4) and (1,2) are both 5 from zone 1; (11,4) and (11,2)
-        # both 4
-        [F(1, 4), F(1, 2), F(11, 4), F(11, 2)],
-    ])  # fmt: skip
+    pos = np.array(
+        [
+            # one player a side: the middle, though each stands on another zone's centre
+            [F(4, 1), F(0, 0), F(8, 1), F(12, 4)],
+            # two a side: zone 1 to the nearer ((1,3) 4 against (1,1) 5; (11,3) 4 against
+            # (11,0) [11,0] -> (7,2) [6,2] 5), the other takes its own end's zone
+            [F(1, 1), F(1, 3), F(11, 0), F(11, 3)],
+            # players already in zones and nearest to them keep them: (6,3) in zone 1 (0 against
+            # (4,1)'s 2); (7,3) in zone 1 (0 against (8,1) [8,1] -> (7,2) [6,2] 2)
+            [F(4, 1), F(6, 3), F(8, 1), F(7, 3)],
+            # (5,2) stands in zone 0 but is 1 from zone 1 ((6,2)), nearer than (1,1)'s 5: it
+            # makes for the middle and (1,1) takes zone 0. Side B does not play here.
+            [F(5, 2), F(1, 1), F(7, 3), F(8, 1)],
+            # ties to the lower index: (1,4) and (1,2) are both 5 from zone 1; (11,4) and (11,2)
+            # both 4
+            [F(1, 4), F(1, 2), F(11, 4), F(11, 2)],
+        ]
+    )
     plays = np.ones(pos.shape, bool)
     plays[0, [1, 3]] = False
     plays[3, [2, 3]] = False
@@ -428,8 +439,10 @@ BRUTE = (
     "0. 0.  0.  1.  0. 0.  0. 0.",
 )
 BRUTE_ZONES = (flower(1, 2), flower(4, 3), flower(6, 1))
-OFFSETS = (((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)),
-           ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)))  # fmt: skip
+OFFSETS = (
+    ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)),
+    ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)),
+)
 
 
 def _around(m: Map, h: int) -> list[int | None]:
@@ -529,8 +542,7 @@ def test_path_walk_cheapest_path():
     # 5 x 3: row 1 foliage at cols 1-3. (0,1) -> (3,1)f: straight through the foliage
     # 2 + 2 + 2 = 6; round by row 0: (1,0) 1, (2,0) 1, (3,0) 1, (3,1) 2 = 5; by row 2:
     # (1,2), (2,2), (3,2), (3,1) = 5 too; equal first steps go to the lower index (1,0).
-    b = board_for(flat(5, 3, ([(0, 0)], [(4, 1)], [(0, 2)]), c1r1="0f", c2r1="0f",
-                       c3r1="0f"))  # fmt: skip
+    b = board_for(flat(5, 3, ([(0, 0)], [(4, 1)], [(0, 2)]), c1r1="0f", c2r1="0f", c3r1="0f"))
     P = ix(5)
     n = 3
     pos, dest = np.full(n, P(0, 1)), np.full(n, P(3, 1))
@@ -548,13 +560,15 @@ def test_charge_hex_by_hand():
     t = S(3, 2)
     sides = [S(4, 2), S(3, 1), S(2, 1), S(2, 2), S(2, 3), S(3, 3)]
     pos = np.array([S(0, 2), S(0, 2), S(4, 0), S(2, 2), S(0, 2)])
-    others = np.array([
-        [-1, -1, -1, -1, -1, -1],
-        [S(2, 2), -1, -1, -1, -1, -1],
-        [S(3, 1), -1, -1, -1, -1, -1],
-        [S(2, 2), -1, -1, -1, -1, -1],  # the charger's own hex is no block to itself
-        sides,
-    ])  # fmt: skip
+    others = np.array(
+        [
+            [-1, -1, -1, -1, -1, -1],
+            [S(2, 2), -1, -1, -1, -1, -1],
+            [S(3, 1), -1, -1, -1, -1, -1],
+            [S(2, 2), -1, -1, -1, -1, -1],  # the charger's own hex is no block to itself
+            sides,
+        ]
+    )
     hexes, cost = B.charge_hex(plain, pos, np.full(5, t), others)
     # (0,2) [-1,2]: W (2,2) [1,2] 2; NW (2,1) [2,1] 3; SW (2,3) [1,3] 3; the rest 4 -> (2,2)
     # with (2,2) taken: NW and SW tie at 3: the lower direction, NW (2,1)
@@ -610,8 +624,7 @@ def test_smoke_on_line():
     # beyond the target: no; first intervening hex: yes
     assert got.tolist() == [True, True, False, False, False, True]
     # adjacent: nothing between; only the target's own hex counts
-    got = B.smoke_on_line(b, np.array([a, a]), np.array([S(2, 2)] * 2),
-                          np.array([S(2, 2), a]))  # fmt: skip
+    got = B.smoke_on_line(b, np.array([a, a]), np.array([S(2, 2)] * 2), np.array([S(2, 2), a]))
     assert got.tolist() == [True, False]
     # the other way along the same line
     assert B.smoke_on_line(b, np.array([t]), np.array([a]), np.array([S(4, 2)])).tolist() == [True]
@@ -642,16 +655,19 @@ def test_push_on_open_ground():
     assert drop.tolist() == [0] * 5
 
 
-@pytest.mark.parametrize("hexes, to, drop", [
-    ({"c4r2": "0#1"}, -1, 0),  # an obstacle
-    ({"c4r2": "2."}, -1, 0),  # two levels up
-    ({"c4r2": "1."}, 18, 0),  # one level up: allowed
-    ({"c4r2": "0f"}, 18, 0),  # foliage: allowed
-    ({"c3r2": "1."}, 18, 0),  # one level down: no fall
-    ({"c3r2": "2."}, 18, 2),  # two down: a fall of 2 (H3)
-    ({"c3r2": "3."}, 18, 3),  # three down
-    ({"c3r2": "3.", "c4r2": "2."}, 18, 0),  # three to two: one down
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "hexes, to, drop",
+    [
+        ({"c4r2": "0#1"}, -1, 0),  # an obstacle
+        ({"c4r2": "2."}, -1, 0),  # two levels up
+        ({"c4r2": "1."}, 18, 0),  # one level up: allowed
+        ({"c4r2": "0f"}, 18, 0),  # foliage: allowed
+        ({"c3r2": "1."}, 18, 0),  # one level down: no fall
+        ({"c3r2": "2."}, 18, 2),  # two down: a fall of 2 (H3)
+        ({"c3r2": "3."}, 18, 3),  # three down
+        ({"c3r2": "3.", "c4r2": "2."}, 18, 0),  # three to two: one down
+    ],
+)
 def test_push_blocks_and_falls(hexes, to, drop):
     # (2,2) charges (3,2), pushing it east into (4,2) = 18
     b = board_for(flat(7, 5, SEVEN, **hexes))
@@ -665,13 +681,15 @@ def test_push_blocks_and_falls(hexes, to, drop):
 def test_control_by_hand():
     b = board_for(flat(7, 5, SEVEN))
     side = np.array([0, 0, 1, 1])
-    pos = np.array([
-        [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # A in 0; both in 1; B in 2
-        [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # the same, B's mech in zone 1 dead
-        [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # A's in 0 and B's in 2 dead
-        [S(6, 0), S(5, 0), S(0, 4), S(1, 4)],  # nobody in a zone
-        [S(2, 1), S(3, 3), S(4, 2), S(6, 4)],  # A twice in 1, B's mechs dead
-    ])  # fmt: skip
+    pos = np.array(
+        [
+            [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # A in 0; both in 1; B in 2
+            [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # the same, B's mech in zone 1 dead
+            [S(0, 0), S(3, 2), S(2, 3), S(6, 4)],  # A's in 0 and B's in 2 dead
+            [S(6, 0), S(5, 0), S(0, 4), S(1, 4)],  # nobody in a zone
+            [S(2, 1), S(3, 3), S(4, 2), S(6, 4)],  # A twice in 1, B's mechs dead
+        ]
+    )
     alive = np.ones(pos.shape, bool)
     alive[1, 2] = False
     alive[2, [0, 3]] = False

@@ -22,8 +22,11 @@ def battle_on(catalog, board: str, a, b, changes=None):
     changes = changes or {}
     rules_changes = {k: v for k, v in changes.items() if not k.startswith("p_")}
     battle = compile_battle(catalog, a, b, replace(catalog.params, board=board, **rules_changes))
-    switches = {k: np.array([v[s] for s in battle.side], bool)
-                for k, v in changes.items() if k.startswith("p_")}  # fmt: skip
+    switches = {
+        k: np.array([v[s] for s in battle.side], bool)
+        for k, v in changes.items()
+        if k.startswith("p_")
+    }
     return replace(battle, **switches)
 
 
@@ -35,58 +38,130 @@ SCENARIOS = [
     ("open-careful-v-brawl", "open", side("courier", "careful"), side("bastion", "brawler"), {}),
     ("urban-gun-v-careful", "urban", side("lancer", "gunline"), side("warden", "careful"), {}),
     ("urban-holder-v-flanker", "urban", side("skiff", "holder"), side("harrier", "flanker"), {}),
-    ("large-gun-v-holder", "large_broken", side("bastion", "gunline"),
-     side("foreman", "holder"), {}),
+    (
+        "large-gun-v-holder",
+        "large_broken",
+        side("bastion", "gunline"),
+        side("foreman", "holder"),
+        {},
+    ),
     ("open-brawl-mirror", "open", side("reaver", "brawler"), side("reaver", "brawler"), {}),
-    ("broken-margin-3", "broken", side("bastion", "gunline"), side("foreman", "careful"),
-     {"crit_margin": 3}),
-    ("broken-short-game", "broken", side("courier", "flanker"), side("lancer", "holder"),
-     {"round_cap": 3}),
-    ("team-broken-gun-v-brawl", "broken", side("courier+foreman+reaver", "gunline"),
-     side("bastion+lancer+skiff", "brawler"), {}),
-    ("team-broken-holder-v-gun", "broken", side("courier+foreman+reaver", "holder"),
-     side("courier+foreman+reaver", "gunline"), {}),
-    ("team-open-careful-v-flanker", "open", side("skiff+harrier+warden", "careful"),
-     side("courier+foreman+bastion", "flanker"), {}),
-    ("team-urban-mirror-holder", "urban", side("courier+foreman+reaver", "holder"),
-     side("courier+foreman+reaver", "holder"), {}),
-    ("team-urban-saints-bond", "urban",
-     side("reaver+warden+courier", "brawler", "ruko+marrow+hana"),
-     side("foreman+lancer+harrier", "gunline"), {}),
-    ("team-large-gun-v-careful", "large_broken", side("bastion+reaver+courier", "gunline"),
-     side("skiff+harrier+lancer", "careful"), {}),
-    ("team-broken-bonds-margin-3", "broken", side("skiff+harrier+lancer", "gunline", "sable+vex+q"),
-     side("foreman+courier+reaver", "careful", "dorn+hana+tamsin"), {"crit_margin": 3}),
+    (
+        "broken-margin-3",
+        "broken",
+        side("bastion", "gunline"),
+        side("foreman", "careful"),
+        {"crit_margin": 3},
+    ),
+    (
+        "broken-short-game",
+        "broken",
+        side("courier", "flanker"),
+        side("lancer", "holder"),
+        {"round_cap": 3},
+    ),
+    (
+        "team-broken-gun-v-brawl",
+        "broken",
+        side("courier+foreman+reaver", "gunline"),
+        side("bastion+lancer+skiff", "brawler"),
+        {},
+    ),
+    (
+        "team-broken-holder-v-gun",
+        "broken",
+        side("courier+foreman+reaver", "holder"),
+        side("courier+foreman+reaver", "gunline"),
+        {},
+    ),
+    (
+        "team-open-careful-v-flanker",
+        "open",
+        side("skiff+harrier+warden", "careful"),
+        side("courier+foreman+bastion", "flanker"),
+        {},
+    ),
+    (
+        "team-urban-mirror-holder",
+        "urban",
+        side("courier+foreman+reaver", "holder"),
+        side("courier+foreman+reaver", "holder"),
+        {},
+    ),
+    (
+        "team-urban-saints-bond",
+        "urban",
+        side("reaver+warden+courier", "brawler", "ruko+marrow+hana"),
+        side("foreman+lancer+harrier", "gunline"),
+        {},
+    ),
+    (
+        "team-large-gun-v-careful",
+        "large_broken",
+        side("bastion+reaver+courier", "gunline"),
+        side("skiff+harrier+lancer", "careful"),
+        {},
+    ),
+    (
+        "team-broken-bonds-margin-3",
+        "broken",
+        side("skiff+harrier+lancer", "gunline", "sable+vex+q"),
+        side("foreman+courier+reaver", "careful", "dorn+hana+tamsin"),
+        {"crit_margin": 3},
+    ),
     # E5 Guard on a map: side B's Shield-bearers escort
-    ("team-broken-guard", "broken", side("courier+foreman+reaver", "gunline"),
-     side("bastion+warden+skiff", "careful"), {"p_guard": (False, True)}),
+    (
+        "team-broken-guard",
+        "broken",
+        side("courier+foreman+reaver", "gunline"),
+        side("bastion+warden+skiff", "careful"),
+        {"p_guard": (False, True)},
+    ),
     # H5 smoke and the jump booster on a map
-    ("team-urban-smoke-jump", "urban", side("courier+skiff", "flanker"),
-     side("reaver+foreman", "brawler"), {"p_smoke": (True, True), "p_jump": (True, True)}),
+    (
+        "team-urban-smoke-jump",
+        "urban",
+        side("courier+skiff", "flanker"),
+        side("reaver+foreman", "brawler"),
+        {"p_smoke": (True, True), "p_jump": (True, True)},
+    ),
     # F11.5 grapples (the brawler grapples; gunline and careful Break) and F11.3 Charges
     # with pushes over the broken map's drops (H3 falls)
-    ("team-broken-brawl-v-careful", "broken", side("reaver+bastion+foreman", "brawler"),
-     side("courier+lancer+warden", "careful"), {}),
-    ("team-open-flanker-v-brawl", "open", side("harrier+lancer+courier", "flanker"),
-     side("reaver+bastion+foreman", "brawler"), {"glance_damage": "half"}),
-    ("team-2v3-broken", "broken", side("bastion+reaver", "holder"),
-     side("courier+foreman+skiff", "gunline"), {}),
-]  # fmt: skip
+    (
+        "team-broken-brawl-v-careful",
+        "broken",
+        side("reaver+bastion+foreman", "brawler"),
+        side("courier+lancer+warden", "careful"),
+        {},
+    ),
+    (
+        "team-open-flanker-v-brawl",
+        "open",
+        side("harrier+lancer+courier", "flanker"),
+        side("reaver+bastion+foreman", "brawler"),
+        {"glance_damage": "half"},
+    ),
+    (
+        "team-2v3-broken",
+        "broken",
+        side("bastion+reaver", "holder"),
+        side("courier+foreman+skiff", "gunline"),
+        {},
+    ),
+]
 
 
-@pytest.mark.parametrize(("name", "board", "side_a", "side_b", "changes"), SCENARIOS,
-                         ids=[s[0] for s in SCENARIOS])  # fmt: skip
-def test_vector_agrees_with_reference_on_the_board(skirmish, name, board, side_a, side_b,
-                                                   changes):  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "board", "side_a", "side_b", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS]
+)
+def test_vector_agrees_with_reference_on_the_board(skirmish, name, board, side_a, side_b, changes):
     battle = battle_on(skirmish, board, side_a, side_b, changes)
     team = len(side_a.kits) > 1
     # the reference sample carries the standard error (1/200 + 1/5,000 is 1.02 x 1/200)
     n_ref, n_vec = (200, 5_000) if team else (500, 10_000)
     seed = sum(map(ord, name))
-    ref = metrics(reference.play([battle], np.zeros(n_ref, np.int64),
-                                 np.random.default_rng(seed)))  # fmt: skip
-    vec = metrics(vector.play([battle], np.zeros(n_vec, np.int64),
-                              np.random.default_rng(seed + 1)))  # fmt: skip
+    ref = metrics(reference.play([battle], np.zeros(n_ref, np.int64), np.random.default_rng(seed)))
+    vec = metrics(vector.play([battle], np.zeros(n_vec, np.int64), np.random.default_rng(seed + 1)))
     assert_same_distribution(ref, vec, name, BOARD_METRICS)
 
 
@@ -100,8 +175,9 @@ def test_mixed_board_batch_agrees_with_reference(skirmish):
     ids = rng.permutation(np.repeat(np.arange(len(battles)), 5_000))
     vec = vector.play(battles, ids, np.random.default_rng(16))
     for i, s in enumerate(chosen):
-        ref = metrics(reference.play([battles[i]], np.zeros(100, np.int64),
-                                     np.random.default_rng(17 + i)))  # fmt: skip
+        ref = metrics(
+            reference.play([battles[i]], np.zeros(100, np.int64), np.random.default_rng(17 + i))
+        )
         mine = {k: v[ids == i] for k, v in vec.items()}
         assert_same_distribution(ref, metrics(mine), s[0], BOARD_METRICS)
 
@@ -121,10 +197,15 @@ def test_zone_points_add_up(skirmish, engine):
     """I4: points are 3 per enemy destroyed plus 1 per zone-round; zone-rounds are the
     rounds' zones summed; a side holds at most 3 zones a round, and both sides together
     at most 3."""
-    battle = battle_on(skirmish, "broken", side("courier+foreman+reaver", "holder"),
-                       side("bastion+lancer+skiff", "gunline"))  # fmt: skip
-    res = engine.play([battle], np.zeros(60 if engine is reference else 3_000, np.int64),
-                      np.random.default_rng(3))  # fmt: skip
+    battle = battle_on(
+        skirmish,
+        "broken",
+        side("courier+foreman+reaver", "holder"),
+        side("bastion+lancer+skiff", "gunline"),
+    )
+    res = engine.play(
+        [battle], np.zeros(60 if engine is reference else 3_000, np.int64), np.random.default_rng(3)
+    )
     assert (res["points"] == 3 * res["kills"] + res["zones"]).all()
     assert (res["zones_by_round"].sum(axis=1) == res["zones"]).all()
     assert res["zones_by_round"].max() <= 3
@@ -137,10 +218,15 @@ def test_zone_points_add_up(skirmish, engine):
 @pytest.mark.parametrize("engine", [reference, vector], ids=["reference", "vector"])
 def test_no_two_mechs_share_a_hex(skirmish, engine):
     """A hex holds one mech (a reading): the living mechs' end hexes all differ."""
-    battle = battle_on(skirmish, "urban", side("courier+foreman+reaver", "brawler"),
-                       side("bastion+lancer+skiff", "brawler"))  # fmt: skip
-    res = engine.play([battle], np.zeros(40 if engine is reference else 2_000, np.int64),
-                      np.random.default_rng(4))  # fmt: skip
+    battle = battle_on(
+        skirmish,
+        "urban",
+        side("courier+foreman+reaver", "brawler"),
+        side("bastion+lancer+skiff", "brawler"),
+    )
+    res = engine.play(
+        [battle], np.zeros(40 if engine is reference else 2_000, np.int64), np.random.default_rng(4)
+    )
     for hexes, down in zip(res["hexes"], res["down"], strict=True):
         standing = hexes[~down]
         assert len(set(standing.tolist())) == len(standing)
@@ -153,11 +239,13 @@ def test_a_level_game_goes_to_sudden_death(skirmish, engine):
     their deployment hexes, 26 apart (H), out of every weapon's reach (the Foreman's
     longest reaches 1.5 x 8 = 12), score no zone and lose no Durability: every game
     plays cap + 1 rounds and is drawn."""
-    sitter = dataclasses.replace(skirmish.policies["gunline"], id="sitter", zone=0,
-                                 approach=0, shot=0, cover=0)  # fmt: skip
+    sitter = dataclasses.replace(
+        skirmish.policies["gunline"], id="sitter", zone=0, approach=0, shot=0, cover=0
+    )
     catalog = dataclasses.replace(skirmish, policies={**skirmish.policies, "sitter": sitter})
-    battle = battle_on(catalog, "open", side("foreman", "sitter"), side("foreman", "sitter"),
-                       {"round_cap": 3})  # fmt: skip
+    battle = battle_on(
+        catalog, "open", side("foreman", "sitter"), side("foreman", "sitter"), {"round_cap": 3}
+    )
     res = engine.play([battle], np.zeros(5, np.int64), np.random.default_rng(6))
     assert res["rounds"].tolist() == [4] * 5
     assert res["decided"].tolist() == [3] * 5  # draw
@@ -172,10 +260,12 @@ def test_sudden_death_only_after_a_level_game(skirmish, engine):
     points at the cap, so level; no draw without that round, and no such round after a
     game that was not level."""
     cap = 3
-    battle = battle_on(skirmish, "open", side("foreman", "holder"), side("foreman", "holder"),
-                       {"round_cap": cap})  # fmt: skip
-    res = engine.play([battle], np.zeros(60 if engine is reference else 3_000, np.int64),
-                      np.random.default_rng(6))  # fmt: skip
+    battle = battle_on(
+        skirmish, "open", side("foreman", "holder"), side("foreman", "holder"), {"round_cap": cap}
+    )
+    res = engine.play(
+        [battle], np.zeros(60 if engine is reference else 3_000, np.int64), np.random.default_rng(6)
+    )
     sudden = res["rounds"] == cap + 1
     assert res["rounds"].max() <= cap + 1
     points, hull, decided = res["points"], res["hull"], res["decided"]
@@ -193,10 +283,14 @@ def half_turned(m):
     same after a half turn)."""
     L, D = m.length, m.depth
     zones = tuple(tuple((L - 1 - c, D - 1 - r) for c, r in flower) for flower in m.zones[::-1])
-    return dataclasses.replace(m, id=f"{m.id}_turned", zones=zones,
-                               elevation=m.elevation[::-1, ::-1].copy(),
-                               terrain=m.terrain[::-1, ::-1].copy(),
-                               obstacle=m.obstacle[::-1, ::-1].copy())  # fmt: skip
+    return dataclasses.replace(
+        m,
+        id=f"{m.id}_turned",
+        zones=zones,
+        elevation=m.elevation[::-1, ::-1].copy(),
+        terrain=m.terrain[::-1, ::-1].copy(),
+        obstacle=m.obstacle[::-1, ::-1].copy(),
+    )
 
 
 @pytest.mark.parametrize("policy", ["gunline", "holder"])
@@ -215,10 +309,15 @@ def test_the_engine_favours_neither_side(skirmish, policy):
         battle = battle_on(catalog, board, team, team)
         res = vector.play([battle], np.zeros(20_000, np.int64), np.random.default_rng(seed))
         scores.append(metrics(res))
-    seen_from_b = {"score_a": 1 - scores[1]["score_a"], "zones_a": scores[1]["zones_b"],
-                   "kills_a": scores[1]["kills_b"], "hull_a": scores[1]["hull_b"]}  # fmt: skip
-    assert_same_distribution(scores[0], seen_from_b, f"{policy} on broken",
-                             ["score_a", "zones_a", "kills_a", "hull_a"])  # fmt: skip
+    seen_from_b = {
+        "score_a": 1 - scores[1]["score_a"],
+        "zones_a": scores[1]["zones_b"],
+        "kills_a": scores[1]["kills_b"],
+        "hull_a": scores[1]["hull_b"],
+    }
+    assert_same_distribution(
+        scores[0], seen_from_b, f"{policy} on broken", ["score_a", "zones_a", "kills_a", "hull_a"]
+    )
 
 
 def test_an_indirect_weapon_fires_without_sight_only_at_a_locked_target(skirmish):

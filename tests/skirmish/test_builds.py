@@ -23,12 +23,34 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "catalogs"
 FULL_PATH = CATALOGS / "skirmish" / builds.FULL_FILE
 NO_PILOT = Pilot(
-    id="nobody", name="Nobody", faction="tessellate", specialty="scout", gunnery=0,
-    piloting=0, systems=0, initiative=0, ability="", ability_kind="acc", ability_value=0,
-    bonds=(), provenance="assumed",
-)  # fmt: skip
-STAT_FIELDS = ("weight", "cap", "over", "overload", "legal", "evasion", "speed", "sensors",
-               "e_def", "reactor_cap", "hull", "head_acc")  # fmt: skip
+    id="nobody",
+    name="Nobody",
+    faction="tessellate",
+    specialty="scout",
+    gunnery=0,
+    piloting=0,
+    systems=0,
+    initiative=0,
+    ability="",
+    ability_kind="acc",
+    ability_value=0,
+    bonds=(),
+    provenance="assumed",
+)
+STAT_FIELDS = (
+    "weight",
+    "cap",
+    "over",
+    "overload",
+    "legal",
+    "evasion",
+    "speed",
+    "sensors",
+    "e_def",
+    "reactor_cap",
+    "hull",
+    "head_acc",
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +74,10 @@ def by_slot(parts: dict[str, Part], slot: str) -> list[Part]:
 
 def mech(parts: dict[str, Part], b: builds.Builds, n: int, pilot: Pilot = NO_PILOT) -> Mech:
     """Build number ``n`` as a rules.Mech."""
-    pick = {slot: parts[b.ids[builds.CATALOG_SLOT[slot]][int(getattr(b, slot)[n])]]
-            for slot in builds.BUILD_SLOTS}  # fmt: skip
+    pick = {
+        slot: parts[b.ids[builds.CATALOG_SLOT[slot]][int(getattr(b, slot)[n])]]
+        for slot in builds.BUILD_SLOTS
+    }
     return Mech(name=f"build{n}", pilot=pilot, **pick)
 
 
@@ -100,8 +124,12 @@ def test_bands_match_rules_on_random_sizes(k: int):
 
 
 def test_bands_hand_cases():
-    cases = {(2, 5, 5, 10, 3, 8): (1, 3, 3, 6, 2, 5), (1, 1, 1, 1, 1, 1): (4, 4, 3, 3, 3, 3),
-             (3, 3, 1, 1, 1, 1): (6, 6, 2, 2, 2, 2), (1, 1, 3, 3): (2, 2, 8, 8)}  # fmt: skip
+    cases = {
+        (2, 5, 5, 10, 3, 8): (1, 3, 3, 6, 2, 5),
+        (1, 1, 1, 1, 1, 1): (4, 4, 3, 3, 3, 3),
+        (3, 3, 1, 1, 1, 1): (6, 6, 2, 2, 2, 2),
+        (1, 1, 3, 3): (2, 2, 8, 8),
+    }
     for sizes, want in cases.items():
         assert tuple(builds.bands(np.array([sizes]))[0]) == want == rules.bands(sizes)
     with pytest.raises(ValueError):
@@ -111,8 +139,9 @@ def test_bands_hand_cases():
 # ---- the playable catalog: brute force ----------------------------------------------------
 
 
-def test_playable_brute_force(playable: dict[str, Part], enumerated: builds.Builds,
-                              skirmish: Catalog):  # fmt: skip
+def test_playable_brute_force(
+    playable: dict[str, Part], enumerated: builds.Builds, skirmish: Catalog
+):
     """Every one of 8 x 5 x 11 x 11 x 5 x 5 builds, one Python loop, rules.py formulas."""
     params = skirmish.params
     slots = [by_slot(playable, builds.CATALOG_SLOT[s]) for s in builds.BUILD_SLOTS]
@@ -139,8 +168,13 @@ def test_playable_brute_force(playable: dict[str, Part], enumerated: builds.Buil
         want["head_acc"].append(h.acc)
         want["bands"].append(band((h.size, r.size, left.size, c.size, b.size, g.size)))  # F4
     assert len(enumerated) == 121_000
-    got_ids = zip(*(np.array(enumerated.ids[builds.CATALOG_SLOT[s]])[getattr(enumerated, s)]
-                    for s in builds.BUILD_SLOTS), strict=True)  # fmt: skip
+    got_ids = zip(
+        *(
+            np.array(enumerated.ids[builds.CATALOG_SLOT[s]])[getattr(enumerated, s)]
+            for s in builds.BUILD_SLOTS
+        ),
+        strict=True,
+    )
     assert [tuple(t) for t in got_ids] == want["ids"]
     assert enumerated.klass.tolist() == want["klass"]
     for name in STAT_FIELDS:
@@ -148,27 +182,38 @@ def test_playable_brute_force(playable: dict[str, Part], enumerated: builds.Buil
     assert [tuple(row) for row in enumerated.bands.tolist()] == want["bands"]
 
 
-def test_playable_matches_mech_stats(playable: dict[str, Part], enumerated: builds.Builds,
-                                     skirmish: Catalog):  # fmt: skip
+def test_playable_matches_mech_stats(
+    playable: dict[str, Part], enumerated: builds.Builds, skirmish: Catalog
+):
     """rules.mech_stats (pilot with Piloting and Systems 0) on 3,000 random builds."""
     rng = np.random.default_rng(3)
     for n in rng.choice(len(enumerated), 3000, replace=False).tolist():
         stats = rules.mech_stats(mech(playable, enumerated, n), skirmish.params)
         assert CLASSES[enumerated.klass[n]] == stats.klass
         assert (enumerated.weight[n], enumerated.cap[n], enumerated.overload[n]) == (
-            stats.weight, stats.cap, stats.overload)  # fmt: skip
+            stats.weight,
+            stats.cap,
+            stats.overload,
+        )
         assert (enumerated.evasion[n], enumerated.speed[n], enumerated.sensors[n]) == (
-            stats.evasion, stats.speed, stats.sensors)  # fmt: skip
+            stats.evasion,
+            stats.speed,
+            stats.sensors,
+        )
         assert (enumerated.e_def[n], enumerated.reactor_cap[n], enumerated.hull[n]) == (
-            stats.e_def, stats.reactor_cap, stats.hull)  # fmt: skip
+            stats.e_def,
+            stats.reactor_cap,
+            stats.hull,
+        )
         assert tuple(enumerated.bands[n]) == stats.bands
 
 
 KIT_WEIGHTS = {"courier": 33, "foreman": 48, "reaver": 48, "bastion": 62, "harrier": 44}
 
 
-def test_kits_are_legal_builds(playable: dict[str, Part], enumerated: builds.Builds,
-                               skirmish: Catalog):  # fmt: skip
+def test_kits_are_legal_builds(
+    playable: dict[str, Part], enumerated: builds.Builds, skirmish: Catalog
+):
     """The eight kits are among the legal builds; stated weights (B3), Harrier overload 2."""
     assert len(skirmish.kits) == 8
     for kit in skirmish.kits.values():
@@ -183,16 +228,19 @@ def test_kits_are_legal_builds(playable: dict[str, Part], enumerated: builds.Bui
         assert enumerated.evasion[n] + m.pilot.piloting == stats.evasion
         assert enumerated.e_def[n] + m.pilot.systems == stats.e_def
         assert tuple(enumerated.bands[n]) == stats.bands
-    harrier = find(enumerated, **{s: getattr(skirmish.kits["harrier"], s)
-                                  for s in builds.BUILD_SLOTS})  # fmt: skip
+    harrier = find(
+        enumerated, **{s: getattr(skirmish.kits["harrier"], s) for s in builds.BUILD_SLOTS}
+    )
     assert (enumerated.over[harrier], enumerated.overload[harrier]) == (9, 2)
-    foreman = find(enumerated, **{s: getattr(skirmish.kits["foreman"], s)
-                                  for s in builds.BUILD_SLOTS})  # fmt: skip
+    foreman = find(
+        enumerated, **{s: getattr(skirmish.kits["foreman"], s) for s in builds.BUILD_SLOTS}
+    )
     assert tuple(enumerated.bands[foreman]) == (1, 3, 3, 6, 2, 5)  # 003 F4 standard Medium
 
 
-def test_count_legal_matches_enumeration(playable: dict[str, Part], enumerated: builds.Builds,
-                                         skirmish: Catalog):  # fmt: skip
+def test_count_legal_matches_enumeration(
+    playable: dict[str, Part], enumerated: builds.Builds, skirmish: Catalog
+):
     counts = builds.count_legal(playable, skirmish.params)
     for k, klass in enumerate(CLASSES):
         mine = enumerated.klass == k
@@ -205,8 +253,9 @@ def test_count_legal_matches_enumeration(playable: dict[str, Part], enumerated: 
     assert counts["all"]["legal"] == int(enumerated.legal.sum()) == 117_022
 
 
-def test_chassis_subset_is_its_block(playable: dict[str, Part], enumerated: builds.Builds,
-                                     skirmish: Catalog):  # fmt: skip
+def test_chassis_subset_is_its_block(
+    playable: dict[str, Part], enumerated: builds.Builds, skirmish: Catalog
+):
     part = builds.enumerate_builds(playable, skirmish.params, chassis_ids=["foreman_frame"])
     c = enumerated.ids["chassis"].index("foreman_frame")
     block = enumerated.select(enumerated.chassis == c)
@@ -225,19 +274,26 @@ def test_other_caps_move_legality(playable: dict[str, Part], skirmish: Catalog):
 # ---- rows ---------------------------------------------------------------------------------
 
 
-def test_build_rows_columns_and_parquet(playable: dict[str, Part], enumerated: builds.Builds,
-                                        tmp_path: Path):  # fmt: skip
+def test_build_rows_columns_and_parquet(
+    playable: dict[str, Part], enumerated: builds.Builds, tmp_path: Path
+):
     table = builds.build_rows(enumerated, playable)
     assert table.num_rows == 121_000
-    assert table.column_names == [*builds.BUILD_SLOTS, "class", *STAT_FIELDS,
-                                  *builds.BAND_COLUMNS]  # fmt: skip
+    assert table.column_names == [*builds.BUILD_SLOTS, "class", *STAT_FIELDS, *builds.BAND_COLUMNS]
     for slot in (*builds.BUILD_SLOTS, "class"):
         assert pa.types.is_dictionary(table.schema.field(slot).type), slot
     for band in builds.BAND_COLUMNS:
         assert table.schema.field(band).type == pa.int8()
     assert table.schema.field("legal").type == pa.bool_()
-    n = find(enumerated, chassis="bastion_frame", head="lattice", right_arm="cannon",
-             left_arm="shield", legs="tread", back="reactor_pack")  # fmt: skip
+    n = find(
+        enumerated,
+        chassis="bastion_frame",
+        head="lattice",
+        right_arm="cannon",
+        left_arm="shield",
+        legs="tread",
+        back="reactor_pack",
+    )
     row = table.slice(n, 1).to_pylist()[0]
     assert row["chassis"] == "bastion_frame" and row["left_arm"] == "shield"
     assert row["class"] == "heavy" and row["weight"] == 62 and row["legal"] is True
@@ -300,9 +356,17 @@ def test_full_enumeration_passes_a_million(full: dict[str, Part], skirmish: Cata
     for n in rng.choice(len(b), 1000, replace=False).tolist():
         stats = rules.mech_stats(mech(full, b, n), skirmish.params)
         assert (b.weight[n], b.overload[n], b.evasion[n], b.speed[n], b.sensors[n]) == (
-            stats.weight, stats.overload, stats.evasion, stats.speed, stats.sensors)  # fmt: skip
+            stats.weight,
+            stats.overload,
+            stats.evasion,
+            stats.speed,
+            stats.sensors,
+        )
         assert (b.e_def[n], b.reactor_cap[n], b.hull[n]) == (
-            stats.e_def, stats.reactor_cap, stats.hull)  # fmt: skip
+            stats.e_def,
+            stats.reactor_cap,
+            stats.hull,
+        )
         assert tuple(b.bands[n]) == stats.bands
         assert b.legal[n] == (not rules.mech_problems(mech(full, b, n), skirmish.params))
 
@@ -324,8 +388,9 @@ def test_broken_full_entry_is_one_line(tmp_path: Path):
     with pytest.raises(CatalogError) as err:
         builds.load_parts(root, "full")
     message = str(err.value)
-    assert message == (f"{path}: part 'bulwark_frame', field 'weight': "
-                       "expected an integer, got '29'")  # fmt: skip
+    assert message == (
+        f"{path}: part 'bulwark_frame', field 'weight': expected an integer, got '29'"
+    )
     assert "\n" not in message
 
 
@@ -340,8 +405,9 @@ def test_missing_full_file_and_unknown_list(tmp_path: Path):
 
 def test_part_overrides_reach_both_lists():
     for which in builds.WHICH:
-        parts = builds.load_parts(CATALOGS, which, overrides={"part.cannon.weight": 10,
-                                                              "crit_margin": 3})  # fmt: skip
+        parts = builds.load_parts(
+            CATALOGS, which, overrides={"part.cannon.weight": 10, "crit_margin": 3}
+        )
         assert parts["cannon"].weight == 10
     with pytest.raises(CatalogError, match="no part with id 'nope'"):
         builds.load_parts(CATALOGS, "full", overrides={"part.nope.weight": 1})

@@ -59,8 +59,18 @@ def argv(command: str, catalog: Path, out: Path) -> list[str]:
     if command == "claims":
         return ["claims", GAME, "--catalog", str(catalog)]
     if command == "report":  # a small report, its runs in a store beside --out
-        return [command, GAME, "--out", str(out), "--catalog", str(catalog),
-                "--store", str(out.parent / "store"), "--n", "640"]  # fmt: skip
+        return [
+            command,
+            GAME,
+            "--out",
+            str(out),
+            "--catalog",
+            str(catalog),
+            "--store",
+            str(out.parent / "store"),
+            "--n",
+            "640",
+        ]
     return [command, GAME, "--out", str(out), "--catalog", str(catalog)]
 
 
@@ -293,8 +303,11 @@ def test_broken_claims_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
     """claims.toml is read by claims and report (not by tables)."""
-    prepare = edit("claims.toml", 'check = "part_stat"\nargs = { part = "rifle"',
-                   'check = "part_stats"\nargs = { part = "rifle"')  # fmt: skip
+    prepare = edit(
+        "claims.toml",
+        'check = "part_stat"\nargs = { part = "rifle"',
+        'check = "part_stats"\nargs = { part = "rifle"',
+    )
     rc, stdout, stderr, out = run_broken(tmp_path, capsys, command, prepare)
     expected = ("claims.toml: claim 'rifle_pen', field 'check': unknown check 'part_stats'",)
     assert_one_line_error(rc, stdout, stderr, expected)
@@ -316,8 +329,10 @@ def test_untouched_catalog_passes_claims(
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
-    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in files_under(folder)}  # fmt: skip
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in files_under(folder)
+    }
 
 
 @pytest.mark.parametrize("command", ("tables", "report"))
@@ -349,9 +364,11 @@ SCRIPT = Path(sys.executable).with_name("mechbal")
 
 @pytest.mark.parametrize(
     "launcher",
-    (pytest.param([str(SCRIPT)], id="mechbal-script"),
-     pytest.param([sys.executable, "-m", "analysis"], id="python-m-analysis")),
-)  # fmt: skip
+    (
+        pytest.param([str(SCRIPT)], id="mechbal-script"),
+        pytest.param([sys.executable, "-m", "analysis"], id="python-m-analysis"),
+    ),
+)
 def test_console_script_end_to_end(tmp_path: Path, launcher: list[str]) -> None:
     if launcher[0] == str(SCRIPT) and not SCRIPT.exists():
         pytest.skip(f"{SCRIPT} not installed")

@@ -82,9 +82,14 @@ def battles(
 
 
 def write_run(
-    store: Path, experiment: str, run_id: str, chunks: dict[str, pl.DataFrame],
-    *, set_: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
-) -> None:  # fmt: skip
+    store: Path,
+    experiment: str,
+    run_id: str,
+    chunks: dict[str, pl.DataFrame],
+    *,
+    set_: dict[str, Any] | None = None,
+    sweep: dict[str, list[Any]] | None = None,
+) -> None:
     run_dir = store / "skirmish" / experiment / f"run={run_id}"
     rows = 0
     for rel, df in chunks.items():
@@ -92,12 +97,25 @@ def write_run(
         df.write_parquet(run_dir / rel)
         rows += df.height
     manifest = {
-        "run_id": run_id, "game": "skirmish", "experiment": experiment, "engine": "vector",
-        "engine_version": "1", "rules_version": "skirmish-1", "seed": 7, "n": rows,
-        "n_per_cell": 1, "chunk_size": 1000, "chunks": len(chunks), "set": set_ or {},
-        "sweep": sweep or {}, "catalog_hash": "abc123", "created": "2025-01-01T00:00:00",
-        "finished": "2025-01-01T00:01:00", "complete": True, "rows": rows,
-    }  # fmt: skip
+        "run_id": run_id,
+        "game": "skirmish",
+        "experiment": experiment,
+        "engine": "vector",
+        "engine_version": "1",
+        "rules_version": "skirmish-1",
+        "seed": 7,
+        "n": rows,
+        "n_per_cell": 1,
+        "chunk_size": 1000,
+        "chunks": len(chunks),
+        "set": set_ or {},
+        "sweep": sweep or {},
+        "catalog_hash": "abc123",
+        "created": "2025-01-01T00:00:00",
+        "finished": "2025-01-01T00:01:00",
+        "complete": True,
+        "rows": rows,
+    }
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
 
 
@@ -106,22 +124,39 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyCon
     store = tmp_path_factory.mktemp("store")
     # Duel d1: side A's score 0.375, 0.75, 0.5, 0.5; B wiped in rounds 3, 5 (bastion v
     # foreman) and 2 (the foreman mirror).
-    write_run(store, "duel", "d1", {"part-00000.parquet": pl.concat([
-        battles("foreman", "bastion", [(1, 0, 3), (0, 1, 7), (2, 3, 7), (1, 0, 5)]),
-        battles("bastion", "foreman", [(0, 0, 3), (0, 0, 5), (1, 1, 7), (0, 2, 7)]),
-        battles("foreman", "foreman", [(0, 0, 2), (1, 0, 4)]),
-        battles("bastion", "bastion", [(2, 3, 7), (2, 3, 7)]),
-    ])})  # fmt: skip
+    write_run(
+        store,
+        "duel",
+        "d1",
+        {
+            "part-00000.parquet": pl.concat(
+                [
+                    battles("foreman", "bastion", [(1, 0, 3), (0, 1, 7), (2, 3, 7), (1, 0, 5)]),
+                    battles("bastion", "foreman", [(0, 0, 3), (0, 0, 5), (1, 1, 7), (0, 2, 7)]),
+                    battles("foreman", "foreman", [(0, 0, 2), (1, 0, 4)]),
+                    battles("bastion", "bastion", [(2, 3, 7), (2, 3, 7)]),
+                ]
+            )
+        },
+    )
     # Crit-margin cm sweeps 3, 4, 5; run cs sets margin 6. Foreman wipes the bastion in
     # rounds 2 and 4 of 4 battles at margin 3, round 6 of 2 at 4, never at 5, round 1 at 6.
     write_run(
-        store, "crit-margin", "cm",
+        store,
+        "crit-margin",
+        "cm",
         {
-            "crit_margin=3/part-00000.parquet": pl.concat([
-                battles("foreman", "bastion", [(0, 0, 2), (0, 0, 4), (0, 1, 7), (1, 0, 3)],
-                        cannon=[(2, 1), (2, 1), (0, 0), (1, 0)]),
-                battles("bastion", "foreman", [(1, 0, 5), (2, 3, 7)]),
-            ]),
+            "crit_margin=3/part-00000.parquet": pl.concat(
+                [
+                    battles(
+                        "foreman",
+                        "bastion",
+                        [(0, 0, 2), (0, 0, 4), (0, 1, 7), (1, 0, 3)],
+                        cannon=[(2, 1), (2, 1), (0, 0), (1, 0)],
+                    ),
+                    battles("bastion", "foreman", [(1, 0, 5), (2, 3, 7)]),
+                ]
+            ),
             "crit_margin=4/part-00000.parquet": battles(
                 "foreman", "bastion", [(0, 0, 6), (0, 2, 7)], cannon=[(3, 1), (1, 0)]
             ),
@@ -130,12 +165,14 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyCon
             ),
         },
         sweep={"crit_margin": [3, 4, 5]},
-    )  # fmt: skip
+    )
     write_run(
-        store, "crit-margin", "cs",
+        store,
+        "crit-margin",
+        "cs",
         {"part-00000.parquet": battles("foreman", "bastion", [(0, 0, 1)], cannon=[(1, 0)])},
         set_={"crit_margin": 6},
-    )  # fmt: skip
+    )
     connection = connect(store, catalog=None)  # hand-made runs: no catalog made them
     yield connection
     connection.close()
@@ -206,8 +243,14 @@ def assert_offline(doc: str) -> None:
 def test_time_to_kill(con: duckdb.DuckDBPyConnection) -> None:
     df = time_to_kill(con, "crit_margin_all")
     assert df.columns == [
-        "run", "side_a", "crit_margin", "battles", "wipes", "share_wiped", "mean_rounds_to_kill"
-    ]  # fmt: skip
+        "run",
+        "side_a",
+        "crit_margin",
+        "battles",
+        "wipes",
+        "share_wiped",
+        "mean_rounds_to_kill",
+    ]
     assert df["run"].n_unique() == 2  # one row per run, kit and margin
     df = df.drop("run").sort("side_a", "crit_margin")
     # Side A's wipes are winner 0 with decided 0: the points win (0, 1, 7) and the Hull win
@@ -221,9 +264,12 @@ def test_time_to_kill(con: duckdb.DuckDBPyConnection) -> None:
         ("foreman", 6, 1, 1, 1.0, 1.0),
     ]
     # No crit_margin column in the duel view: one row per kit with a NULL margin.
-    duel = time_to_kill(con, "duel").group_by("side_a", "crit_margin").agg(
-        pl.col("battles").sum(), pl.col("wipes").sum()
-    ).sort("side_a")
+    duel = (
+        time_to_kill(con, "duel")
+        .group_by("side_a", "crit_margin")
+        .agg(pl.col("battles").sum(), pl.col("wipes").sum())
+        .sort("side_a")
+    )
     duel = duel.with_columns(share_wiped=pl.col("wipes") / pl.col("battles"))
     assert duel.select("side_a", "crit_margin", "battles", "wipes", "share_wiped").rows() == [
         ("bastion", None, 6, 2, pytest.approx(2 / 6)),
@@ -236,9 +282,13 @@ def test_time_to_kill(con: duckdb.DuckDBPyConnection) -> None:
 
 def test_caption() -> None:
     text = core_charts.caption(
-        source="simulated", n=20000, seed=1, params={"crit_margin": 4}, run="1a2b3c",
+        source="simulated",
+        n=20000,
+        seed=1,
+        params={"crit_margin": 4},
+        run="1a2b3c",
         engine="vector",
-    )  # fmt: skip
+    )
     assert text == "Simulated (vector engine): 20,000 battles, seed 1, crit_margin 4, run 1a2b3c."
     assert core_charts.caption(source="exact") == "Exact: from the catalog, no simulation."
     assert (
@@ -350,9 +400,7 @@ def test_strike_frequency_chart(skirmish: Catalog) -> None:
     enc = spec["spec"]["encoding"]
     assert enc["x"]["title"] == "Hit location (d20 bands)"
     assert enc["y"]["title"] == "Share of hits struck"
-    assert enc["x"]["sort"] == [
-        "Head", "Right Arm", "Left Arm", "Core", "Back", "Legs", "Cover"
-    ]  # fmt: skip
+    assert enc["x"]["sort"] == ["Head", "Right Arm", "Left Arm", "Core", "Back", "Legs", "Cover"]
     assert enc["xOffset"]["field"] == "cover_name"
     assert enc["color"]["sort"] == ["No cover", "Hard cover"]
     (values,) = inline_values(spec)
@@ -379,8 +427,12 @@ def test_crit_margin_chart(con: duckdb.DuckDBPyConnection) -> None:
     assert param["name"] == "margin"
     assert param["value"] == 4  # the rulebook's margin, swept here
     assert param["bind"] == {
-        "input": "range", "min": 3, "max": 6, "step": 1, "name": "Crit margin "
-    }  # fmt: skip
+        "input": "range",
+        "min": 3,
+        "max": 6,
+        "step": 1,
+        "name": "Crit margin ",
+    }
     assert {"Crit margin", "Share of hits that crit", "Rounds to destroy the opponent"} <= (
         axis_titles(spec)
     )
@@ -392,8 +444,11 @@ def test_crit_margin_chart(con: duckdb.DuckDBPyConnection) -> None:
     values = inline_values(spec)
     crit_rows = next(v for v in values if v and "weapon" in v[0])
     assert [(r["crit_margin"], r["hits"], r["crits"]) for r in crit_rows] == [
-        (3, 5, 2), (4, 4, 1), (5, 2, 0), (6, 1, 0),
-    ]  # fmt: skip
+        (3, 5, 2),
+        (4, 4, 1),
+        (5, 2, 0),
+        (6, 1, 0),
+    ]
     ttk_rows = next(v for v in values if v and "mean_rounds_to_kill" in v[0])
     assert len(ttk_rows) == 5
     render_svg(chart, "Crit margin", "Rounds to destroy the opponent")
@@ -417,14 +472,24 @@ def test_crit_margin_slider_without_margin_4(con: duckdb.DuckDBPyConnection) -> 
 def test_build_team_cap_chart() -> None:
     big = 11452184524588380451  # past 2^63 and 2^53: a float would round it
     rows = [
-        {"team_cap": cap, "light": mix[0], "medium": mix[1], "heavy": mix[2],
-         "teams": Decimal(teams), "piloted": Decimal(teams * 165)}
-        for mix, series in (((1, 1, 1), [0, 7, big]), ((0, 0, 3), [0, 0, 0]),
-                            ((3, 0, 0), [4, 5, 6]))
+        {
+            "team_cap": cap,
+            "light": mix[0],
+            "medium": mix[1],
+            "heavy": mix[2],
+            "teams": Decimal(teams),
+            "piloted": Decimal(teams * 165),
+        }
+        for mix, series in (
+            ((1, 1, 1), [0, 7, big]),
+            ((0, 0, 3), [0, 0, 0]),
+            ((3, 0, 0), [4, 5, 6]),
+        )
         for cap, teams in zip((144, 145, 146), series, strict=True)
-    ]  # fmt: skip
-    counts = pl.DataFrame(rows, schema_overrides={"teams": pl.Decimal(38, 0),
-                                                  "piloted": pl.Decimal(38, 0)})  # fmt: skip
+    ]
+    counts = pl.DataFrame(
+        rows, schema_overrides={"teams": pl.Decimal(38, 0), "piloted": pl.Decimal(38, 0)}
+    )
     text = core_charts.caption(source="exact", params={"parts": "full"})
     text += " At the Team Cap 145: 12."
     chart = charts.build_team_cap_chart(counts, text)
@@ -445,9 +510,12 @@ def test_build_team_cap_chart() -> None:
     (values,) = inline_values(spec)
     # zeros have no place on a log scale; the mix no cap admits is left out
     assert sorted((v["mix"], v["team_cap"]) for v in values) == [
-        ("1L 1M 1H", 145), ("1L 1M 1H", 146),
-        ("3L 0M 0H", 144), ("3L 0M 0H", 145), ("3L 0M 0H", 146),
-    ]  # fmt: skip
+        ("1L 1M 1H", 145),
+        ("1L 1M 1H", 146),
+        ("3L 0M 0H", 144),
+        ("3L 0M 0H", 145),
+        ("3L 0M 0H", 146),
+    ]
     top = next(v for v in values if (v["mix"], v["team_cap"]) == ("1L 1M 1H", 146))
     assert top["teams_exact"] == str(big) and top["piloted_exact"] == str(big * 165)
     assert top["teams_float"] == float(big) and int(top["teams_float"]) != big
@@ -462,9 +530,12 @@ def test_build_team_cap_chart() -> None:
 
 
 def small_chart(text: str) -> alt.Chart:
-    return alt.Chart(alt.Data(values=[{"a": 1, "b": 2}])).mark_point().encode(
-        x="a:Q", y="b:Q"
-    ).properties(title=alt.TitleParams("t", subtitle=text))  # fmt: skip
+    return (
+        alt.Chart(alt.Data(values=[{"a": 1, "b": 2}]))
+        .mark_point()
+        .encode(x="a:Q", y="b:Q")
+        .properties(title=alt.TitleParams("t", subtitle=text))
+    )
 
 
 def test_page(con: duckdb.DuckDBPyConnection) -> None:
@@ -481,9 +552,7 @@ def test_page(con: duckdb.DuckDBPyConnection) -> None:
     bundle = javascript_bundle()
     assert doc.count(bundle) == 1
     assert doc.count("window.vegaEmbed=") == 1
-    assert re.findall(r'<div class="chart" id="(chart-\d+)"></div>', doc) == [
-        "chart-1", "chart-2"
-    ]  # fmt: skip
+    assert re.findall(r'<div class="chart" id="(chart-\d+)"></div>', doc) == ["chart-1", "chart-2"]
     assert doc.count("vegaEmbed('#chart-1',") == 1 and doc.count("vegaEmbed('#chart-2',") == 1
     assert doc.count('{"actions": false}') == 2
     assert "<p>Plain <b>HTML</b>.</p>" in doc and "<p class='small'>intro</p>" in doc
@@ -541,9 +610,19 @@ def tiny_map(id_: str, length: int, depth: int, zone: tuple[tuple[int, int], ...
     terrain = np.zeros((depth, length), dtype=np.int8)
     terrain[0, 0], terrain[0, 1] = 1, 2
     flat = np.zeros((depth, length), dtype=np.int8)
-    return Map(id=id_, name=id_, provenance="assumed", length=length, depth=depth,
-               elevation=flat, terrain=terrain, obstacle=flat, zones=(zone,), deploy=1,
-               max_elevation=3)  # fmt: skip
+    return Map(
+        id=id_,
+        name=id_,
+        provenance="assumed",
+        length=length,
+        depth=depth,
+        elevation=flat,
+        terrain=terrain,
+        obstacle=flat,
+        zones=(zone,),
+        deploy=1,
+        max_elevation=3,
+    )
 
 
 def encodings(spec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -557,10 +636,15 @@ def test_win_rate_by_map_chart(board: duckdb.DuckDBPyConnection) -> None:
     check_title(spec, "Which map favours whom?", text)
     bars = next(e for e in encodings(spec) if "yOffset" in e and e["x"]["field"] == "score")
     assert (bars["y"]["field"], bars["yOffset"]["field"], bars["color"]["field"]) == (
-        "side", "board", "board")
+        "side",
+        "board",
+        "board",
+    )
     assert bars["x"]["scale"]["domain"] == [0, 1]
-    assert any(e.get("x", {}).get("field") == "low" and e.get("x2", {}).get("field") == "high"
-               for e in encodings(spec))  # fmt: skip
+    assert any(
+        e.get("x", {}).get("field") == "low" and e.get("x2", {}).get("field") == "high"
+        for e in encodings(spec)
+    )
     values = [v for vs in inline_values(spec) for v in vs if "side" in v]
     t1 = next(v for v in values if (v["board"], v["side"]) == ("open", "t1"))
     assert t1["score"] == pytest.approx(3.5 / 6) and t1["battles"] == 6
@@ -569,19 +653,32 @@ def test_win_rate_by_map_chart(board: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_decided_by_map_chart(board: duckdb.DuckDBPyConnection) -> None:
-    frame = pl.concat([
-        decided_by_map(board, "teamfight").with_columns(fight=pl.lit("team fights")),
-        decided_by_map(board, "duel_all", runs=["dm", "dt"]).with_columns(fight=pl.lit("duels")),
-    ])  # fmt: skip
+    frame = pl.concat(
+        [
+            decided_by_map(board, "teamfight").with_columns(fight=pl.lit("team fights")),
+            decided_by_map(board, "duel_all", runs=["dm", "dt"]).with_columns(
+                fight=pl.lit("duels")
+            ),
+        ]
+    )
     chart = charts.decided_by_map_chart(frame, "cap")
     spec = chart.to_dict()
     check_title(spec, "Where are battles won: zones, kills or Hull?", "cap")
     (enc,) = encodings(spec)
     assert enc["x"]["field"] == "share" and enc["x"]["stack"] == "zero"
-    assert enc["y"]["sort"] == ["team fights on broken", "team fights on open",
-                                "duels on broken", "duels on track"]  # fmt: skip
-    assert enc["color"]["scale"]["domain"] == ["Wipe (kills)", "Points: zones", "Points: kills",
-                                               "Hull", "Draw"]  # fmt: skip
+    assert enc["y"]["sort"] == [
+        "team fights on broken",
+        "team fights on open",
+        "duels on broken",
+        "duels on track",
+    ]
+    assert enc["color"]["scale"]["domain"] == [
+        "Wipe (kills)",
+        "Points: zones",
+        "Points: kills",
+        "Hull",
+        "Draw",
+    ]
     assert enc["order"]["field"] == "rank"
     (values,) = inline_values(spec)
     zones = next(v for v in values if v["label"] == "team fights on open" and v["how"] == "zones")
@@ -611,9 +708,16 @@ def test_map_grid_and_positions_heatmap(board: duckdb.DuckDBPyConnection) -> Non
     grid = charts.map_grid(maps)
     assert grid.height == 16 + 25
     assert grid.filter(board="open", row=0).sort("col")["terrain"].to_list() == [
-        "foliage", "obstacle", "open", "open"]
+        "foliage",
+        "obstacle",
+        "open",
+        "open",
+    ]
     assert sorted(grid.filter("zone").select("board", "col", "row").rows()) == [
-        ("broken", 2, 2), ("open", 1, 1), ("open", 2, 1)]
+        ("broken", 2, 2),
+        ("open", 1, 1),
+        ("open", 2, 1),
+    ]
     pos = positions(board, "teamfight", lengths={"open": 4, "broken": 5})
     chart = charts.positions_heatmap(pos, grid, "cap")
     spec = chart.to_dict()
@@ -629,8 +733,9 @@ def test_map_grid_and_positions_heatmap(board: duckdb.DuckDBPyConnection) -> Non
     (color,) = [e["color"] for e in encs if "color" in e]
     assert color["field"] == "mechs" and color["scale"]["type"] == "log"
     (values,) = inline_values(spec)
-    mechs = {(v["board"], v["state"], v["col"], v["row"]): v for v in values
-             if v["layer"] == "mechs"}  # fmt: skip
+    mechs = {
+        (v["board"], v["state"], v["col"], v["row"]): v for v in values if v["layer"] == "mechs"
+    }
     # both sides add up: open (1, 2) holds side B's first mech standing in 6 battles; odd
     # rows sit half a hex right, so (2, 1) is drawn at x = 2.5
     assert mechs["open", "standing", 1, 2]["mechs"] == 6
@@ -652,12 +757,14 @@ def test_kit_moves_chart(board: duckdb.DuckDBPyConnection) -> None:
     check_title(spec, "How did the kit win rates move against the track?", "cap")
     encs = encodings(spec)
     kits = [e["y"] for e in encs if "y" in e]  # all but the zero line
-    assert len(kits) == 6 and all(y["field"] == "side" and y["sort"] == ["k1", "k2"]
-                                  for y in kits)  # fmt: skip
-    assert any(e.get("x", {}).get("field") == "base_score" and e["x2"]["field"] == "score"
-               for e in encs)  # fmt: skip
-    assert any(e.get("x", {}).get("field") == "change_low" and e["x2"]["field"] == "change_high"
-               for e in encs)  # fmt: skip
+    assert len(kits) == 6 and all(y["field"] == "side" and y["sort"] == ["k1", "k2"] for y in kits)
+    assert any(
+        e.get("x", {}).get("field") == "base_score" and e["x2"]["field"] == "score" for e in encs
+    )
+    assert any(
+        e.get("x", {}).get("field") == "change_low" and e["x2"]["field"] == "change_high"
+        for e in encs
+    )
     values = [v for vs in inline_values(spec) for v in vs if "side" in v]
     k1 = next(v for v in values if v["side"] == "k1")
     assert k1["change"] == pytest.approx(2 / 3 - 0.375)

@@ -26,8 +26,11 @@ def test_the_sets_and_their_columns(sets) -> None:
         c = res.choices
         assert {c.id, *c.objectives, *c.shown()} <= set(c.frame.columns)
         assert res.dominated + res.frontier == c.frame.height
-    assert sets["builds"].choices.objectives == {"weight": "min", "damage": "max",
-                                                 "core_attacks": "max"}  # fmt: skip
+    assert sets["builds"].choices.objectives == {
+        "weight": "min",
+        "damage": "max",
+        "core_attacks": "max",
+    }
 
 
 def test_heads_dominated_by_hand(sets, skirmish) -> None:
@@ -91,7 +94,16 @@ def test_the_simulation_check_plays_pairs(sets, skirmish) -> None:
     beaten = dict(zip(res.result["id"], res.result["dominated_by"].to_list(), strict=True))
     assert all(top in beaten[low] for top, low in pairs)
     out = res.choices.confirm(res.result, 2, 1)
-    assert out.columns == ["pair", "role", "build", "kit", "duels", "score", "low", "high",
-                           "frontier_scores"]  # fmt: skip
+    assert out.columns == [
+        "pair",
+        "role",
+        "build",
+        "kit",
+        "duels",
+        "score",
+        "low",
+        "high",
+        "frontier_scores",
+    ]
     assert out.height == 2 * len(choices.confirm_pairs(res.result))
     assert out["score"].is_between(0, 1).all()

@@ -21,15 +21,37 @@ def test_every_skirmish_claim_passes(skirmish):
     # The claims DESIGN.md lists are all there (a claim dropped from the file is a defect).
     ids = {r.claim.id for r in results}
     for must in (
-        "rifle_full_medium_arm", "rifle_full_heavy_core", "cannon_crit_margin_3",
-        "cannon_crit_margin_4", "standard_medium_silhouette", "kit_weights",
-        "team_bastion_two_mediums_over", "four_kit_rosters_legal", "pilots_ruko_marrow_vex",
-        "pilots_ruko_marrow_ilse", "pilots_ruko_q_vex", "modifiers_cancel", "overcharge_rest",
-        "fronts_apart", "zone_points", "wipe_points", "crit_margin_default", "rifle_pen",
-        "cannon_pen", "medium_arm_armor_right", "medium_arm_armor_left", "heavy_core_armor",
-        "team_cap", "board_length", "board_depth", "round_cap", "overcharge_first",
-        "overcharge_second", "overcharge_third", "rifle_full_heavy_core",
-    ):  # fmt: skip
+        "rifle_full_medium_arm",
+        "rifle_full_heavy_core",
+        "cannon_crit_margin_3",
+        "cannon_crit_margin_4",
+        "standard_medium_silhouette",
+        "kit_weights",
+        "team_bastion_two_mediums_over",
+        "four_kit_rosters_legal",
+        "pilots_ruko_marrow_vex",
+        "pilots_ruko_marrow_ilse",
+        "pilots_ruko_q_vex",
+        "modifiers_cancel",
+        "overcharge_rest",
+        "fronts_apart",
+        "zone_points",
+        "wipe_points",
+        "crit_margin_default",
+        "rifle_pen",
+        "cannon_pen",
+        "medium_arm_armor_right",
+        "medium_arm_armor_left",
+        "heavy_core_armor",
+        "team_cap",
+        "board_length",
+        "board_depth",
+        "round_cap",
+        "overcharge_first",
+        "overcharge_second",
+        "overcharge_third",
+        "rifle_full_heavy_core",
+    ):
         assert must in ids
 
 
@@ -74,9 +96,11 @@ def test_cli_tables_writes_contract_files(tmp_path, capsys):
     assert foreman["last"].to_list() == [1, 4, 7, 13, 15, 20]
     pen = pl.read_csv(folder / "penetration.csv", infer_schema_length=0)
     r = pen.filter(
-        (pl.col("pen") == "2") & (pl.col("armor") == "8") & (pl.col("margin") == "4")
+        (pl.col("pen") == "2")
+        & (pl.col("armor") == "8")
+        & (pl.col("margin") == "4")
         & (pl.col("variant") == "plain")
-    )  # fmt: skip
+    )
     assert r["full"].item() == "1/6" and r["crit"].item() == "0"
     assert "| head | 1 | 1 | 1/20 (5.0%) |" in (folder / "bands.md").read_text()
     assert not list(folder.glob("*.tmp"))
@@ -98,8 +122,10 @@ def test_python_dash_m_analysis(tmp_path):
     """`python -m analysis` is the same command; an unknown game is one line, exit 2."""
     run = subprocess.run(
         [sys.executable, "-m", "analysis", "claims", "nosuchgame"],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2
     # the installed games (the subprocess does not know the tests' toy game)
     known = ", ".join(sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINTS)))

@@ -90,8 +90,9 @@ def locks_on_above(roll: Any, systems: Any, e_def: Any, *, bonus: Any = 0) -> An
     return roll + systems + bonus > e_def
 
 
-def armor_never_braced(armor: Any, params: Any, *, braced: Any = False, bonus: Any = 0,
-                       lost: Any = 0) -> Any:  # fmt: skip
+def armor_never_braced(
+    armor: Any, params: Any, *, braced: Any = False, bonus: Any = 0, lost: Any = 0
+) -> Any:
     """Planted E bug: Brace adds nothing."""
     return armor + bonus - lost
 
@@ -125,8 +126,9 @@ def check_entry_unbounded_pilots(raw: Any, specs: Any, path: Any, kind: str, **k
     return core_catalog.check_entry(raw, specs, path, kind, **kw)
 
 
-def contest_ties_to_defender(roll: Any, piloting: Any, bonus: Any, other_roll: Any,
-                             other_piloting: Any, other_bonus: Any) -> Any:  # fmt: skip
+def contest_ties_to_defender(
+    roll: Any, piloting: Any, bonus: Any, other_roll: Any, other_piloting: Any, other_bonus: Any
+) -> Any:
     """Planted F11.5 bug: the acting mech loses ties."""
     return roll + piloting + bonus > other_roll + other_piloting + other_bonus
 
@@ -399,8 +401,7 @@ def test_every_claim_has_a_flip() -> None:
 
 
 @pytest.mark.parametrize(("claim_id", "flip"), CASES)
-def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch,
-                              tmp_path) -> None:  # fmt: skip
+def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch, tmp_path) -> None:
     claim = CLAIMS[claim_id]
     before = evaluate(claim, GAME.checks, skirmish)
     assert before.passed, before.row()  # the shipped catalog passes: the flip is the change
@@ -422,14 +423,23 @@ def test_flip_fails_the_claim(claim_id: str, flip: Flip, skirmish, monkeypatch,
 
 
 LEGALITY_REFUSALS = {
-    "four_kit_rosters_legal", "team_bastion_two_mediums_over", "team_cap", "roster_four",
-    "copy_limit_part", "copy_limit_chassis",
-}  # fmt: skip
+    "four_kit_rosters_legal",
+    "team_bastion_two_mediums_over",
+    "team_cap",
+    "roster_four",
+    "copy_limit_part",
+    "copy_limit_chassis",
+}
 LEGALITY_ACCEPTANCES = {
-    "four_kit_rosters_legal", "team_cap", "team_courier_foreman_reaver_fits",
-    "team_bastion_foreman_courier_fits", "team_bastion_reaver_courier_fits", "roster_four",
-    "copy_limit_part", "copy_limit_chassis",
-}  # fmt: skip
+    "four_kit_rosters_legal",
+    "team_cap",
+    "team_courier_foreman_reaver_fits",
+    "team_bastion_foreman_courier_fits",
+    "team_bastion_reaver_courier_fits",
+    "roster_four",
+    "copy_limit_part",
+    "copy_limit_chassis",
+}
 
 
 def _failing(catalog) -> set[str]:

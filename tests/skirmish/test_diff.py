@@ -28,9 +28,24 @@ RULEBOOK_KITS = ("courier", "foreman", "reaver", "bastion")
 def margin_diff(tmp_path_factory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("reports")
     store = tmp_path_factory.mktemp("store")
-    argv = ["diff", "skirmish", "--base", str(CATALOGS), "--change", str(CATALOGS),
-            "--base-set", "crit_margin=3", "--only", "duel", "--n", str(N),
-            "--store", str(store), "--out", str(out)]  # fmt: skip
+    argv = [
+        "diff",
+        "skirmish",
+        "--base",
+        str(CATALOGS),
+        "--change",
+        str(CATALOGS),
+        "--base-set",
+        "crit_margin=3",
+        "--only",
+        "duel",
+        "--n",
+        str(N),
+        "--store",
+        str(store),
+        "--out",
+        str(out),
+    ]
     printed = io.StringIO()
     with redirect_stdout(printed):
         assert main(argv) == 0
@@ -41,15 +56,21 @@ def test_the_cannon_crit_share_falls_as_the_rulebook_says(margin_diff) -> None:
     out, printed = margin_diff
     exact = pl.read_csv(out / "diff-skirmish" / "exact_changes.csv", infer_schema=False)
     rows = [f"weapon cannon, kit {k}" for k in RULEBOOK_KITS]
-    cannon = exact.filter((pl.col("source") == "weapon_vs_kit")
-                          & (pl.col("column") == "crit_share") & pl.col("row").is_in(rows))
+    cannon = exact.filter(
+        (pl.col("source") == "weapon_vs_kit")
+        & (pl.col("column") == "crit_share")
+        & pl.col("row").is_in(rows)
+    )
     assert cannon.height == 4  # each rulebook kit's row moved
     before = cannon["base_float"].cast(pl.Float64).mean()
     after = cannon["change_float"].cast(pl.Float64).mean()
     assert 0.50 <= before <= 0.56  # "critting on 53% of its hits" at margin 3
     assert after <= 0.43 and before - after >= 0.1  # clearly lower at 4
-    sentence = exact_sentence(cannon.with_columns(
-        pl.col(c).cast(pl.Float64) for c in ("base_float", "change_float")).row(0, named=True))
+    sentence = exact_sentence(
+        cannon.with_columns(pl.col(c).cast(pl.Float64) for c in ("base_float", "change_float")).row(
+            0, named=True
+        )
+    )
     assert sentence.startswith("weapon_vs_kit crit_share (weapon cannon, kit ")
     assert "% -> " in sentence
     # the summary opens with the game's exact metrics: the Cannon's share over the four

@@ -88,12 +88,20 @@ SCENARIOS = [
         {},
     ),
     # E5 Guard: side B's Shield-bearers escort (the Bastion and the Warden)
-    ("team-guard-escort", side("courier+foreman+reaver", "gunline"),
-     side("bastion+warden+skiff", "careful"), {"p_guard": (False, True)}),
+    (
+        "team-guard-escort",
+        side("courier+foreman+reaver", "gunline"),
+        side("bastion+warden+skiff", "careful"),
+        {"p_guard": (False, True)},
+    ),
     # H5 smoke and the jump booster: the Courier and Reaver lay smoke, the Skiff jumps
-    ("smoke-and-jump", side("courier+skiff", "gunline"), side("reaver+foreman", "brawler"),
-     {"p_smoke": (True, True), "p_jump": (True, True)}),
-]  # fmt: skip
+    (
+        "smoke-and-jump",
+        side("courier+skiff", "gunline"),
+        side("reaver+foreman", "brawler"),
+        {"p_smoke": (True, True), "p_jump": (True, True)},
+    ),
+]
 METRICS = [
     "score_a",
     "rounds",
@@ -111,8 +119,11 @@ def battle_of(catalog, a, b, changes):
     given per side (side A's, side B's), for switches policies.toml does not carry."""
     rules_changes = {k: v for k, v in changes.items() if not k.startswith("p_")}
     battle = compile_battle(catalog, a, b, replace(catalog.params, **rules_changes))
-    switches = {k: np.array([v[s] for s in battle.side], bool)
-                for k, v in changes.items() if k.startswith("p_")}  # fmt: skip
+    switches = {
+        k: np.array([v[s] for s in battle.side], bool)
+        for k, v in changes.items()
+        if k.startswith("p_")
+    }
     return replace(battle, **switches)
 
 
@@ -121,16 +132,20 @@ def one_matchup(n: int) -> np.ndarray:
     return np.zeros(n, np.int64)
 
 
-def assert_same_distribution(ref: dict, vec: dict, label: str = "",
-                             keys: list[str] = METRICS) -> None:  # fmt: skip
+def assert_same_distribution(
+    ref: dict, vec: dict, label: str = "", keys: list[str] = METRICS
+) -> None:
     """Every mean of ``keys`` (METRICS) of the two engines' samples within 4 standard
     errors."""
     for key in keys:
         r, v = ref[key], vec[key]
         # Under "same distribution" both samples estimate one variance: pool them, so a
         # rare event the smaller reference sample happened not to see still counts.
-        pooled = np.concatenate([r - r.mean(), v - v.mean()]).var() * (len(r) + len(v)) / (
-            len(r) + len(v) - 2)  # fmt: skip
+        pooled = (
+            np.concatenate([r - r.mean(), v - v.mean()]).var()
+            * (len(r) + len(v))
+            / (len(r) + len(v) - 2)
+        )
         # A rare event (a wipe before the round cap, say) seen once in the small sample
         # is no evidence: the normal approximation fails there, so the variance is at
         # least that of one such event in the smaller sample (its range squared, p = 1/n).
@@ -142,8 +157,7 @@ def assert_same_distribution(ref: dict, vec: dict, label: str = "",
             assert r.mean() == v.mean(), f"{label} {key}"
         else:
             gap = abs(r.mean() - v.mean())
-            assert gap <= 4 * se, (f"{label} {key}: {r.mean():.4f} vs {v.mean():.4f} "
-                                   f"(se {se:.4f})")  # fmt: skip
+            assert gap <= 4 * se, f"{label} {key}: {r.mean():.4f} vs {v.mean():.4f} (se {se:.4f})"
 
 
 @pytest.mark.parametrize(
@@ -167,8 +181,10 @@ def scenario(name: str) -> tuple:
 # The first team fields Marrow's riposte (pilot abilities switch on in teams only) and
 # bonds, so a static number read from the first matchup instead of a battle's own shows.
 MIXED_DUELS = [s for s in SCENARIOS if not s[3] and len(s[1].kits) == 1]
-MIXED_TEAMS = sorted([s for s in SCENARIOS if not s[3] and len(s[1].kits) == 3],
-                     key=lambda s: s[0] != "team-saints-bond")  # fmt: skip
+MIXED_TEAMS = sorted(
+    [s for s in SCENARIOS if not s[3] and len(s[1].kits) == 3],
+    key=lambda s: s[0] != "team-saints-bond",
+)
 
 
 def mixed_ids(matchups: int, per: int, seed: int) -> np.ndarray:
@@ -176,10 +192,14 @@ def mixed_ids(matchups: int, per: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).permutation(np.repeat(np.arange(matchups), per))
 
 
-@pytest.mark.parametrize(("scenarios", "n_ref", "n_vec"), [
-    (MIXED_DUELS, 200, 4000),
-    (MIXED_TEAMS, 100, 3000),
-], ids=["duels", "teams"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("scenarios", "n_ref", "n_vec"),
+    [
+        (MIXED_DUELS, 200, 4000),
+        (MIXED_TEAMS, 100, 3000),
+    ],
+    ids=["duels", "teams"],
+)
 def test_mixed_batch_agrees_with_reference(skirmish, scenarios, n_ref, n_vec):
     """Several matchups in one call of each engine, ids interleaved: each matchup's
     battles against the reference engine's battles of that matchup."""
@@ -190,32 +210,41 @@ def test_mixed_batch_agrees_with_reference(skirmish, scenarios, n_ref, n_vec):
     ref = metrics(reference.play(battles, ref_ids, np.random.default_rng(3)))
     vec = metrics(vector.play(battles, vec_ids.astype(np.int32), np.random.default_rng(4)))
     for i, (name, *_) in enumerate(scenarios):
-        assert_same_distribution({k: x[ref_ids == i] for k, x in ref.items()},
-                                 {k: x[vec_ids == i] for k, x in vec.items()}, name)  # fmt: skip
+        assert_same_distribution(
+            {k: x[ref_ids == i] for k, x in ref.items()},
+            {k: x[vec_ids == i] for k, x in vec.items()},
+            name,
+        )
 
 
 # Decoys: matchups unlike the scenario of the same name in every per-mech number (kits,
 # weapons, Shield arms, policies, pilots; the team's riposte and bonds).
 DECOYS = {
     "foreman-gun-v-reaver-brawl": (side("skiff", "careful"), side("bastion", "gunline")),
-    "team-careful-v-gun": (side("reaver+warden+courier", "gunline", "ruko+marrow+hana"),
-                           side("foreman+lancer+harrier", "brawler")),
-}  # fmt: skip
+    "team-careful-v-gun": (
+        side("reaver+warden+courier", "gunline", "ruko+marrow+hana"),
+        side("foreman+lancer+harrier", "brawler"),
+    ),
+}
 
 
-@pytest.mark.parametrize(("name", "decoy"), [
-    ("foreman-gun-v-reaver-brawl", False),
-    ("foreman-gun-v-reaver-brawl", True),
-    ("team-careful-v-gun", True),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "decoy"),
+    [
+        ("foreman-gun-v-reaver-brawl", False),
+        ("foreman-gun-v-reaver-brawl", True),
+        ("team-careful-v-gun", True),
+    ],
+)
 def test_copies_of_one_matchup_play_as_one(skirmish, name, decoy):
     """S separately compiled copies of a matchup, ids interleaved, give exactly the
     arrays of the one-matchup call on the same seed: the same draws in the same order.
     With a decoy first in the list, which no battle plays, a static number read by a
     mech's local index instead of its battle's key would read the decoy's."""
     n, copies = 1000, 4
-    one = vector.play([battle_of(skirmish, *scenario(name)[1:])], one_matchup(n),
-                      np.random.default_rng(7))  # fmt: skip
+    one = vector.play(
+        [battle_of(skirmish, *scenario(name)[1:])], one_matchup(n), np.random.default_rng(7)
+    )
     battles = [battle_of(skirmish, *scenario(name)[1:]) for _ in range(copies)]
     ids = np.random.default_rng(8).integers(0, copies, n)
     if decoy:
@@ -229,10 +258,16 @@ def test_copies_of_one_matchup_play_as_one(skirmish, name, decoy):
 def test_mixed_batch_records_no_hits_on_empty_mounts(skirmish):
     """A mount without a weapon in a battle's own matchup never records a hit or a crit,
     though the first matchup (the Harrier's) carries a weapon on every mount."""
-    pairs = [("harrier", "harrier"), ("foreman", "bastion"), ("bastion", "warden"),
-             ("courier", "foreman"), ("warden", "reaver")]  # fmt: skip
-    battles = [compile_battle(skirmish, Side((a,), "gunline"), Side((b,), "brawler"))
-               for a, b in pairs]  # fmt: skip
+    pairs = [
+        ("harrier", "harrier"),
+        ("foreman", "bastion"),
+        ("bastion", "warden"),
+        ("courier", "foreman"),
+        ("warden", "reaver"),
+    ]
+    battles = [
+        compile_battle(skirmish, Side((a,), "gunline"), Side((b,), "brawler")) for a, b in pairs
+    ]
     ids = mixed_ids(len(battles), 1500, 5)
     res = vector.play(battles, ids, np.random.default_rng(6))
     armed = np.stack([b.has_weapon for b in battles])[ids]  # [N, M, 3]
@@ -245,8 +280,12 @@ def test_engines_refuse_mixed_rules(skirmish):
     """Battles with different rules parameters, or side sizes, may not share a call."""
     a, b = side("foreman", "gunline"), side("reaver", "brawler")
     plain, margin_3 = battle_of(skirmish, a, b, {}), battle_of(skirmish, a, b, {"crit_margin": 3})
-    team = battle_of(skirmish, side("courier+foreman+reaver", "gunline"),
-                     side("bastion+lancer+skiff", "brawler"), {})  # fmt: skip
+    team = battle_of(
+        skirmish,
+        side("courier+foreman+reaver", "gunline"),
+        side("bastion+lancer+skiff", "brawler"),
+        {},
+    )
     assert batch_key(plain) != batch_key(margin_3)
     ids = np.array([0, 1, 0, 1])
     for play in (vector.play, reference.play):
@@ -271,11 +310,14 @@ def test_scenarios_cover_what_the_issue_names(skirmish):
     assert any(a.pilots for _, a, _, _ in SCENARIOS)
 
 
-@pytest.mark.parametrize(("attacker", "weapon_mount", "target"), [
-    ("bastion", 0, "foreman"),  # the cannon
-    ("courier", 0, "bastion"),  # the repeater: a 3-shot burst
-    ("foreman", 0, "skiff"),  # the rifle against the most evasive kit
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("attacker", "weapon_mount", "target"),
+    [
+        ("bastion", 0, "foreman"),  # the cannon
+        ("courier", 0, "bastion"),  # the repeater: a 3-shot burst
+        ("foreman", 0, "skiff"),  # the rifle against the most evasive kit
+    ],
+)
 def test_vector_shots_match_exact(skirmish, attacker, weapon_mount, target):
     """One million Fire actions at optimal range without cover: P(hit) and the
     distribution of a hit over (part, outcome) match exact.py within 4 standard errors."""
@@ -335,10 +377,19 @@ def test_hand_traced_battle(skirmish):
     battle = compile_battle(
         skirmish, Side(("foreman",), "gunline"), Side(("reaver",), "brawler"), params
     )
-    script = [(6, 6), (6, 6), (6, 1), (6, 1),  # initiative
-              (100, 100), (6, 2),  # cover, modifier die
-              (20, 20), (20, 10), (6, 6), (6, 4),  # shot 1: hit, location, penetration, damage
-              (20, 1)]  # shot 2: natural 1  # fmt: skip
+    script = [
+        (6, 6),
+        (6, 6),
+        (6, 1),
+        (6, 1),  # initiative
+        (100, 100),
+        (6, 2),  # cover, modifier die
+        (20, 20),
+        (20, 10),
+        (6, 6),
+        (6, 4),  # shot 1: hit, location, penetration, damage
+        (20, 1),
+    ]  # shot 2: natural 1
     dice = reference.ScriptedDice(script)
     game = reference.Game(battle, dice)
     result = game.play()

@@ -37,9 +37,17 @@ def test_hit_table_contract(tables):
 def test_penetration_table_contract(tables):
     pen = tables["penetration"]
     assert pen.columns == [
-        "pen", "armor", "margin", "variant",
-        "glance", "glance_float", "full", "full_float", "crit", "crit_float",
-    ]  # fmt: skip
+        "pen",
+        "armor",
+        "margin",
+        "variant",
+        "glance",
+        "glance_float",
+        "full",
+        "full_float",
+        "crit",
+        "crit_float",
+    ]
     assert pen.height == 7 * 8 * 5 * 3
     for r in pen.iter_rows(named=True):
         assert Fraction(r["glance"]) + Fraction(r["full"]) + Fraction(r["crit"]) == 1
@@ -61,9 +69,13 @@ def test_foreman_bands(tables):
     f = bands.filter((pl.col("kit") == "foreman") & (pl.col("cover") == "none"))
     # 003 F4: Head 1, Right Arm 2-4, Left Arm 5-7, Core 8-13, Back 14-15, Legs 16-20
     assert f.select("part", "first", "last", "p_strike").rows() == [
-        ("head", 1, 1, "1/20"), ("right_arm", 2, 4, "3/20"), ("left_arm", 5, 7, "3/20"),
-        ("core", 8, 13, "3/10"), ("back", 14, 15, "1/10"), ("legs", 16, 20, "1/4"),
-    ]  # fmt: skip
+        ("head", 1, 1, "1/20"),
+        ("right_arm", 2, 4, "3/20"),
+        ("left_arm", 5, 7, "3/20"),
+        ("core", 8, 13, "3/10"),
+        ("back", 14, 15, "1/10"),
+        ("legs", 16, 20, "1/4"),
+    ]
     hard = bands.filter((pl.col("kit") == "foreman") & (pl.col("cover") == "hard"))
     assert hard["part"].to_list()[-1] == "cover" and "legs" not in hard["part"].to_list()
     for (_, _), g in bands.group_by(["kit", "cover"]):
@@ -97,9 +109,15 @@ def test_cannon_53_percent_claim(skirmish):
 def test_weapon_vs_kit_rifle_on_foreman(tables):
     wvk = tables["weapon_vs_kit"]
     assert wvk.columns == [
-        "weapon", "kit", "p_hit", "p_hit_float", "crit_share", "crit_share_float",
-        "expected_damage", "expected_damage_float",
-    ]  # fmt: skip
+        "weapon",
+        "kit",
+        "p_hit",
+        "p_hit_float",
+        "crit_share",
+        "crit_share_float",
+        "expected_damage",
+        "expected_damage_float",
+    ]
     r = row(wvk, weapon="rifle", kit="foreman")
     # accuracy 2 + 1 vs Evasion 9: naturals 6..20 -> 3/4; P(nat20 | hit) = 1/15.
     assert r["p_hit"] == "3/4"
@@ -182,7 +200,8 @@ def test_standard_medium_is_data(skirmish):
     assert r["weapon"] == "blade"
     blade = skirmish.parts["blade"]
     assert Fraction(r["expected_damage"]) == exact.fire_damage(
-        blade, skirmish.mech("reaver"), params, accuracy=3)
+        blade, skirmish.mech("reaver"), params, accuracy=3
+    )
 
 
 # ---- the modifier dice of a Fire action (sims/skirmish/modifiers.py, 003 F3) ------------------
@@ -207,8 +226,7 @@ def _situations():
         (Situation(reaction=True), [(-1, "reaction attack", "E6")]),
         (Situation(aimed=True), [(-1, "Aimed Shot", "E")]),
         (Situation(target_shield=True), []),  # a Shield arm only answers melee
-        (Situation(target_shield=True, melee=True),
-         [(-1, "target's intact Shield arm", "F11.6")]),
+        (Situation(target_shield=True, melee=True), [(-1, "target's intact Shield arm", "F11.6")]),
         (Situation(bonded=True), [(1, "bonded partner near", "D4")]),
         (Situation(locked=True), [(1, "target Locked", "E Lock On")]),
         (Situation(charge_hexes=2, melee=True), []),  # 1[+] per 3 hexes moved
@@ -216,20 +234,25 @@ def _situations():
         (Situation(charge_hexes=9, melee=True), [(1, "Charge momentum", "F11.3")] * 2),  # max 2
         (Situation(extra=-2), [(-1, "designer's extra dice (--modifier)", "F3")] * 2),
         (Situation(extra=1), [(1, "designer's extra dice (--modifier)", "F3")]),
-    ]  # fmt: skip
+    ]
 
 
 def test_fire_dice_each_reason_by_hand(skirmish):
     from sims.skirmish import modifiers
 
-    assert (skirmish.params.long_range_dice, skirmish.params.hard_cover_dice,
-            skirmish.params.soft_cover_dice, skirmish.params.charge_max_dice,
-            skirmish.params.charge_hexes_per_die) == (1, 2, 1, 2, 3)  # fmt: skip
+    assert (
+        skirmish.params.long_range_dice,
+        skirmish.params.hard_cover_dice,
+        skirmish.params.soft_cover_dice,
+        skirmish.params.charge_max_dice,
+        skirmish.params.charge_hexes_per_die,
+    ) == (1, 2, 1, 2, 3)
     for situation, want in _situations():
         got = modifiers.fire_dice(situation, skirmish.params)
         assert [(d.sign, d.reason, d.section) for d in got.dice] == want, situation
-        assert got.net == sum(s for s, _, _ in want) == modifiers.net_dice(
-            situation, skirmish.params)
+        assert (
+            got.net == sum(s for s, _, _ in want) == modifiers.net_dice(situation, skirmish.params)
+        )
 
 
 def test_fire_dice_cancel_and_table_effects(skirmish):
@@ -239,16 +262,18 @@ def test_fire_dice_cancel_and_table_effects(skirmish):
 
     effects = EffectDice.of(skirmish)
     assert effects == EffectDice(crit=1, stress=1)  # targeting_scramble, the stress flicker
-    s = Situation(long_range=True, cover=2, locked=True, bonded=True, attack_crits=2,
-                  flicker=True)  # fmt: skip
+    s = Situation(long_range=True, cover=2, locked=True, bonded=True, attack_crits=2, flicker=True)
     got = modifiers.fire_dice(s, skirmish.params, effects)
     # 1 + 2 + 2 + 1 [-] against 1 + 1 [+]: net 4[-]
     assert got.net == -4 and len(got.dice) == 8
     assert got.grouped() == (
-        (-1, "long range", "F Declare"), (-2, "hard cover", "H5"),
-        (-2, "crit effect on attacks", "F7"), (-1, "stress: next attack", "G"),
-        (1, "bonded partner near", "D4"), (1, "target Locked", "E Lock On"),
-    )  # fmt: skip
+        (-1, "long range", "F Declare"),
+        (-2, "hard cover", "H5"),
+        (-2, "crit effect on attacks", "F7"),
+        (-1, "stress: next attack", "G"),
+        (1, "bonded partner near", "D4"),
+        (1, "target Locked", "E Lock On"),
+    )
     assert Die(-1, "stress: next attack", "G") in got.dice
     # designer dice of both signs cancel against the situation's
     assert modifiers.fire_dice(Situation(long_range=True, extra=1), skirmish.params).net == 0
@@ -285,23 +310,48 @@ def test_net_dice_ints_and_arrays_agree(skirmish):
     from sims.skirmish.modifiers import EffectDice, Situation
 
     effects = EffectDice(crit=1, stress=2)
-    flags = ("melee", "long_range", "engaged", "heavy", "moved", "bonded", "locked",
-             "reaction", "aimed", "target_shield", "flicker")  # fmt: skip
+    flags = (
+        "melee",
+        "long_range",
+        "engaged",
+        "heavy",
+        "moved",
+        "bonded",
+        "locked",
+        "reaction",
+        "aimed",
+        "target_shield",
+        "flicker",
+    )
     # Every combination of the flags with every cover, the counts cycled along; then
     # every combination of the counts with and without melee.
     counts = list(itertools.product((0, 2, 3, 7), (0, 1, 2), (-3, 0, 2)))
-    grid = [(*f, c, *counts[i % len(counts)]) for i, (f, c) in enumerate(
-        itertools.product(itertools.product((False, True), repeat=len(flags)), (0, 1, 2)))]
-    grid += [(m, *([True] * (len(flags) - 1)), c, *k)
-             for m in (False, True) for c in (0, 2) for k in counts]  # fmt: skip
+    grid = [
+        (*f, c, *counts[i % len(counts)])
+        for i, (f, c) in enumerate(
+            itertools.product(itertools.product((False, True), repeat=len(flags)), (0, 1, 2))
+        )
+    ]
+    grid += [
+        (m, *([True] * (len(flags) - 1)), c, *k)
+        for m in (False, True)
+        for c in (0, 2)
+        for k in counts
+    ]
     cols = list(zip(*grid, strict=True))
     names = (*flags, "cover", "charge_hexes", "attack_crits", "extra")
-    arrays = {n: np.array(c, dtype=bool if n in flags else np.int64)
-              for n, c in zip(names, cols, strict=True)}  # fmt: skip
+    arrays = {
+        n: np.array(c, dtype=bool if n in flags else np.int64)
+        for n, c in zip(names, cols, strict=True)
+    }
     batched = modifiers.net_dice(Situation(**arrays), skirmish.params, effects)
     assert batched.dtype == np.int64 and batched.shape == (len(grid),)
-    scalar = [modifiers.fire_dice(Situation(**dict(zip(names, g, strict=True))),
-                                  skirmish.params, effects).net for g in grid]  # fmt: skip
+    scalar = [
+        modifiers.fire_dice(
+            Situation(**dict(zip(names, g, strict=True))), skirmish.params, effects
+        ).net
+        for g in grid
+    ]
     assert batched.tolist() == scalar
     assert isinstance(modifiers.net_dice(Situation(cover=2), skirmish.params), int)
     with pytest.raises(TypeError):

@@ -50,12 +50,18 @@ def every_shot(catalog) -> list[ShotExplanation]:
             reach = 1 if gun.is_melee else rules.long_range(gun.range, catalog.params)
             optimal = 1 if gun.is_melee else gun.range
             asks = [{"distance": d} for d in sorted({1, reach} - {optimal})]
-            asks += [{"distance": optimal, "cover": c, "braced": b}
-                     for c in rules.COVERS for b in (False, True)]
+            asks += [
+                {"distance": optimal, "cover": c, "braced": b}
+                for c in rules.COVERS
+                for b in (False, True)
+            ]
             asks += [{"distance": optimal, "modifier": m} for m in (-3, -2, -1, 1, 2, 3)]
-            shots += [explain_shot(catalog, attacker, gun.id, target, **kw)
-                      for target in catalog.kits for kw in asks]
-    return shots  # fmt: skip
+            shots += [
+                explain_shot(catalog, attacker, gun.id, target, **kw)
+                for target in catalog.kits
+                for kw in asks
+            ]
+    return shots
 
 
 # ---- the tables whose rows are shots ---------------------------------------------------------
@@ -82,7 +88,8 @@ def test_strikes_rows_are_explained(case):
             for band in contract_shot(catalog, weapon.id, kit).bands:
                 for outcome in rules.OUTCOMES:
                     explained[(weapon.id, kit, band.part, outcome)] = (
-                        band.p_strike * band.given_hit[outcome])
+                        band.p_strike * band.given_hit[outcome]
+                    )
     assert explained == seen  # the same keys, every probability equal
 
 
@@ -100,8 +107,9 @@ def test_damage_by_range_rows_are_explained(case):
             values = {}
             for gun in catalog.mech(kit).weapons:
                 try:
-                    values[gun.id] = explain_shot(catalog, kit, gun.id, target,
-                                                  distance=d).damage_per_fire  # fmt: skip
+                    values[gun.id] = explain_shot(
+                        catalog, kit, gun.id, target, distance=d
+                    ).damage_per_fire
                 except ExplainError:
                     continue  # out of reach
             r = rows.get((kit, d))
@@ -116,10 +124,14 @@ def test_the_blade_at_the_foreman_agrees(case):
     catalog, tables = case
     e = explain_shot(catalog, "reaver", "blade", "foreman", distance=1)
     assert [(d.sign, d.section) for d in e.dice] == [(-1, "F11.6")]
-    r = tables["damage_by_range"].filter(
-        (tables["damage_by_range"]["kit"] == "reaver")
-        & (tables["damage_by_range"]["distance"] == 1)
-    ).row(0, named=True)
+    r = (
+        tables["damage_by_range"]
+        .filter(
+            (tables["damage_by_range"]["kit"] == "reaver")
+            & (tables["damage_by_range"]["distance"] == 1)
+        )
+        .row(0, named=True)
+    )
     assert r["weapon"] == "blade" and frac(r["expected_damage"]) == e.damage_per_fire
     if catalog.params.glance_damage == "none" and catalog.params.crit_margin == 4:
         assert e.damage_per_fire == Fraction(5607, 1600)
@@ -131,16 +143,24 @@ def test_the_blade_at_the_foreman_agrees(case):
 @pytest.mark.parametrize("name", ["catalog", "margin3"])  # half glances change no odds
 def test_hit_penetration_and_bands_rows_agree_with_every_shot(skirmish, name):
     catalog = variant(skirmish, name)
-    tables = {"hit": exact.hit_table(), "penetration": exact.penetration_table(catalog.params),
-              "bands": exact.bands_table(catalog)}  # fmt: skip
-    hit = {(r["bonus"], r["evasion"], r["modifier"]): frac(r["p_hit"])
-           for r in tables["hit"].iter_rows(named=True)}  # fmt: skip
-    pen = {(r["pen"], r["armor"], r["margin"], r["variant"]): r
-           for r in tables["penetration"].iter_rows(named=True)}  # fmt: skip
+    tables = {
+        "hit": exact.hit_table(),
+        "penetration": exact.penetration_table(catalog.params),
+        "bands": exact.bands_table(catalog),
+    }
+    hit = {
+        (r["bonus"], r["evasion"], r["modifier"]): frac(r["p_hit"])
+        for r in tables["hit"].iter_rows(named=True)
+    }
+    pen = {
+        (r["pen"], r["armor"], r["margin"], r["variant"]): r
+        for r in tables["penetration"].iter_rows(named=True)
+    }
     bands: dict[tuple[str, str], list] = {}
     for r in tables["bands"].iter_rows(named=True):
         bands.setdefault((r["kit"], r["cover"]), []).append(
-            (r["part"], r["first"], r["last"], frac(r["p_strike"])))
+            (r["part"], r["first"], r["last"], frac(r["p_strike"]))
+        )
     margin = catalog.params.crit_margin
     used = {"hit": 0, "penetration": 0, "bands": 0}
     for e in every_shot(catalog):
@@ -156,8 +176,10 @@ def test_hit_penetration_and_bands_rows_agree_with_every_shot(skirmish, name):
             if b.plain is None or b.nat20 is None:
                 continue  # the cover took the shot
             armor = b.armor - (catalog.params.brace_armor if e.braced else 0)
-            for odds, variant_name in ((b.plain, "brace" if e.braced else "plain"),
-                                       (None if e.braced else b.nat20, "nat20")):  # fmt: skip
+            for odds, variant_name in (
+                (b.plain, "brace" if e.braced else "plain"),
+                (None if e.braced else b.nat20, "nat20"),
+            ):
                 row = pen.get((e.pen, armor, margin, variant_name))
                 if odds is None or row is None:
                     continue

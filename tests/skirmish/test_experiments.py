@@ -30,8 +30,9 @@ KITS = "foreman,reaver"
 
 
 def tiny_duel(out: Path, *extra: str | Path, catalog: Path = CATALOGS) -> list[str]:
-    return simulate("skirmish duel --kits foreman --n 20", "--out", out, "--catalog", catalog,
-                    *extra)  # fmt: skip
+    return simulate(
+        "skirmish duel --kits foreman --n 20", "--out", out, "--catalog", catalog, *extra
+    )
 
 
 def only_run(store: Path, experiment: str = "duel") -> Path:
@@ -79,19 +80,38 @@ def test_crit_margin_sweep(tmp_path, capsys):
     # swept grid's margin-3 cells (0, 2, 4, 6: the same 4 matchups in the same order) are
     # one chunk too, numbered 0 by its first cell: the same random stream, the same rows.
     duel_store = tmp_path / "duel"
-    run_ok(simulate(f"skirmish duel --kits {KITS} --set crit_margin=3 --n {4 * per_cell}",
-                    "--out", duel_store, "--catalog", CATALOGS), capsys)  # fmt: skip
+    run_ok(
+        simulate(
+            f"skirmish duel --kits {KITS} --set crit_margin=3 --n {4 * per_cell}",
+            "--out",
+            duel_store,
+            "--catalog",
+            CATALOGS,
+        ),
+        capsys,
+    )
     duel = read_rows(only_run(duel_store) / "part-*.parquet")
-    swept3 = (rows.filter(pl.col("crit_margin") == 3).drop("run", "crit_margin")
-              .with_columns(pl.col("cell") // 2))  # fmt: skip
+    swept3 = (
+        rows.filter(pl.col("crit_margin") == 3)
+        .drop("run", "crit_margin")
+        .with_columns(pl.col("cell") // 2)
+    )
     assert swept3.height == 4 * per_cell and (swept3["chunk"] == 0).all()
     assert_frame_equal(swept3, duel.drop("run"))
 
 
 def test_bands_sweep_writes_hive_folders(tmp_path, capsys):
     store = tmp_path / "store"
-    run_ok(simulate("skirmish bands --kits foreman --sweep part.cannon.size=2,4 --n 40",
-                    "--out", store, "--catalog", CATALOGS), capsys)  # fmt: skip
+    run_ok(
+        simulate(
+            "skirmish bands --kits foreman --sweep part.cannon.size=2,4 --n 40",
+            "--out",
+            store,
+            "--catalog",
+            CATALOGS,
+        ),
+        capsys,
+    )
     folder = only_run(store, "bands")
     rows = read_rows(folder / "part_cannon_size=*" / "part-*.parquet")
     assert dict(rows.group_by("part_cannon_size").len().iter_rows()) == {2: 20, 4: 20}
@@ -110,8 +130,9 @@ def finished_store(tmp_path_factory):
 
 def _bad(words: str, id: str, xfail: str | None = None) -> object:
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
-    return pytest.param(words.replace("TINY", "skirmish duel --kits foreman --n 20"),
-                        marks=marks, id=id)  # fmt: skip
+    return pytest.param(
+        words.replace("TINY", "skirmish duel --kits foreman --n 20"), marks=marks, id=id
+    )
 
 
 BAD_INPUTS = [
@@ -123,30 +144,35 @@ BAD_INPUTS = [
     _bad("TINY --set part.cannon.pne=3", "unknown field path"),
     _bad("TINY --set crit_margin=9", "out of range"),
     _bad("TINY --set part.cannon.pen=abc", "text for a number"),
-    _bad("skirmish crit-margin --kits foreman --n 20 --sweep crit_margin=3,99",
-         "sweep bad value"),  # fmt: skip
+    _bad("skirmish crit-margin --kits foreman --n 20 --sweep crit_margin=3,99", "sweep bad value"),
     _bad("TINY --set crit_margin", "malformed set"),
     _bad("TINY --sweep crit_margin=", "sweep without values"),
     _bad("skirmish bands --kits foreman --n 20", "bands without sweep"),
-    _bad("skirmish crit-margin --kits foreman --n 20 --sweep part.cannon.pen=3,4",
-         "crit-margin swept over another name"),  # fmt: skip
-    _bad("skirmish crit-margin --kits foreman --n 20 --set crit_margin=3 "
-         "--sweep crit_margin=3,4", "set and swept"),  # fmt: skip
+    _bad(
+        "skirmish crit-margin --kits foreman --n 20 --sweep part.cannon.pen=3,4",
+        "crit-margin swept over another name",
+    ),
+    _bad(
+        "skirmish crit-margin --kits foreman --n 20 --set crit_margin=3 --sweep crit_margin=3,4",
+        "set and swept",
+    ),
     _bad("skirmish duel --kits foreman", "missing n"),
     _bad("skirmish duel --kits foreman --n 0", "n zero"),
     _bad("skirmish teamfight --kits foreman --n 20", "option not for the experiment"),
     _bad("skirmish ratings --custom many --n 20", "custom not a number"),
     _bad("TINY --engine bogus", "engine bogus"),
     _bad("TINY --jobs 0", "jobs 0"),
-    _bad("skirmish teamfight --n 20 --teams bastion+foreman+reaver,courier+foreman+reaver",
-         "illegal team"),  # fmt: skip
+    _bad(
+        "skirmish teamfight --n 20 --teams bastion+foreman+reaver,courier+foreman+reaver",
+        "illegal team",
+    ),
     _bad("TINY --backend bogus --seed 7", "backend bogus (new run)"),
     _bad("TINY --backend bogus", "backend bogus (args of a finished run)"),
     _bad("TINY --backend dask --seed 8", "dask without scheduler"),
     _bad("TINY --seed -1", "negative seed"),
     _bad("skirmish team-cap --parts bogus", "team-cap unknown part list"),
     _bad("skirmish team-cap --set copy_limit=1", "team-cap copy limit it cannot count"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("args", BAD_INPUTS)
@@ -241,8 +267,14 @@ COMMON = {
 
 def per_mech(mechs: int) -> dict:
     """hex_<side>_<k> and down_<side>_<k> for ``mechs`` mechs a side."""
-    return {name: dtype for s in SIDES for k in range(mechs)
-            for name, dtype in ((f"hex_{s}_{k}", pa.int16()), (f"down_{s}_{k}", pa.bool_()))}
+    return {
+        name: dtype
+        for s in SIDES
+        for k in range(mechs)
+        for name, dtype in ((f"hex_{s}_{k}", pa.int16()), (f"down_{s}_{k}", pa.bool_()))
+    }
+
+
 PER_WEAPON = {
     name: dtype
     for s in SIDES
@@ -330,8 +362,10 @@ def test_a_chunk_of_many_matchups_keeps_each_rows_numbers(tmp_path, capsys):
     catalog = load_catalog(CATALOGS)
     store = tmp_path / "store"
     kits = list(catalog.kits)
-    out = run_ok(simulate(f"skirmish duel --n {len(kits) ** 2 * 40}", "--out", store,
-                          "--catalog", CATALOGS), capsys)  # fmt: skip
+    out = run_ok(
+        simulate(f"skirmish duel --n {len(kits) ** 2 * 40}", "--out", store, "--catalog", CATALOGS),
+        capsys,
+    )
     assert counts_of(out) == (1, 0)
     rows = read_rows(only_run(store) / "part-*.parquet")
     assert rows.group_by("side_a", "side_b").len()["len"].to_list() == [40] * len(kits) ** 2

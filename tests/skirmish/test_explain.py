@@ -53,8 +53,14 @@ from sims.skirmish.explain import (
 from sims.skirmish.modifiers import Die
 from tests.conftest import CATALOGS, ROOT
 
-FOREMAN_BANDS = [("head", 1, 1), ("right_arm", 2, 4), ("left_arm", 5, 7), ("core", 8, 13),
-                 ("back", 14, 15), ("legs", 16, 20)]  # fmt: skip
+FOREMAN_BANDS = [
+    ("head", 1, 1),
+    ("right_arm", 2, 4),
+    ("left_arm", 5, 7),
+    ("core", 8, 13),
+    ("back", 14, 15),
+    ("legs", 16, 20),
+]
 
 
 def rifle_shot(catalog, **kw):
@@ -118,8 +124,13 @@ def test_rifle_band_table_by_hand(skirmish):
     assert [(r.part, r.first, r.last) for r in e.bands] == FOREMAN_BANDS
     assert [r.armor for r in e.bands] == [4, 5, 5, 5, 3, 5]
     assert [r.part_id for r in e.bands] == [
-        "hardhat", "rifle", "buckler", "foreman_frame", "sensor_mast", "walker"
-    ]  # fmt: skip
+        "hardhat",
+        "rifle",
+        "buckler",
+        "foreman_frame",
+        "sensor_mast",
+        "walker",
+    ]
     head, arm = e.bands[0], e.bands[1]
     # Head, Armor 4: d6+2 is 3..8, glance on a 1, crit (>= 8) on a 6.
     assert dict(head.plain) == {"glance": F(1, 6), "full": F(2, 3), "crit": F(1, 6)}
@@ -199,8 +210,10 @@ def test_reference_attacker_matches_weapon_vs_kit(skirmish):
 def test_contract_shot_is_the_weapon_vs_kit_attacker(skirmish):
     # weapon_vs_kit's attacker: Gunnery 2 + weapon Acc, no Head, no modifier dice.
     e = contract_shot(skirmish, "rifle", "foreman")
-    assert e.accuracy_terms == (Term("Gunnery", "weapon_vs_kit attacker", 2),
-                                Term("weapon Acc", "part rifle", 1))  # fmt: skip
+    assert e.accuracy_terms == (
+        Term("Gunnery", "weapon_vs_kit attacker", 2),
+        Term("weapon Acc", "part rifle", 1),
+    )
     assert (e.accuracy, e.distance, e.range_band, e.dice) == (3, 8, "optimal", ())
     assert e.p_hit == F(3, 4)  # naturals 6..20
     rifle, foreman = skirmish.parts["rifle"], skirmish.mech("foreman")
@@ -258,8 +271,9 @@ def test_melee_ignores_cover_and_engaged(skirmish):
 
 
 def map_shot(catalog, map_id, a, t, attacker="courier", weapon="rifle", target="foreman"):
-    return explain_shot(catalog, attacker, weapon, target, map_id=map_id, attacker_hex=a,
-                        target_hex=t)  # fmt: skip
+    return explain_shot(
+        catalog, attacker, weapon, target, map_id=map_id, attacker_hex=a, target_hex=t
+    )
 
 
 def line_of(board):
@@ -277,9 +291,14 @@ def test_map_clear_line(skirmish):
     # the usual working at distance 8 with no dice: the rifle shot of the track
     assert (e.distance, e.cover, e.dice, e.p_hit) == (8, "none", (), F(4, 5))
     text = to_text(e)
-    for line in ("  distance 8 (from the map): optimal range", "  line of sight: yes",
-                 "  hard cover: none", "  soft cover: none", "Board: map open (Open ground)",
-                 "  high ground: none, the attacker stands level with the target"):  # fmt: skip
+    for line in (
+        "  distance 8 (from the map): optimal range",
+        "  line of sight: yes",
+        "  hard cover: none",
+        "  soft cover: none",
+        "Board: map open (Open ground)",
+        "  high ground: none, the attacker stands level with the target",
+    ):
         assert line in text, line
 
 
@@ -291,12 +310,14 @@ def test_map_blocked_line_stops(skirmish):
     assert [(x.hex, x.top) for x in b.line[3:]] == [((10, 8), 2), ((11, 8), 2)]
     with pytest.raises(NoLineOfSight, match="no line of sight from 6,8 to 12,8 on map open"):
         map_shot(skirmish, "open", (6, 8), (12, 8))
-    text = shot_text(skirmish, "courier", "rifle", "foreman", map="open",
-                     **{"from": (6, 8), "to": (12, 8)})  # fmt: skip
+    text = shot_text(
+        skirmish, "courier", "rifle", "foreman", map="open", **{"from": (6, 8), "to": (12, 8)}
+    )
     assert "  line of sight: none" in text
     assert "10,8  0       obstacle  2    1      above the sight height: BLOCKS" in text
-    assert text.endswith("No line of sight: the shot cannot be taken (003 F Declare: a target "
-                         "you have LOS to; H4).")  # fmt: skip
+    assert text.endswith(
+        "No line of sight: the shot cannot be taken (003 F Declare: a target you have LOS to; H4)."
+    )
     assert "Accuracy" not in text and "P(hit)" not in text
 
 
@@ -309,8 +330,7 @@ def test_map_hard_cover_from_an_obstacle(skirmish):
     e = map_shot(skirmish, "open", (16, 4), (16, 7))
     b = e.board
     assert line_of(b) == [((16, 5), 0, 1, "below"), ((16, 6), 0, 1, "below")]
-    assert b.hard_sources == ("obstacle at 17,6 (top 2, 2 above the target's ground) "
-                              "lies between",)  # fmt: skip
+    assert b.hard_sources == ("obstacle at 17,6 (top 2, 2 above the target's ground) lies between",)
     assert (b.hard_ignored, b.cover, b.soft_sources) == (False, "hard", ())
     # then the hard-cover working of the track: 2[-], 83/144, the Legs band hits the cover
     assert e.dice == (Die(-1, "hard cover", "H5"),) * 2 and e.p_hit == F(83, 144)
@@ -328,9 +348,12 @@ def test_map_hard_cover_at_sight_height(skirmish):
     b = e.board
     assert b.distance == 7 and b.los
     assert line_of(b) == [((c, 9), 0, 1, "below") for c in range(9, 5, -1)] + [
-        ((5, 9), 1, 1, "at"), ((4, 9), 1, 1, "at")]  # fmt: skip
-    assert b.hard_sources == ("4,9 next to the target has its top exactly at the sight "
-                              "height 1 (H4)",)  # fmt: skip
+        ((5, 9), 1, 1, "at"),
+        ((4, 9), 1, 1, "at"),
+    ]
+    assert b.hard_sources == (
+        "4,9 next to the target has its top exactly at the sight height 1 (H4)",
+    )
     assert b.cover == "hard" and e.p_hit == F(83, 144)
     text = to_text(e)
     assert "exactly at the sight height: does not block; next to the target: hard cover" in text
@@ -361,8 +384,11 @@ def test_map_high_ground(skirmish):
     # steps, sight 2 - i/4 at step i: 7/4, 3/2, 5/4 over tops 0.
     e = map_shot(skirmish, "open", (4, 10), (0, 10))
     b = e.board
-    assert line_of(b) == [((3, 10), 0, F(7, 4), "below"), ((2, 10), 0, F(3, 2), "below"),
-                          ((1, 10), 0, F(5, 4), "below")]  # fmt: skip
+    assert line_of(b) == [
+        ((3, 10), 0, F(7, 4), "below"),
+        ((2, 10), 0, F(3, 2), "below"),
+        ((1, 10), 0, F(5, 4), "below"),
+    ]
     assert b.high_ground and b.climb == 1 and b.cover == "none"
     # 1[+]: as the designer's +1 above, P(hit) = (17 + 18 + 4 x 19) / 120 = 37/40
     assert e.dice == (Die(+1, "high ground", "H5"),) and e.p_hit == F(37, 40)
@@ -382,8 +408,9 @@ def test_map_hard_cover_ignored_from_two_levels_above(skirmish):
     b = e.board
     assert (b.distance, b.los, b.attacker_ground, b.target_ground) == (2, True, 3, 1)
     assert line_of(b) == [((25, 10), 2, 3, "below")]
-    assert b.hard_sources == ("obstacle at 24,10 (top 4, 3 above the target's ground) "
-                              "lies between",)  # fmt: skip
+    assert b.hard_sources == (
+        "obstacle at 24,10 (top 4, 3 above the target's ground) lies between",
+    )
     assert b.hard_ignored and not b.hard and b.cover == "none" and b.high_ground
     assert e.dice == (Die(+1, "high ground", "H5"),) and e.p_hit == F(37, 40)
     assert e.shares["cover"] == 0
@@ -409,30 +436,48 @@ def test_map_geometry_built_once(skirmish):
 @pytest.mark.parametrize(
     "kw, words",
     [
-        ({"map_id": "moon", "attacker_hex": (1, 1), "target_hex": (2, 2)},
-         ("--map: unknown map 'moon'", "broken, large_broken, open, urban")),
-        ({"map_id": "open", "attacker_hex": (32, 1), "target_hex": (2, 2)},
-         ("--from 32,1 is off map open", "COL 0-31, ROW 0-19")),
-        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 20)},
-         ("--to 2,20 is off map open",)),
-        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (10, 8)},
-         ("--to 10,8 is an obstacle hex on map open",)),
-        ({"map_id": "open", "attacker_hex": (10, 8), "target_hex": (1, 1)},
-         ("--from 10,8 is an obstacle hex",)),
+        (
+            {"map_id": "moon", "attacker_hex": (1, 1), "target_hex": (2, 2)},
+            ("--map: unknown map 'moon'", "broken, large_broken, open, urban"),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (32, 1), "target_hex": (2, 2)},
+            ("--from 32,1 is off map open", "COL 0-31, ROW 0-19"),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 20)},
+            ("--to 2,20 is off map open",),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (1, 1), "target_hex": (10, 8)},
+            ("--to 10,8 is an obstacle hex on map open",),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (10, 8), "target_hex": (1, 1)},
+            ("--from 10,8 is an obstacle hex",),
+        ),
         ({"map_id": "open", "attacker_hex": (1, 1)}, ("--map needs --to",)),
         ({"map_id": "open"}, ("--map needs --from and --to",)),
         ({"attacker_hex": (1, 1), "target_hex": (2, 2)}, ("--from and --to need --map",)),
-        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (1, 1)},
-         ("--to 1,1 is the --from hex",)),
-        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "distance": 3},
-         ("--range: not with --map",)),
-        ({"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "cover": "soft"},
-         ("--cover: not with --map",)),
+        (
+            {"map_id": "open", "attacker_hex": (1, 1), "target_hex": (1, 1)},
+            ("--to 1,1 is the --from hex",),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "distance": 3},
+            ("--range: not with --map",),
+        ),
+        (
+            {"map_id": "open", "attacker_hex": (1, 1), "target_hex": (2, 2), "cover": "soft"},
+            ("--cover: not with --map",),
+        ),
         # open row 0: 18 hexes apart, beyond the rifle's long range 12
-        ({"map_id": "open", "attacker_hex": (2, 0), "target_hex": (20, 0)},
-         ("no shot", "distance 18")),
+        (
+            {"map_id": "open", "attacker_hex": (2, 0), "target_hex": (20, 0)},
+            ("no shot", "distance 18"),
+        ),
     ],
-)  # fmt: skip
+)
 def test_map_errors(skirmish, kw, words):
     with pytest.raises(ExplainError) as info:
         explain_shot(skirmish, "courier", "rifle", "foreman", **kw)
@@ -491,8 +536,21 @@ def test_cli_explain_rifle(capsys):
 
 
 def test_cli_explain_flags(capsys):
-    argv = explain("--attacker", "courier", "--weapon", "rifle", "--target", "foreman",
-                   "--range", "10", "--cover", "hard", "--modifier", "-1", "--braced")  # fmt: skip
+    argv = explain(
+        "--attacker",
+        "courier",
+        "--weapon",
+        "rifle",
+        "--target",
+        "foreman",
+        "--range",
+        "10",
+        "--cover",
+        "hard",
+        "--modifier",
+        "-1",
+        "--braced",
+    )
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "2[-]  hard cover (H5)" in out and "1[-]  designer's extra dice" in out
@@ -508,8 +566,16 @@ def test_cli_explain_reads_catalog_flag(tmp_path, capsys):
     rifle_acc = "range = 8\nshots = 1\nacc = 1\n"
     assert rifle_acc in text
     parts.write_text(text.replace(rifle_acc, "range = 8\nshots = 1\nacc = 2\n"))
-    argv = explain("--attacker", "courier", "--weapon", "rifle", "--target", "foreman",
-                   "--catalog", str(tmp_path / "cat"))  # fmt: skip
+    argv = explain(
+        "--attacker",
+        "courier",
+        "--weapon",
+        "rifle",
+        "--target",
+        "foreman",
+        "--catalog",
+        str(tmp_path / "cat"),
+    )
     assert main(argv) == 0
     assert "P(hit)               = 17/20 (85.0%)" in capsys.readouterr().out  # natural 4+
 
@@ -523,17 +589,25 @@ KIT = ("--attacker", "courier", "--weapon", "rifle", "--target", "foreman")
         (["explain", "nosuchgame", "shot", *KIT], ("unknown game 'nosuchgame'",)),
         (["explain", "skirmish", "volley", *KIT], ("unknown WHAT 'volley'", "shot")),
         (explain("--attacker", "courier"), ("needs --weapon, --target",)),
-        (explain("--attacker", "nobody", "--weapon", "rifle", "--target", "foreman"),
-         ("unknown attacker kit 'nobody'",)),
-        (explain("--attacker", "courier", "--weapon", "cannon", "--target", "foreman"),
-         ("kit 'courier' mounts no weapon 'cannon'", "repeater, rifle")),
+        (
+            explain("--attacker", "nobody", "--weapon", "rifle", "--target", "foreman"),
+            ("unknown attacker kit 'nobody'",),
+        ),
+        (
+            explain("--attacker", "courier", "--weapon", "cannon", "--target", "foreman"),
+            ("kit 'courier' mounts no weapon 'cannon'", "repeater, rifle"),
+        ),
         (explain(*KIT, "--range", "13"), ("no shot",)),
         (explain(*KIT, "--range", "ten"), ("invalid int value",)),
         (explain(*KIT, "--cover", "partial"), ("cover must be one of",)),
-        (explain("--attacker", "reaver", "--weapon", "blade", "--target", "foreman",
-                 "--range", "3"), ("needs adjacency",)),
+        (
+            explain(
+                "--attacker", "reaver", "--weapon", "blade", "--target", "foreman", "--range", "3"
+            ),
+            ("needs adjacency",),
+        ),
     ],
-)  # fmt: skip
+)
 def test_cli_explain_errors(capsys, argv, words):
     rc = main(argv)
     captured = capsys.readouterr()
@@ -568,8 +642,10 @@ def test_cli_explain_on_a_map(capsys):
     "args, words",
     [
         (("--map", "moon", "--from", "1,1", "--to", "2,2"), ("--map: unknown map 'moon'",)),
-        (("--map", "open", "--from", "1;1", "--to", "2,2"),
-         ("argument --from", "expected COL,ROW")),
+        (
+            ("--map", "open", "--from", "1;1", "--to", "2,2"),
+            ("argument --from", "expected COL,ROW"),
+        ),
         (("--map", "open", "--from", "1,1", "--to", "2"), ("argument --to",)),
         (("--map", "open", "--from", "40,1", "--to", "2,2"), ("--from 40,1 is off map open",)),
         (("--map", "open", "--from", "1,1", "--to", "11,8"), ("--to 11,8 is an obstacle",)),
@@ -577,7 +653,7 @@ def test_cli_explain_on_a_map(capsys):
         (("--from", "1,1", "--to", "2,2"), ("--from and --to need --map",)),
         (("--map", "open", "--from", "1,1", "--to", "2,2", "--range", "2"), ("--range",)),
     ],
-)  # fmt: skip
+)
 def test_cli_explain_map_errors(capsys, args, words):
     rc = main(explain(*KIT, *args))
     captured = capsys.readouterr()
@@ -591,12 +667,16 @@ def test_cli_explain_map_errors(capsys, args, words):
 def test_python_dash_m_explain():
     run = subprocess.run(
         [sys.executable, "-m", "analysis", "explain", "skirmish", "shot", *KIT, "--range", "99"],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1 and "no shot" in run.stderr
     run = subprocess.run(
         [sys.executable, "-m", "analysis", "explain", "skirmish", "shot", *KIT],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0 and "4/5 (80.0%)" in run.stdout

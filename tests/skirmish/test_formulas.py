@@ -57,8 +57,16 @@ def agree(fn, grid: dict[str, list], **fixed) -> np.ndarray:
     batch = np.asarray(fn(**columns, **fixed))
     assert batch.shape == (len(points),), fn.__name__
     for k, point in enumerate(points):
-        one = fn(**dict(zip(names, (v.item() if isinstance(v, np.generic) else v
-                                    for v in point), strict=True)), **fixed)  # fmt: skip
+        one = fn(
+            **dict(
+                zip(
+                    names,
+                    (v.item() if isinstance(v, np.generic) else v for v in point),
+                    strict=True,
+                )
+            ),
+            **fixed,
+        )
         assert type(one) in (int, bool, float), (fn.__name__, point, type(one))
         assert one == batch[k], (fn.__name__, point, one, batch[k])
     return batch
@@ -69,32 +77,55 @@ def agree(fn, grid: dict[str, list], **fixed) -> np.ndarray:
 
 def test_hit_ints_and_arrays(skirmish):
     # natural 1..20 x accuracy 0..10 x modifier -6..+6 x Evasion 6..20 (003 F Hit)
-    agree(lambda natural, accuracy, mod, evasion: rules.hits(natural, accuracy, mod, evasion),
-          {"natural": list(range(1, 21)), "accuracy": list(range(0, 11)),
-           "mod": list(range(-6, 7)), "evasion": list(range(6, 21))})  # fmt: skip
+    agree(
+        lambda natural, accuracy, mod, evasion: rules.hits(natural, accuracy, mod, evasion),
+        {
+            "natural": list(range(1, 21)),
+            "accuracy": list(range(0, 11)),
+            "mod": list(range(-6, 7)),
+            "evasion": list(range(6, 21)),
+        },
+    )
 
 
 def test_penetration_ints_and_arrays(params):
-    agree(rules.outcome_code, {"total": list(range(0, 18)), "armor": list(range(3, 11)),
-                               "margin": list(range(2, 7))})  # fmt: skip
-    agree(lambda roll, pen, natural: rules.penetration_total(roll, pen, natural, params),
-          {"roll": list(range(1, 7)), "pen": list(range(0, 7)), "natural": [1, 2, 19, 20]})
-    agree(lambda armor, braced, lost: rules.armor_now(armor, params, braced=braced, lost=lost),
-          {"armor": list(range(0, 11)), "braced": [False, True], "lost": [0, 1, 2]})
+    agree(
+        rules.outcome_code,
+        {"total": list(range(0, 18)), "armor": list(range(3, 11)), "margin": list(range(2, 7))},
+    )
+    agree(
+        lambda roll, pen, natural: rules.penetration_total(roll, pen, natural, params),
+        {"roll": list(range(1, 7)), "pen": list(range(0, 7)), "natural": [1, 2, 19, 20]},
+    )
+    agree(
+        lambda armor, braced, lost: rules.armor_now(armor, params, braced=braced, lost=lost),
+        {"armor": list(range(0, 11)), "braced": [False, True], "lost": [0, 1, 2]},
+    )
 
 
 def test_damage_ints_and_arrays(params, half):
     for p in (params, half):
-        agree(lambda code, rolled, p=p: rules.hit_damage(code, rolled, p),
-              {"code": [0, 1, 2], "rolled": list(range(0, 25))})
+        agree(
+            lambda code, rolled, p=p: rules.hit_damage(code, rolled, p),
+            {"code": [0, 1, 2], "rolled": list(range(0, 25))},
+        )
         agree(lambda rolled, p=p: rules.glance_damage(rolled, p), {"rolled": list(range(0, 25))})
 
 
 def test_range_ints_and_arrays(params):
-    agree(rules.range_code, {"distance": list(range(0, 20)), "weapon_range": [1, 3, 8, 10],
-                             "weapon_long": [1, 4, 12, 15], "melee": [False, True]})
-    agree(lambda weapon_range: rules.long_range(weapon_range, params),
-          {"weapon_range": list(range(1, 41))})
+    agree(
+        rules.range_code,
+        {
+            "distance": list(range(0, 20)),
+            "weapon_range": [1, 3, 8, 10],
+            "weapon_long": [1, 4, 12, 15],
+            "melee": [False, True],
+        },
+    )
+    agree(
+        lambda weapon_range: rules.long_range(weapon_range, params),
+        {"weapon_range": list(range(1, 41))},
+    )
 
 
 def test_modifier_die_ints_and_arrays():
@@ -116,38 +147,86 @@ def test_location_and_cover_ints_and_arrays():
 
 
 def test_derived_stats_ints_and_arrays(params):
-    agree(lambda chassis, legs, piloting, overload, legs_alive, prone: rules.evasion(
-        chassis, legs, piloting, overload, params, legs_alive=legs_alive, prone=prone),
-        {"chassis": [0, 5, 10], "legs": [-2, 0, 2], "piloting": [0, 3], "overload": [0, 2],
-         "legs_alive": [False, True], "prone": [False, True]})  # fmt: skip
-    agree(lambda chassis, legs, overload, legs_alive, penalty: rules.speed(
-        chassis, legs, overload, params, legs_alive=legs_alive, penalty=penalty),
-        {"chassis": [0, 4, 6], "legs": [-1, 0, 2], "overload": [0, 2],
-         "legs_alive": [False, True], "penalty": [0, 1]})  # fmt: skip
-    agree(lambda chassis, head, back, head_alive, back_alive: rules.sensors(
-        chassis, head, back, head_alive=head_alive, back_alive=back_alive),
-        {"chassis": [0, 6], "head": [0, 4], "back": [0, 3], "head_alive": [False, True],
-         "back_alive": [False, True]})  # fmt: skip
-    agree(lambda chassis, head, systems, head_alive: rules.e_def(
-        chassis, head, systems, head_alive=head_alive),
-        {"chassis": [3, 8], "head": [0, 2], "systems": [0, 3], "head_alive": [False, True]})
-    agree(lambda chassis, back, back_alive: rules.reactor_cap(chassis, back, back_alive=back_alive),
-          {"chassis": [6, 10], "back": [0, 4], "back_alive": [False, True]})
-    agree(lambda gunnery, piloting, melee, weapon_acc, head_acc, head_alive: rules.accuracy(
-        gunnery, piloting, melee, weapon_acc, head_acc, head_alive=head_alive),
-        {"gunnery": [0, 3], "piloting": [1, 2], "melee": [False, True],
-         "weapon_acc": [-1, 0, 2], "head_acc": [0, 1], "head_alive": [False, True]})  # fmt: skip
+    agree(
+        lambda chassis, legs, piloting, overload, legs_alive, prone: rules.evasion(
+            chassis, legs, piloting, overload, params, legs_alive=legs_alive, prone=prone
+        ),
+        {
+            "chassis": [0, 5, 10],
+            "legs": [-2, 0, 2],
+            "piloting": [0, 3],
+            "overload": [0, 2],
+            "legs_alive": [False, True],
+            "prone": [False, True],
+        },
+    )
+    agree(
+        lambda chassis, legs, overload, legs_alive, penalty: rules.speed(
+            chassis, legs, overload, params, legs_alive=legs_alive, penalty=penalty
+        ),
+        {
+            "chassis": [0, 4, 6],
+            "legs": [-1, 0, 2],
+            "overload": [0, 2],
+            "legs_alive": [False, True],
+            "penalty": [0, 1],
+        },
+    )
+    agree(
+        lambda chassis, head, back, head_alive, back_alive: rules.sensors(
+            chassis, head, back, head_alive=head_alive, back_alive=back_alive
+        ),
+        {
+            "chassis": [0, 6],
+            "head": [0, 4],
+            "back": [0, 3],
+            "head_alive": [False, True],
+            "back_alive": [False, True],
+        },
+    )
+    agree(
+        lambda chassis, head, systems, head_alive: rules.e_def(
+            chassis, head, systems, head_alive=head_alive
+        ),
+        {"chassis": [3, 8], "head": [0, 2], "systems": [0, 3], "head_alive": [False, True]},
+    )
+    agree(
+        lambda chassis, back, back_alive: rules.reactor_cap(chassis, back, back_alive=back_alive),
+        {"chassis": [6, 10], "back": [0, 4], "back_alive": [False, True]},
+    )
+    agree(
+        lambda gunnery, piloting, melee, weapon_acc, head_acc, head_alive: rules.accuracy(
+            gunnery, piloting, melee, weapon_acc, head_acc, head_alive=head_alive
+        ),
+        {
+            "gunnery": [0, 3],
+            "piloting": [1, 2],
+            "melee": [False, True],
+            "weapon_acc": [-1, 0, 2],
+            "head_acc": [0, 1],
+            "head_alive": [False, True],
+        },
+    )
 
 
 def test_overload_heat_and_scoring_ints_and_arrays(params):
-    agree(lambda weight, cap: rules.overload_penalty(weight, cap, params),
-          {"weight": list(range(20, 80)), "cap": [35, 50, 65]})
+    agree(
+        lambda weight, cap: rules.overload_penalty(weight, cap, params),
+        {"weight": list(range(20, 80)), "cap": [35, 50, 65]},
+    )
     agree(lambda over: params.within_overload(over), {"over": list(range(-10, 20))})
     agree(rules.overheats, {"heat": list(range(0, 20)), "reactor": [6, 8, 13]})
-    agree(lambda kills, zone_rounds: rules.points(kills, zone_rounds, params),
-          {"kills": [0, 1, 2, 3], "zone_rounds": [0, 1, 5, 21]})
-    grid = {"wipe_winner": [-1, 0, 1], "points_a": [0, 3], "points_b": [0, 3],
-            "hull_a": [0.5, 1.0], "hull_b": [0.5, 1.0]}  # fmt: skip
+    agree(
+        lambda kills, zone_rounds: rules.points(kills, zone_rounds, params),
+        {"kills": [0, 1, 2, 3], "zone_rounds": [0, 1, 5, 21]},
+    )
+    grid = {
+        "wipe_winner": [-1, 0, 1],
+        "points_a": [0, 3],
+        "points_b": [0, 3],
+        "hull_a": [0.5, 1.0],
+        "hull_b": [0.5, 1.0],
+    }
     agree(lambda **k: rules.decide(**k)[0], grid)
     agree(lambda **k: rules.decide(**k)[1], grid)
 
@@ -189,8 +268,9 @@ def test_prone_and_lost_legs_lower_evasion(params):
     # Skiff: 10 + 2 + 3 (Sable) = 15; Prone 12; overloaded by 2 steps: 13
     assert rules.evasion(10, 2, 3, 0, params, prone=True) == 12
     assert rules.evasion(10, 2, 3, 2, params) == 13
-    assert rules.evasion(np.array([10, 10]), 2, 3, 0, params,
-                         prone=np.array([False, True])).tolist() == [15, 12]  # fmt: skip
+    assert rules.evasion(
+        np.array([10, 10]), 2, 3, 0, params, prone=np.array([False, True])
+    ).tolist() == [15, 12]
 
 
 def test_half_glance_rounds_down(params, half):
@@ -204,7 +284,11 @@ def test_half_glance_rounds_down(params, half):
     assert rules.hit_damage(rules.CRIT, 7, params) == 7
     assert rules.outcome_damage("glance", 9, half) == 4
     assert rules.hit_damage(np.array([0, 1, 2, 0]), np.array([5, 5, 5, 1]), half).tolist() == [
-        2, 5, 5, 0]  # fmt: skip
+        2,
+        5,
+        5,
+        0,
+    ]
 
 
 def test_highest_kept_modifier_die():
@@ -228,7 +312,11 @@ def test_penetration_outcome_edges(params):
     # 003 F5 (DESIGN reading): below Armor a glance, Armor + margin a crit, else full
     assert [rules.outcome_code(t, 5, 4) for t in (4, 5, 8, 9, 12)] == [0, 1, 1, 2, 2]
     assert [rules.penetration_outcome(t, 8, 3) for t in (7, 8, 10, 11)] == [
-        "glance", "full", "full", "crit"]  # fmt: skip
+        "glance",
+        "full",
+        "full",
+        "crit",
+    ]
     # d6 + Pen, +1 on a natural-20 hit: Rifle Pen 2 rolling 6 makes 8, on a 20 it is 9
     assert rules.penetration_total(6, 2, 19, params) == 8
     assert rules.penetration_total(6, 2, 20, params) == 9
@@ -279,7 +367,13 @@ def test_derived_stat_edges(params):
 def test_overload_edges(params):
     # 003 B4: each 5 over, or part thereof, costs 1; up to 10 over is legal
     assert [rules.overload_penalty(50 + o, 50, params) for o in (-3, 0, 1, 5, 6, 10)] == [
-        0, 0, 1, 1, 2, 2]  # fmt: skip
+        0,
+        0,
+        1,
+        1,
+        2,
+        2,
+    ]
     assert params.within_overload(10) is True and params.within_overload(11) is False
     assert params.class_cap("medium") == params.medium_cap
 
@@ -300,12 +394,23 @@ def test_shot_steps_ints_and_arrays(params):
     agree(rules.struck_part, {"part": list(range(6)), "alive": [False, True]})
     agree(rules.location_rerolls, {"melee": [False, True], "prone": [False, True]})
     agree(rules.carry_over, {"durability_left": list(range(-12, 12))})
-    agree(rules.knocks_down, {"melee": [False, True], "code": [0, 1, 2],
-                              "attacker_class": [0, 1, 2], "target_class": [0, 1, 2]})
-    agree(lambda roll, piloting: rules.kick_falls(roll, piloting, params),
-          {"roll": list(range(1, 21)), "piloting": [0, 1, 2, 3]})
-    agree(lambda roll, systems, e_def: rules.locks_on(roll, systems, e_def),
-          {"roll": list(range(1, 21)), "systems": [0, 3], "e_def": [5, 12, 20]})
+    agree(
+        rules.knocks_down,
+        {
+            "melee": [False, True],
+            "code": [0, 1, 2],
+            "attacker_class": [0, 1, 2],
+            "target_class": [0, 1, 2],
+        },
+    )
+    agree(
+        lambda roll, piloting: rules.kick_falls(roll, piloting, params),
+        {"roll": list(range(1, 21)), "piloting": [0, 1, 2, 3]},
+    )
+    agree(
+        lambda roll, systems, e_def: rules.locks_on(roll, systems, e_def),
+        {"roll": list(range(1, 21)), "systems": [0, 3], "e_def": [5, 12, 20]},
+    )
     agree(lambda hexes: rules.charge_dice(hexes, params), {"hexes": list(range(0, 13))})
 
 
@@ -315,7 +420,11 @@ def test_shot_step_edges(params):
     assert rules.struck_part(rules.LEGS, True) == rules.LEGS
     # F11: melee rerolls location once, twice against Prone (F7); ranged never
     assert [rules.location_rerolls(m, p) for m in (False, True) for p in (False, True)] == [
-        0, 0, 1, 2]  # fmt: skip
+        0,
+        0,
+        1,
+        2,
+    ]
     # F6: 11 damage on a 4-Durability head leaves -7: 7 carries into the Core
     assert rules.carry_over(4 - 11) == 7 and rules.carry_over(0) == 0 and rules.carry_over(3) == 0
     # F11.4: melee Full or Crit from a heavier class (heavy 2 on medium 1) knocks Prone

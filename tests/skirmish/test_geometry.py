@@ -33,8 +33,7 @@ def board(*rows: str, zones=(), deploy: int = 2, name: str = "test") -> Map:
                 terrain[r, c] = 1
             elif tok[1] == "#":
                 terrain[r, c], obstacle[r, c] = 2, int(tok[2:])
-    return Map(name, name, "assumed", length, depth, elevation, terrain, obstacle,
-               zones, deploy, 4)  # fmt: skip
+    return Map(name, name, "assumed", length, depth, elevation, terrain, obstacle, zones, deploy, 4)
 
 
 def flat(n_rows: int = 5, n_cols: int = 7, **hexes: str) -> Map:
@@ -121,19 +120,26 @@ def brute_costs(m: Map, falls: bool = True) -> np.ndarray:
     walk from the source reaches having spent exactly s (no priority queue)."""
     n = m.length * m.depth
     steps = [
-        [(b, c) for b in g.neighbours(a, m.length, m.depth)
-         if (c := entering(m, a, b, falls)) is not None]
+        [
+            (b, c)
+            for b in g.neighbours(a, m.length, m.depth)
+            if (c := entering(m, a, b, falls)) is not None
+        ]
         for a in range(n)
-    ]  # fmt: skip
+    ]
     out = np.full((n, n), g.UNREACHABLE)
     for src in range(n):
         layers = [{src}]
         out[src, src] = 0
         for s in range(1, 3 * n + 1):
             layer = {
-                b for back in (1, 2, 3) if s - back >= 0
-                for a in layers[s - back] for b, c in steps[a] if c == back
-            }  # fmt: skip
+                b
+                for back in (1, 2, 3)
+                if s - back >= 0
+                for a in layers[s - back]
+                for b, c in steps[a]
+                if c == back
+            }
             layers.append(layer)
             for b in layer:
                 out[src, b] = min(out[src, b], s)

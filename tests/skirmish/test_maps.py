@@ -78,16 +78,22 @@ def test_arrays_shapes_and_ranges(maps):
         assert not m.elevation.flags.writeable
     # the drawn extremes: broken and urban climb to 3, the large map to 4, open to 2
     assert [maps[i].elevation.max() for i in ("open", "broken", "urban", "large_broken")] == [
-        2, 3, 3, 4,
-    ]  # fmt: skip
+        2,
+        3,
+        3,
+        4,
+    ]
 
 
 def test_hand_read_hexes(maps):
     # open.toml row 6 is seventeen "0." then "0O": a two-level rock on ground 0 at (17, 6)
     m = maps["open"]
     assert (m.elevation[6, 17], m.terrain[6, 17], m.obstacle[6, 17], m.top()[6, 17]) == (
-        0, OBSTACLE, 2, 2,
-    )  # fmt: skip
+        0,
+        OBSTACLE,
+        2,
+        2,
+    )
     assert m.terrain[3, 3] == FOLIAGE  # row 3: " 0. 0. 0. 0f ..."
     assert m.elevation[10, 5] == 2  # the top of the low rise west of the middle
     # large_broken: the high hill's top at (8, 13) and its half-turn twin at (31, 10)
@@ -202,8 +208,13 @@ def test_tiny_map_parses(tmp_path):
         ((8, 1), (9, 1), (9, 0), (8, 0), (7, 1), (8, 2), (9, 2)),
     )
     assert (m.id, m.name, m.length, m.depth, m.deploy, m.max_elevation) == (
-        "tiny", "Tiny", 11, 3, 1, 3,
-    )  # fmt: skip
+        "tiny",
+        "Tiny",
+        11,
+        3,
+        1,
+        3,
+    )
     loaded = load_maps(tmp_path / "maps")
     assert list(loaded) == ["tiny"] and (loaded["tiny"].top() == m.top()).all()
     assert {m: 1}[m] == 1  # hashable by identity: a Map can key a geometry cache
@@ -316,20 +327,28 @@ ZONES = "zones = [[10, 4], [16, 10], [21, 15]]"
     [
         ("[[10, 4], [16, 10], [32, 15]]", "zone 3 center (32, 15) is off the 32 x 20 board"),
         # (10, 0) is on even row 0: its second ring hex, north-east, is (10, -1)
-        ("[[10, 0], [16, 10], [21, 15]]",
-         "zone 1 at (10, 0): ring hex (10, -1) is off the board (a zone is 7 hexes, 003 H)"),
+        (
+            "[[10, 0], [16, 10], [21, 15]]",
+            "zone 1 at (10, 0): ring hex (10, -1) is off the board (a zone is 7 hexes, 003 H)",
+        ),
         # zone 1 around (10, 4) holds (11, 4); (12, 4)'s ring reaches west to it
         ("[[10, 4], [12, 4], [21, 15]]", "zones 1 and 2 share hex (11, 4)"),
         # open.toml row 6: seventeen "0." then "0O"
         ("[[17, 6], [16, 10], [21, 15]]", "zone 1 center (17, 6) is an obstacle"),
-        ("[[2, 4], [16, 10], [21, 15]]",
-         "zone 1 hex (2, 4) lies in the deployment columns (cols < 3 or >= 29)"),
-        ("[[10, 4], [16, 10]]",
-         "expected 3 zone centers [[col, row], ...] (003 H), got [[10, 4], [16, 10]]"),
-        ("[[10, 4], [16, 10], [21]]",
-         "expected 3 zone centers [[col, row], ...] (003 H), got [[10, 4], [16, 10], [21]]"),
+        (
+            "[[2, 4], [16, 10], [21, 15]]",
+            "zone 1 hex (2, 4) lies in the deployment columns (cols < 3 or >= 29)",
+        ),
+        (
+            "[[10, 4], [16, 10]]",
+            "expected 3 zone centers [[col, row], ...] (003 H), got [[10, 4], [16, 10]]",
+        ),
+        (
+            "[[10, 4], [16, 10], [21]]",
+            "expected 3 zone centers [[col, row], ...] (003 H), got [[10, 4], [16, 10], [21]]",
+        ),
     ],
-)  # fmt: skip
+)
 def test_zone_problems(tmp_path, zones, expected):
     folder = copy_maps(tmp_path)
     path = edit(folder, "open.toml", ZONES, f"zones = {zones}")
@@ -341,16 +360,28 @@ def test_zone_problems(tmp_path, zones, expected):
     [
         ("deploy = 3", "deploy = 7", "deploy", "7 is above the maximum 6"),
         ("deploy = 3", "deploy = 0", "deploy", "0 is below the minimum 1"),
-        ("length = 32", "length = 19", "length",
-         "19 is less than depth 20: the deployment columns must sit at the short ends "
-         "(cols run along the long axis, 003 H)"),
-        ('provenance = "assumed"', 'provenance = "guessed"', "provenance",
-         "'guessed' is not one of rulebook, assumed"),
-        ('name = "Open ground"', 'name = "Open ground"\ncolour = "green"', "colour",
-         "unknown field"),
+        (
+            "length = 32",
+            "length = 19",
+            "length",
+            "19 is less than depth 20: the deployment columns must sit at the short ends "
+            "(cols run along the long axis, 003 H)",
+        ),
+        (
+            'provenance = "assumed"',
+            'provenance = "guessed"',
+            "provenance",
+            "'guessed' is not one of rulebook, assumed",
+        ),
+        (
+            'name = "Open ground"',
+            'name = "Open ground"\ncolour = "green"',
+            "colour",
+            "unknown field",
+        ),
         (ZONES, "", "zones", "missing required field"),
     ],
-)  # fmt: skip
+)
 def test_field_problems(tmp_path, old, new, field, expected):
     folder = copy_maps(tmp_path)
     path = edit(folder, "open.toml", old, new)
@@ -395,18 +426,33 @@ def test_terrain_costs():
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("enter = 2", "enter = 0",
-         "terrain 'foliage', field 'enter': expected a cost of 1 or more or 'impassable', got 0"),
-        ("per_level = 1", "per_level = -1", "terrain 'climb', field 'per_level': -1 is below "
-         "the minimum 0"),
-        ("drop_levels = 2", "drop_levels = 0", "terrain 'fall', field 'drop_levels': 0 is below "
-         "the minimum 1"),
-        ("[fall]", "[swamp]", "unknown table [swamp] (expected open, foliage, obstacle, climb, "
-         "fall)"),
-        ("enter = 2\nprovenance = \"assumed\"", "enter = 2",
-         "terrain 'foliage', field 'provenance': missing required field (rulebook or assumed)"),
+        (
+            "enter = 2",
+            "enter = 0",
+            "terrain 'foliage', field 'enter': expected a cost of 1 or more or 'impassable', got 0",
+        ),
+        (
+            "per_level = 1",
+            "per_level = -1",
+            "terrain 'climb', field 'per_level': -1 is below the minimum 0",
+        ),
+        (
+            "drop_levels = 2",
+            "drop_levels = 0",
+            "terrain 'fall', field 'drop_levels': 0 is below the minimum 1",
+        ),
+        (
+            "[fall]",
+            "[swamp]",
+            "unknown table [swamp] (expected open, foliage, obstacle, climb, fall)",
+        ),
+        (
+            'enter = 2\nprovenance = "assumed"',
+            "enter = 2",
+            "terrain 'foliage', field 'provenance': missing required field (rulebook or assumed)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_terrain_problems(tmp_path, old, new, expected):
     path = tmp_path / "terrain.toml"
     text = TERRAIN.read_text(encoding="utf-8")

@@ -83,17 +83,28 @@ def play_reference(case: Case) -> tuple[dict, Any, int]:
         for mech, value in zip(g.mechs, values, strict=True):
             setattr(mech, name, list(value) if isinstance(value, list) else value)
     for kind, *args in case.steps:
-        {"grapple": g.grapple, "throw": g.throw, "break": g.break_grapple,
-         "fire": g.attack, "activate": g.activate, "move": g.move,
-         "strike": lambda m, t, o: g.attack(m, t, None, strike=o)}[kind](*args)  # fmt: skip
+        {
+            "grapple": g.grapple,
+            "throw": g.throw,
+            "break": g.break_grapple,
+            "fire": g.attack,
+            "activate": g.activate,
+            "move": g.move,
+            "strike": lambda m, t, o: g.attack(m, t, None, strike=o),
+        }[kind](*args)
     state = {
-        "pos": [m.pos for m in g.mechs], "dur_0": g.mechs[0].dur, "dur_1": g.mechs[1].dur,
-        "heat": [m.heat for m in g.mechs], "prone": [m.prone for m in g.mechs],
-        "grappled": [m.grappled for m in g.mechs], "hits": g.hits, "shots": g.shots,
+        "pos": [m.pos for m in g.mechs],
+        "dur_0": g.mechs[0].dur,
+        "dur_1": g.mechs[1].dur,
+        "heat": [m.heat for m in g.mechs],
+        "prone": [m.prone for m in g.mechs],
+        "grappled": [m.grappled for m in g.mechs],
+        "hits": g.hits,
+        "shots": g.shots,
         "guarding": [m.guarding for m in g.mechs],
         "winner": -1 if g.winner is None else g.winner,
         "reaction": [m.reaction for m in g.mechs],
-    }  # fmt: skip
+    }
     return state, dice, len(script)
 
 
@@ -128,13 +139,18 @@ def play_vector(case: Case) -> tuple[dict, Any, int]:
         else:
             e.activate(one, mech(args[0]))
     state = {
-        "pos": st.pos.a[0].tolist(), "dur_0": st.dur.a[0, 0].tolist(),
-        "dur_1": st.dur.a[0, 1].tolist(), "heat": st.heat.a[0].tolist(),
-        "prone": st.prone.a[0].tolist(), "grappled": st.grappled.a[0].tolist(),
-        "hits": st.hits.a[0].tolist(), "shots": st.shots.a[0].tolist(),
-        "guarding": st.guarding.a[0].tolist(), "winner": int(st.winner[0]),
+        "pos": st.pos.a[0].tolist(),
+        "dur_0": st.dur.a[0, 0].tolist(),
+        "dur_1": st.dur.a[0, 1].tolist(),
+        "heat": st.heat.a[0].tolist(),
+        "prone": st.prone.a[0].tolist(),
+        "grappled": st.grappled.a[0].tolist(),
+        "hits": st.hits.a[0].tolist(),
+        "shots": st.shots.a[0].tolist(),
+        "guarding": st.guarding.a[0].tolist(),
+        "winner": int(st.winner[0]),
         "reaction": st.reaction.a[0].tolist(),
-    }  # fmt: skip
+    }
     return state, dice, len(script)
 
 
@@ -202,7 +218,7 @@ CASES = {
         {"pos": [0, 1], "grappled": [1, 0], "heat": [1, 0], "shots": [2, 0], "hits": [0, 0]},
         setup=GRAPPLED,
         policy={**NO_LOCK, **NO_BREAK, "p_grapple": [False, True]},
-    ),  # fmt: skip
+    ),
     # F11.5 in an activation: a grappling policy Throws first (Quick): 12 + 2 = 14 against
     # 10 + 3 = 13: the Bastion is Prone and free. One Quick left: no Grapple (Full), no
     # Lock On; the rifle fires: Engaged 1[-] (die 2), 8 + 3 - 2 = 9 reaches the Prone
@@ -221,7 +237,7 @@ CASES = {
         },
         setup=GRAPPLED,
         policy={**NO_LOCK, **NO_BREAK, "p_grapple": [True, False]},
-    ),  # fmt: skip
+    ),
     # F11.5 Break in an activation (gunline: break_grapple), then the Move. The Foreman
     # at hex 10, grappled by the Bastion at 11: 10 + 2 = 12 against 9 + 3 = 12, a tie:
     # the Foreman, acting, breaks free; no Quick left; it moves 5 away toward its rifle's
@@ -283,7 +299,7 @@ CASES |= {
         },
         pos=(0, 1, 20),
         kits=(("foreman",), ("warden", "reaver")),
-    ),  # fmt: skip
+    ),
     # F7 Prone: standing up is free with Stabilize. The Prone Foreman carries two crit
     # effects (attack dice, sensors) and Stabilizes at 2 (Full): Heat 0, one effect off,
     # standing; its whole Move is left: 5 hexes toward its rifle's Range 8 from the
@@ -295,7 +311,7 @@ CASES |= {
         pos=(0, 14),
         setup={"prone": [True, False], "n_attack": [1, 0], "n_sensors": [1, 0], "heat": [4, 0]},
         policy={"p_stabilize_at": [2, 99]},
-    ),  # fmt: skip
+    ),
     # ... and without Stabilize (and no Boost) it costs the whole Move: it stays at hex 0
     # and, with nothing in reach, holds Overwatch (Full; no dice).
     "standing without Stabilize costs the Move": Case(
@@ -326,7 +342,7 @@ CASES |= {
         pos=(0, 10),
         kits=(("reaver",), ("foreman",)),
         policy={"p_charge": [True, False], "p_adjacent": [True, False]},
-    ),  # fmt: skip
+    ),
 }
 
 # E5 Guard: hard cover for one adjacent ally against attacks from the guard's side of it,

@@ -25,8 +25,11 @@ SMALL_N = 1600
 
 def test_the_notebooks_are_there() -> None:
     names = {p.name for p in PATHS}
-    assert {"skirmish_hit_bands.ipynb", "skirmish_crit_margin.ipynb",
-            "skirmish_board.ipynb"} <= names
+    assert {
+        "skirmish_hit_bands.ipynb",
+        "skirmish_crit_margin.ipynb",
+        "skirmish_board.ipynb",
+    } <= names
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
@@ -36,7 +39,10 @@ def test_stored_clean_and_open_with_a_question(path: Path) -> None:
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_runs_with_a_small_n(
-    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, venv_kernel: Path  # noqa: F811
+    path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    venv_kernel: Path,  # noqa: F811
 ) -> None:
     store = tmp_path / "data"
     nb = run_small(path, store, SMALL_N, monkeypatch, venv_kernel)
@@ -52,8 +58,12 @@ def test_runs_with_a_small_n(
 # What a notebook run with SMALL_N must print: its readings are a preview, of a sample,
 # with intervals; and where those overlap, that the data cannot decide.
 CONCLUSIONS = {
-    "skirmish_team_cap": ("PREVIEW: ", "These are 6 of the 36 legal kit teams, a sample",
-                          "Teams with a Heavy rate ", "(95% "),
+    "skirmish_team_cap": (
+        "PREVIEW: ",
+        "These are 6 of the 36 legal kit teams, a sample",
+        "Teams with a Heavy rate ",
+        "(95% ",
+    ),
     "skirmish_crit_margin": ("Simulated at margin 4: ", "comes nearest one third: ", "(95% "),
 }
 
@@ -75,11 +85,15 @@ DUELS_PER_BOARD, DUELS_PER_KIT = 1600, 350
 
 DECIDED = re.compile(r"(team fights|duels) on (\w+) \(([\d,]+) battles\): (.*)")
 WAY = re.compile(r"(\w+) ([\d,]+) = ([\d.]+)% \(95% ([\d.]+)% to ([\d.]+)%\)")
-HELD = re.compile(r"On (\w+), mean zones held at the end of rounds (\d+) to (\d+): "
-                  r"side A (.*); side B (.*)")
+HELD = re.compile(
+    r"On (\w+), mean zones held at the end of rounds (\d+) to (\d+): "
+    r"side A (.*); side B (.*)"
+)
 ENDS = re.compile(r"On (\w+): ([\d,]+) mechs (standing|destroyed), ([\d,]+) of them in a zone")
-MOVE = re.compile(r"(\w+): ([\d.]+)% of ([\d,]+) duels on the track, ([\d.]+)% of ([\d,]+) "
-                  r"on (\w+): change ([+-][\d.]+) \(95% ([+-][\d.]+) to ([+-][\d.]+)\) points")
+MOVE = re.compile(
+    r"(\w+): ([\d.]+)% of ([\d,]+) duels on the track, ([\d.]+)% of ([\d,]+) "
+    r"on (\w+): change ([+-][\d.]+) \(95% ([+-][\d.]+) to ([+-][\d.]+)\) points"
+)
 
 
 def _count(text: str) -> int:
@@ -105,7 +119,9 @@ def read_board(text: str) -> None:
         assert all(float(r[3]) <= float(r[2]) <= float(r[4]) for r in rows), ways
         decided[fight, board] = {"battles": _count(battles), **games}
     assert set(decided) == {("team fights", m) for m in BOARD_MAPS} | {
-        ("duels", "broken"), ("duels", "track")}
+        ("duels", "broken"),
+        ("duels", "track"),
+    }
     for m in BOARD_MAPS:
         assert decided["team fights", m]["battles"] == FIGHTS_PER_MAP
     for board in ("broken", "track"):

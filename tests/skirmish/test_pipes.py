@@ -12,15 +12,22 @@ import pytest
 from tests.conftest import ROOT
 
 
-@pytest.mark.parametrize("words", [
-    # 2 MB, past any pipe buffer: the closed pipe is met mid-write
-    ["query", "SELECT range AS i FROM range(300000)", "--format", "csv"],
-    ["claims", "skirmish"],  # the issue's own command
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "words",
+    [
+        # 2 MB, past any pipe buffer: the closed pipe is met mid-write
+        ["query", "SELECT range AS i FROM range(300000)", "--format", "csv"],
+        ["claims", "skirmish"],  # the issue's own command
+    ],
+)
 def test_closed_pipe_is_quiet(words: list[str], tmp_path: Path) -> None:
     argv = [*words, "--store", str(tmp_path)] if words[0] == "query" else words
-    proc = subprocess.Popen([sys.executable, "-m", "analysis", *argv], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "analysis", *argv],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()  # what `head -1` reads before it goes away
     proc.stdout.close()

@@ -16,10 +16,10 @@ QUICK = [0, 1, 2, 3]  # Quick actions left; 3 after an Overcharge
 
 def test_overcharge_stabilize_vent_ints_and_arrays():
     heat, reactor = list(range(0, 14)), [4, 6, 10, 12]
-    agree(policy.overcharges, {"heat": heat, "reactor": reactor,
-                               "below_percent": [0, 34, 50, 100]})  # fmt: skip
-    agree(policy.stabilizes, {"effects": list(range(0, 5)), "at_effects": [1, 2, 99],
-                              "quick": QUICK})  # fmt: skip
+    agree(policy.overcharges, {"heat": heat, "reactor": reactor, "below_percent": [0, 34, 50, 100]})
+    agree(
+        policy.stabilizes, {"effects": list(range(0, 5)), "at_effects": [1, 2, 99], "quick": QUICK}
+    )
     agree(policy.vents, {"heat": heat, "reactor": reactor, "at_percent": [0, 50, 100, 999]})
 
 
@@ -41,8 +41,7 @@ def test_overcharge_stabilize_vent_edges():
 
 
 def test_target_and_strike_option():
-    agree(policy.target_rank, {"distance": list(range(0, 12)), "mech": list(range(0, 6))},
-          mechs=6)  # fmt: skip
+    agree(policy.target_rank, {"distance": list(range(0, 12)), "mech": list(range(0, 6))}, mechs=6)
     # nearest first, ties to the lower index
     assert policy.target_rank(3, 5, 6) < policy.target_rank(4, 0, 6)
     assert policy.target_rank(3, 1, 6) < policy.target_rank(3, 2, 6)
@@ -53,12 +52,30 @@ def test_target_and_strike_option():
 
 
 def test_charge_move_boost_ints_and_arrays():
-    agree(policy.charges, {"charge": BOOL, "quick": QUICK, "distance": list(range(0, 14)),
-                           "reach": [0, 1, 4, 6, 12], "melee_option": BOOL,
-                           "free": BOOL})  # fmt: skip
+    agree(
+        policy.charges,
+        {
+            "charge": BOOL,
+            "quick": QUICK,
+            "distance": list(range(0, 14)),
+            "reach": [0, 1, 4, 6, 12],
+            "melee_option": BOOL,
+            "free": BOOL,
+        },
+    )
     agree(policy.move_goal, {"adjacent": BOOL, "max_optimal": [1, 4, 8]})
-    agree(policy.boosts, {"boost": BOOL, "quick": QUICK, "reaches": BOOL, "speed": [0, 1, 4],
-                          "distance": [1, 4, 6], "goal": [1, 4], "free": BOOL})  # fmt: skip
+    agree(
+        policy.boosts,
+        {
+            "boost": BOOL,
+            "quick": QUICK,
+            "reaches": BOOL,
+            "speed": [0, 1, 4],
+            "distance": [1, 4, 6],
+            "goal": [1, 4],
+            "free": BOOL,
+        },
+    )
 
 
 def test_charge_move_boost_edges():
@@ -87,8 +104,16 @@ def test_charge_move_boost_edges():
 def test_grapple_throw_break_ints_and_arrays():
     agree(policy.breaks, {"break_grapple": BOOL, "quick": QUICK, "grappled": BOOL})
     agree(policy.throws, {"grapple": BOOL, "quick": QUICK, "grappled": BOOL})
-    agree(policy.grapples, {"grapple": BOOL, "quick": QUICK, "distance": [0, 1, 2, 5],
-                            "free": BOOL, "target_free": BOOL})  # fmt: skip
+    agree(
+        policy.grapples,
+        {
+            "grapple": BOOL,
+            "quick": QUICK,
+            "distance": [0, 1, 2, 5],
+            "free": BOOL,
+            "target_free": BOOL,
+        },
+    )
 
 
 def test_grapple_throw_break_edges():
@@ -109,15 +134,34 @@ def test_grapple_throw_break_edges():
 
 
 def test_attack_choices_ints_and_arrays():
-    agree(policy.holds_overwatch, {"overwatch": BOOL, "quick": QUICK, "reaches": BOOL,
-                                   "has_ranged": BOOL})  # fmt: skip
+    agree(
+        policy.holds_overwatch,
+        {"overwatch": BOOL, "quick": QUICK, "reaches": BOOL, "has_ranged": BOOL},
+    )
     agree(policy.overwatch_rank, {"weapon_long": list(range(0, 16)), "mount": [0, 1, 2]})
-    agree(policy.barrages, {"barrage": BOOL, "quick": QUICK, "two_reach": BOOL,
-                            "heat": [0, 3, 6], "weapons_heat": [0, 2, 5], "reactor": [6, 10]},
-          barrage_heat=1)  # fmt: skip
+    agree(
+        policy.barrages,
+        {
+            "barrage": BOOL,
+            "quick": QUICK,
+            "two_reach": BOOL,
+            "heat": [0, 3, 6],
+            "weapons_heat": [0, 2, 5],
+            "reactor": [6, 10],
+        },
+        barrage_heat=1,
+    )
     agree(policy.aims, {"aimed": BOOL, "quick": QUICK, "reaches": BOOL, "shots": [0, 1, 2, 3]})
-    agree(policy.tries_lock_on, {"lock_on": BOOL, "quick": QUICK, "locked": BOOL,
-                                 "distance": list(range(0, 10)), "sensors": [0, 4, 8]})  # fmt: skip
+    agree(
+        policy.tries_lock_on,
+        {
+            "lock_on": BOOL,
+            "quick": QUICK,
+            "locked": BOOL,
+            "distance": list(range(0, 10)),
+            "sensors": [0, 4, 8],
+        },
+    )
 
 
 def test_attack_choices_edges():
@@ -142,8 +186,16 @@ def test_attack_choices_edges():
 
 
 def test_spare_quick_actions():
-    agree(policy.strikes, {"strike": BOOL, "struck": BOOL, "has_target": BOOL,
-                           "distance": [0, 1, 2], "option": [-1, 0, 1]})  # fmt: skip
+    agree(
+        policy.strikes,
+        {
+            "strike": BOOL,
+            "struck": BOOL,
+            "has_target": BOOL,
+            "distance": [0, 1, 2],
+            "option": [-1, 0, 1],
+        },
+    )
     agree(policy.braces, {"brace": BOOL, "boosted": BOOL, "braced": BOOL})
     assert policy.strikes(True, False, True, 1, policy.KICK) is True
     assert policy.strikes(True, True, True, 1, policy.PUNCH) is False  # once per activation

@@ -14,10 +14,12 @@ from tests.conftest import CATALOGS, ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 BOARD_HEADINGS = (
-    "Where are battles won: zones, kills or Hull?", "Which map favours whom?",
-    "Who holds the zones, round by round?", "Where do mechs stand and fall?",
+    "Where are battles won: zones, kills or Hull?",
+    "Which map favours whom?",
+    "Who holds the zones, round by round?",
+    "Where do mechs stand and fall?",
     "How did the kit win rates move against the track?",
-)  # fmt: skip
+)
 
 
 _browser_or_skip = browser_or_skip  # the shared helper (tests/browser.py)
@@ -41,8 +43,14 @@ def test_report_renders_every_chart_offline(report):
             page = browser.new_page(viewport={"width": 1300, "height": 1000})
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
+            page.on(
+                "request",
+                lambda r: (
+                    requests.append(r.url)
+                    if not r.url.startswith(("file:", "data:", "blob:"))
+                    else None
+                ),
+            )
             page.goto(page_path.as_uri())
             charts = page.locator("div.chart")
             count = charts.count()
@@ -50,7 +58,8 @@ def test_report_renders_every_chart_offline(report):
             page.wait_for_function(
                 "n => document.querySelectorAll("
                 "'div.chart svg.marks, div.chart canvas.marks').length >= n",
-                arg=count, timeout=60_000,
+                arg=count,
+                timeout=60_000,
             )
             for i in range(count):
                 chart = charts.nth(i)
@@ -59,8 +68,9 @@ def test_report_renders_every_chart_offline(report):
             # among them, one panel per map and state
             for heading in BOARD_HEADINGS:
                 section = page.locator("section", has=page.locator("h2", has_text=heading))
-                assert section.locator("div.chart svg.marks, div.chart canvas.marks").count(
-                    ) == 1, heading  # fmt: skip
+                assert (
+                    section.locator("div.chart svg.marks, div.chart canvas.marks").count() == 1
+                ), heading
             # the first screen answers "what is out of balance"
             first = page.locator("h2").first.inner_text()
             assert "out of balance" in first.lower()
@@ -83,13 +93,20 @@ def test_charts_save_as_svg_and_png_from_the_page_offline(report):
             page = browser.new_page(accept_downloads=True)
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: requests.append(r.url)
-                    if not r.url.startswith(("file:", "data:", "blob:")) else None)  # fmt: skip
+            page.on(
+                "request",
+                lambda r: (
+                    requests.append(r.url)
+                    if not r.url.startswith(("file:", "data:", "blob:"))
+                    else None
+                ),
+            )
             page.goto((report / "skirmish.html").as_uri())
             charts = page.locator("div.chart")
             page.wait_for_function(
                 "n => document.querySelectorAll('div.chart .vega-actions').length >= n",
-                arg=charts.count(), timeout=60_000,
+                arg=charts.count(),
+                timeout=60_000,
             )
             first = charts.first
             assert first.locator("details > summary").count() == 1  # the "..." menu
@@ -102,9 +119,10 @@ def test_charts_save_as_svg_and_png_from_the_page_offline(report):
                 assert link.get_attribute("download") == f"which-kit-wins-each-duel.{kind}"
                 link.dispatch_event("mousedown")  # vega-embed renders the image on mousedown
                 page.wait_for_function(  # into a blob: (SVG) or data: (PNG) URL, never online
-                    "a => /^(blob|data):/.test(a.href)", arg=link.element_handle(),
+                    "a => /^(blob|data):/.test(a.href)",
+                    arg=link.element_handle(),
                     timeout=30_000,
-                )  # fmt: skip
+                )
                 with page.expect_download() as download:
                     link.click()
                 saved[kind] = Path(download.value.path()).read_bytes()
@@ -116,9 +134,19 @@ def test_charts_save_as_svg_and_png_from_the_page_offline(report):
     assert errors == [] and requests == []
     # every section with simulated tables links them as CSV beside the page
     html = (report / "skirmish.html").read_text()
-    for stem in ("flags", "win_rates", "crit_share", "time_to_kill", "team_cap_builds",
-                 "decided_by_map", "team_scores_by_map", "win_rates_by_map", "zone_control",
-                 "positions", "kit_moves"):  # fmt: skip
+    for stem in (
+        "flags",
+        "win_rates",
+        "crit_share",
+        "time_to_kill",
+        "team_cap_builds",
+        "decided_by_map",
+        "team_scores_by_map",
+        "win_rates_by_map",
+        "zone_control",
+        "positions",
+        "kit_moves",
+    ):
         assert f"href='skirmish/{stem}.csv' download" in html
         assert (report / "skirmish" / f"{stem}.csv").is_file()
 
@@ -140,14 +168,17 @@ def test_team_cap_sections_show_exact_build_counts_and_the_sideboard(report):
     from sims.skirmish.catalog import load_catalog
 
     page = (report / "skirmish.html").read_text()
-    for heading in ("How many teams of builds does the Team Cap admit?",
-                    "Teams of builds at the Team Cap 145",
-                    "Which rosters keep every sideboard swap legal?"):  # fmt: skip
+    for heading in (
+        "How many teams of builds does the Team Cap admit?",
+        "Teams of builds at the Team Cap 145",
+        "Which rosters keep every sideboard swap legal?",
+    ):
         assert f"<h2>{heading}</h2>" in page
     # the exact total at the rulebook cap, as an integer (it passes 2^64: never a float)
     catalog = load_catalog(CATALOGS)
-    counts = team_counts.build_team_counts(builds.load_parts(CATALOGS, "full"), catalog.params,
-                                           len(catalog.pilots))  # fmt: skip
+    counts = team_counts.build_team_counts(
+        builds.load_parts(CATALOGS, "full"), catalog.params, len(catalog.pilots)
+    )
     total = sum(int(v) for v in counts.filter(team_cap=145)["teams"])
     assert total > 2**64
     assert f"<tr><td>all</td><td>{total}</td>" in page

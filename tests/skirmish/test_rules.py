@@ -27,8 +27,13 @@ def test_bands_largest_remainder(sizes, expected):
 def test_band_ranges_and_location():
     counts = (1, 3, 3, 6, 2, 5)
     assert rules.band_ranges(counts) == [
-        (0, 1, 1), (1, 2, 4), (2, 5, 7), (3, 8, 13), (4, 14, 15), (5, 16, 20)
-    ]  # fmt: skip
+        (0, 1, 1),
+        (1, 2, 4),
+        (2, 5, 7),
+        (3, 8, 13),
+        (4, 14, 15),
+        (5, 16, 20),
+    ]
     assert [rules.location_of(r, counts) for r in (1, 2, 7, 8, 13, 14, 20)] == [0, 1, 2, 3, 3, 4, 5]
     assert rules.band_ranges((0, 20)) == [(1, 1, 20)]
 
@@ -83,8 +88,10 @@ def test_penetration_hand_values():
     assert rules.penetration(4, 5, 3, nat20=True)["crit"] == Fraction(2, 3)
     # Braced: Armor 6, glance on a 1, crit at 9+ -> d6 >= 5
     assert rules.penetration(4, 5, 3, braced=True) == {
-        "glance": Fraction(1, 6), "full": Fraction(1, 2), "crit": Fraction(1, 3)
-    }  # fmt: skip
+        "glance": Fraction(1, 6),
+        "full": Fraction(1, 2),
+        "crit": Fraction(1, 3),
+    }
     assert rules.penetration_outcome(4, 5, 4) == "glance"
     assert rules.penetration_outcome(8, 5, 4) == "full"
     assert rules.penetration_outcome(9, 5, 4) == "crit"
@@ -172,8 +179,12 @@ def test_board_and_score_arithmetic(skirmish):
     assert rules.front_distance(p) == 26  # 32 - 2 x 3
     assert rules.zone_points_available(p) == 21 and rules.wipe_points(p) == 9
     assert [rules.overcharge_heat(n, p).mean() for n in (1, 2, 3, 4, 9)] == [
-        1, 2, Fraction(7, 2), Fraction(15, 2), Fraction(15, 2)
-    ]  # fmt: skip
+        1,
+        2,
+        Fraction(7, 2),
+        Fraction(15, 2),
+        Fraction(15, 2),
+    ]
 
 
 def test_assumptions_list_every_assumed_entry(skirmish):
@@ -204,11 +215,20 @@ def test_dice_and_standard_medium_are_rules_parameters(skirmish):
     from tests.conftest import CATALOGS
 
     p = skirmish.params
-    assert (p.pulse_heat, p.charge_self_damage, p.charge_wall_damage, p.vent_heat,
-            p.initiative_dice) == ("1d3", "1d3", "1d6", "1d6", "2d6")  # fmt: skip
+    assert (
+        p.pulse_heat,
+        p.charge_self_damage,
+        p.charge_wall_damage,
+        p.vent_heat,
+        p.initiative_dice,
+    ) == ("1d3", "1d3", "1d6", "1d6", "2d6")
     assert p.standard_medium == "foreman"
     assert [rules.simple_dice(e) for e in ("1d3", "2d6", "1d6+4", "d8")] == [
-        (1, 3, 0), (2, 6, 0), (1, 6, 4), (1, 8, 0)]  # fmt: skip
+        (1, 3, 0),
+        (2, 6, 0),
+        (1, 6, 4),
+        (1, 8, 0),
+    ]
     edited = load_catalog(CATALOGS, overrides={"vent_heat": "2d6", "standard_medium": "lancer"})
     assert (edited.params.vent_heat, edited.params.standard_medium) == ("2d6", "lancer")
     refused = [

@@ -72,111 +72,166 @@ SITUATIONS = {
     # 20) = 4 reaches core Armor 4 (a crit needs 8): full. Damage 3 + 1 = 4: core 11 -> 7.
     # Without the natural-20 Pen the roll of 3 would glance (no damage).
     "natural 20 below Evasion hits": Situation(
-        "foreman", "skiff", 8, (("fire", 0),),
+        "foreman",
+        "skiff",
+        8,
+        (("fire", 0),),
         (NONE, (20, 20), (20, 10), (6, 1), (6, 3)),
         {"dur_1": [3, 6, 7, 7, 4, 8], "hits": [1, 0], "shots": [1, 0], "heat": [1, 0]},
         overrides={"part.skiff_frame.evasion": 20},
-    ),  # fmt: skip
+    ),
     # 003 F Hit: a natural 1 always misses. The Bastion is Locked (E Lock On: 1[+]); the
     # one modifier die shows 6: 1 + 3 + 6 = 10 reaches Evasion 6, and still misses.
     # Nothing more is rolled; the rifle adds its Heat 1 (E Fire).
     "natural 1 above Evasion misses": Situation(
-        "foreman", "bastion", 8, (("fire", 0),),
+        "foreman",
+        "bastion",
+        8,
+        (("fire", 0),),
         (NONE, (6, 6), (20, 1)),
         {"dur_1": BASTION_DUR, "hits": [0, 0], "shots": [1, 0], "heat": [1, 0]},
         setup={"locked": [False, True]},
-    ),  # fmt: skip
+    ),
     # DESIGN reading of F5 (glance_damage = half): 15 + 3 = 18 hits Evasion 6; location
     # 10 is the core (8-14), Armor 8; penetration 3 + 2 = 5 < 8: a glance; damage
     # 4 + 1 = 5, half rounded down = 2: core 22 -> 20.
     "odd half glance rounds down": Situation(
-        "foreman", "bastion", 8, (("fire", 0),),
+        "foreman",
+        "bastion",
+        8,
+        (("fire", 0),),
         (NONE, (20, 15), (20, 10), (6, 3), (6, 4)),
         {"dur_1": [4, 9, 12, 20, 6, 13], "hits": [1, 0], "crits": [0, 0]},
         changes={"glance_damage": "half"},
-    ),  # fmt: skip
+    ),
     # The same shot with glance_damage = none (the default): a glance does nothing.
     "glance does no damage": Situation(
-        "foreman", "bastion", 8, (("fire", 0),),
+        "foreman",
+        "bastion",
+        8,
+        (("fire", 0),),
         (NONE, (20, 15), (20, 10), (6, 3), (6, 4)),
         {"dur_1": BASTION_DUR, "hits": [1, 0], "crits": [0, 0]},
-    ),  # fmt: skip
+    ),
     # 003 F5/F7: the cannon (accuracy 1) at the Foreman (Evasion 9): 12 + 1 = 13 hits;
     # location 3 is the right arm (2-4), Armor 5; penetration 6 + 4 = 10 >= 5 + 4: crit.
     # Damage 2 + 3 = 5: arm 8 -> 3. Crit table d6 = 6, reactor breach: +1d6 Heat = 4 to
     # the Foreman (within its Reactor 8: no stress). The Bastion adds the cannon's Heat 3.
     "crit with a table effect": Situation(
-        "bastion", "foreman", 10, (("fire", 0),),
+        "bastion",
+        "foreman",
+        10,
+        (("fire", 0),),
         (NONE, (20, 12), (20, 3), (6, 6), (6, 2), (6, 3), (6, 6), (6, 4)),
         {"dur_1": [4, 3, 9, 16, 4, 11], "hits": [1, 0], "crits": [1, 0], "heat": [3, 4]},
-    ),  # fmt: skip
+    ),
     # 003 F6: anything past 0 carries into the Core with no second penetration roll.
     # 15 + 1 hits; location 1: head (Armor 4, Durability 4); penetration 1 + 4 = 5: full;
     # damage 6 + 5 = 11: head destroyed, 7 carries on, core 16 -> 9. A second Fire:
     # location 1 again belongs to the destroyed head, so the hit transfers to the Core
     # (F4) and rolls against core Armor 5: 1 + 4 = 5 full; damage 1 + 1 = 2: core 9 -> 7.
     "damage carries into the Core": Situation(
-        "bastion", "foreman", 10, (("fire", 0), ("fire", 0)),
-        (NONE, (20, 15), (20, 1), (6, 1), (6, 6), (6, 5),
-         NONE, (20, 15), (20, 1), (6, 1), (6, 1), (6, 1)),
-        {"dur_1": [0, 8, 9, 7, 4, 11], "destroyed": [[0] * 6, [1, 0, 0, 0, 0, 0]],
-         "hits": [2, 0], "heat": [6, 0]},
-    ),  # fmt: skip
+        "bastion",
+        "foreman",
+        10,
+        (("fire", 0), ("fire", 0)),
+        (
+            NONE,
+            (20, 15),
+            (20, 1),
+            (6, 1),
+            (6, 6),
+            (6, 5),
+            NONE,
+            (20, 15),
+            (20, 1),
+            (6, 1),
+            (6, 1),
+            (6, 1),
+        ),
+        {
+            "dur_1": [0, 8, 9, 7, 4, 11],
+            "destroyed": [[0] * 6, [1, 0, 0, 0, 0, 0]],
+            "hits": [2, 0],
+            "heat": [6, 0],
+        },
+    ),
     # 003 F Hit / C / H5: hard cover (d100 = 5, within 10%) is 2[-]: dice 2 and 3, -3;
     # 15 + 3 - 3 = 15 hits Evasion 6; location 18 is the Legs band (17-20), which hits
     # the cover: the shot is over (no penetration, no damage).
     "hard cover takes the Legs band": Situation(
-        "foreman", "bastion", 8, (("fire", 0),),
+        "foreman",
+        "bastion",
+        8,
+        (("fire", 0),),
         ((100, 5), (6, 2), (6, 3), (20, 15), (20, 18)),
         {"dur_1": BASTION_DUR, "hits": [1, 0], "shots": [1, 0]},
-    ),  # fmt: skip
+    ),
     # The same location without cover strikes the Legs: penetration 5 + 2 = 7 against
     # Legs Armor 6: full; damage 2 + 1 = 3: legs 13 -> 10.
     "no cover: the Legs band strikes the Legs": Situation(
-        "foreman", "bastion", 8, (("fire", 0),),
+        "foreman",
+        "bastion",
+        8,
+        (("fire", 0),),
         (NONE, (20, 15), (20, 18), (6, 5), (6, 2)),
         {"dur_1": [4, 9, 12, 22, 6, 10], "hits": [1, 0]},
-    ),  # fmt: skip
+    ),
     # 003 G Stress: the Bastion at Heat 11 fires the cannon (natural 1: a miss) and adds
     # Heat 3: 14 exceeds Reactor 13, so it rolls the stress d6: 1, meltdown, 1d6 = 4 to
     # its own Core (22 -> 18); Heat resets to 0.
     "overheating rolls the stress table": Situation(
-        "bastion", "foreman", 10, (("fire", 0),),
+        "bastion",
+        "foreman",
+        10,
+        (("fire", 0),),
         (NONE, (20, 1), (6, 1), (6, 4)),
         {"dur_0": [4, 9, 12, 18, 6, 13], "heat": [0, 0], "hits": [0, 0]},
         setup={"heat": [11, 0]},
-    ),  # fmt: skip
+    ),
     # ... stress face 3, scram: the Bastion falls Prone, Heat 0.
     "overheating into a scram": Situation(
-        "bastion", "foreman", 10, (("fire", 0),),
+        "bastion",
+        "foreman",
+        10,
+        (("fire", 0),),
         (NONE, (20, 1), (6, 3)),
         {"dur_0": BASTION_DUR, "heat": [0, 0], "prone": [True, False]},
         setup={"heat": [11, 0]},
-    ),  # fmt: skip
+    ),
     # ... and at Heat 10 the cannon brings it to 13, which does not exceed Reactor 13:
     # no stress roll.
     "Heat equal to Reactor Cap is no stress": Situation(
-        "bastion", "foreman", 10, (("fire", 0),),
+        "bastion",
+        "foreman",
+        10,
+        (("fire", 0),),
         (NONE, (20, 1)),
         {"dur_0": BASTION_DUR, "heat": [13, 0], "prone": [False, False]},
         setup={"heat": [10, 0]},
-    ),  # fmt: skip
+    ),
     # 003 G / rules.toml pulse_heat: the Skiff's pulse (accuracy 1 + 1 + 1 = 3) at the
     # Foreman, 2 shots. Shot 1: 10 + 3 = 13 hits Evasion 9; core; penetration 2 + 2 = 4
     # < 5: a glance (no damage; its 1d3 is still rolled); the Pulse adds 1d3 = 2 Heat.
     # Shot 2: 2 + 3 = 5 misses. The Skiff adds the pulse's Heat 1.
     "a Pulse hit adds 1d3 Heat": Situation(
-        "skiff", "foreman", 6, (("fire", 0),),
+        "skiff",
+        "foreman",
+        6,
+        (("fire", 0),),
         (NONE, (20, 10), (20, 10), (6, 2), (3, 3), (3, 2), (20, 2)),
         {"dur_1": FOREMAN_DUR, "heat": [1, 2], "hits": [1, 0], "shots": [2, 0]},
-    ),  # fmt: skip
+    ),
     # ... with pulse_heat = 1d6 in rules.toml the same hit rolls a d6 (5).
     "a Pulse die from rules.toml": Situation(
-        "skiff", "foreman", 6, (("fire", 0),),
+        "skiff",
+        "foreman",
+        6,
+        (("fire", 0),),
         (NONE, (20, 10), (20, 10), (6, 2), (3, 3), (6, 5), (20, 2)),
         {"heat": [1, 5], "hits": [1, 0]},
         changes={"pulse_heat": "1d6"},
-    ),  # fmt: skip
+    ),
 }
 
 # 003 F11.4 knockdown and F7 Prone, two attacks, so each engine gets its own script.
@@ -190,12 +245,26 @@ SITUATIONS = {
 # -1; natural 6: 6 + 1 - 1 = 6 reaches the Prone Evasion 9 - 3 = 6 (standing, 9, it
 # would miss); core; penetration 1 + 4 = 5 full; damage 1 + 1 = 2: core 14 -> 12.
 KNOCKDOWN = Situation(
-    "bastion", "foreman", 1, (("strike", 0), ("fire", 0)),
-    ((6, 1), (20, 15), (20, 10), (6, 4), (3, 2),
-     NONE, (6, 1), (20, 6), (20, 10), (6, 1), (6, 1), (6, 1)),
-    {"dur_1": [4, 8, 9, 12, 4, 11], "prone": [False, True], "hits": [2, 0],
-     "heat": [3, 0]},
-)  # fmt: skip
+    "bastion",
+    "foreman",
+    1,
+    (("strike", 0), ("fire", 0)),
+    (
+        (6, 1),
+        (20, 15),
+        (20, 10),
+        (6, 4),
+        (3, 2),
+        NONE,
+        (6, 1),
+        (20, 6),
+        (20, 10),
+        (6, 1),
+        (6, 1),
+        (6, 1),
+    ),
+    {"dur_1": [4, 8, 9, 12, 4, 11], "prone": [False, True], "hits": [2, 0], "heat": [3, 0]},
+)
 KNOCKDOWN_VECTOR = (NONE,) + KNOCKDOWN.script  # the vector engine's cover d100 first
 
 
@@ -219,11 +288,15 @@ def play_reference(s: Situation, script) -> tuple[dict, reference.ScriptedDice]:
             game.attack(0, 1, None, strike=which)
     g = game
     state = {
-        "dur_0": list(g.mechs[0].dur), "dur_1": list(g.mechs[1].dur),
-        "heat": [m.heat for m in g.mechs], "prone": [m.prone for m in g.mechs],
-        "hits": list(g.hits), "shots": list(g.shots), "crits": list(g.crits),
+        "dur_0": list(g.mechs[0].dur),
+        "dur_1": list(g.mechs[1].dur),
+        "heat": [m.heat for m in g.mechs],
+        "prone": [m.prone for m in g.mechs],
+        "hits": list(g.hits),
+        "shots": list(g.shots),
+        "crits": list(g.crits),
         "destroyed": [list(d) for d in g.destroyed],
-    }  # fmt: skip
+    }
     return state, dice
 
 
@@ -240,11 +313,15 @@ def play_vector(s: Situation, script) -> tuple[dict, vector.ScriptedDice]:
         mount, strike = (which, -1) if kind == "fire" else (-1, which)
         engine.attack(one, one, one + 1, one + mount, one + strike)
     state = {
-        "dur_0": st.dur.a[0, 0].tolist(), "dur_1": st.dur.a[0, 1].tolist(),
-        "heat": st.heat.a[0].tolist(), "prone": st.prone.a[0].tolist(),
-        "hits": st.hits.a[0].tolist(), "shots": st.shots.a[0].tolist(),
-        "crits": st.crits.a[0].tolist(), "destroyed": st.destroyed.a[0].tolist(),
-    }  # fmt: skip
+        "dur_0": st.dur.a[0, 0].tolist(),
+        "dur_1": st.dur.a[0, 1].tolist(),
+        "heat": st.heat.a[0].tolist(),
+        "prone": st.prone.a[0].tolist(),
+        "hits": st.hits.a[0].tolist(),
+        "shots": st.shots.a[0].tolist(),
+        "crits": st.crits.a[0].tolist(),
+        "destroyed": st.destroyed.a[0].tolist(),
+    }
     return state, dice
 
 
@@ -263,10 +340,13 @@ def test_situation_in_both_engines(name):
 
 
 def test_heavier_class_knocks_prone_and_the_next_shot_meets_prone_evasion():
-    check(*play_reference(KNOCKDOWN, KNOCKDOWN.script), KNOCKDOWN.script, KNOCKDOWN.expect,
-          "reference")  # fmt: skip
-    check(*play_vector(KNOCKDOWN, KNOCKDOWN_VECTOR), KNOCKDOWN_VECTOR, KNOCKDOWN.expect,
-          "vector")  # fmt: skip
+    check(
+        *play_reference(KNOCKDOWN, KNOCKDOWN.script),
+        KNOCKDOWN.script,
+        KNOCKDOWN.expect,
+        "reference",
+    )
+    check(*play_vector(KNOCKDOWN, KNOCKDOWN_VECTOR), KNOCKDOWN_VECTOR, KNOCKDOWN.expect, "vector")
 
 
 def test_scripted_dice_refuse_a_wrong_die_or_a_short_script():
@@ -283,8 +363,19 @@ def test_scripted_dice_refuse_a_wrong_die_or_a_short_script():
 # The hand-traced battle of test_engines.test_hand_traced_battle (one round of a Foreman
 # against a Reaver; the docstring there derives every die), played by the vector engine
 # from the same script: the two engines draw a battle's dice in the same order.
-HAND_TRACED = [(6, 6), (6, 6), (6, 1), (6, 1), (100, 100), (6, 2), (20, 20), (20, 10), (6, 6),
-               (6, 4), (20, 1)]  # fmt: skip
+HAND_TRACED = [
+    (6, 6),
+    (6, 6),
+    (6, 1),
+    (6, 1),
+    (100, 100),
+    (6, 2),
+    (20, 20),
+    (20, 10),
+    (6, 6),
+    (6, 4),
+    (20, 1),
+]
 
 
 def test_hand_traced_battle_in_the_vector_engine(skirmish_track):

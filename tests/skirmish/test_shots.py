@@ -71,8 +71,15 @@ CASES = [
     *(Case(f"rifle_net{n:+d}", "courier", 1, "foreman", net=n) for n in range(-3, 4)),
     Case("rifle_braced", "courier", 1, "foreman", braced=True),
     Case("rifle_half_glance", "courier", 1, "foreman", changes=(("glance_damage", "half"),)),
-    Case("rifle_half_glance_braced_net-1", "courier", 1, "foreman", net=-1, braced=True,
-         changes=(("glance_damage", "half"),)),
+    Case(
+        "rifle_half_glance_braced_net-1",
+        "courier",
+        1,
+        "foreman",
+        net=-1,
+        braced=True,
+        changes=(("glance_damage", "half"),),
+    ),
     Case("repeater_burst", "courier", 0, "bastion"),
     Case("cannon_heavy_net+2", "bastion", 0, "courier", net=2),
     Case("blade_at_shield", "reaver", 0, "foreman", net=-1),
@@ -83,9 +90,15 @@ CASES = [
     # the 1 (19/20); accuracy 1 with 2[-] at Evasion 16 + 2 + 3 = 21 hits on the natural
     # 20 only (1/20: 20 + 1 - at least 1 is short of 21)
     Case("scattergun_natural_1_misses", "harrier", 1, "bastion"),
-    Case("cannon_natural_20_hits", "bastion", 0, "skiff", net=-2,
-         edits=(("skiff_frame", "evasion", 16),)),
-]  # fmt: skip
+    Case(
+        "cannon_natural_20_hits",
+        "bastion",
+        0,
+        "skiff",
+        net=-2,
+        edits=(("skiff_frame", "evasion", 16),),
+    ),
+]
 
 
 def catalog_for(catalog, case: Case):
@@ -97,8 +110,9 @@ def catalog_for(catalog, case: Case):
 
 def setup(catalog, case: Case):
     catalog = catalog_for(catalog, case)
-    params = replace(catalog.params, soft_cover_percent=0, hard_cover_percent=0,
-                     **dict(case.changes))  # fmt: skip
+    params = replace(
+        catalog.params, soft_cover_percent=0, hard_cover_percent=0, **dict(case.changes)
+    )
     b = compile_battle(catalog, Side((case.attacker,)), Side((case.target,)), params)
     shooter, victim = catalog.mech(case.attacker), catalog.mech(case.target)
     weapon = rules.silhouette(shooter)[MOUNTS[case.mount]]
@@ -106,8 +120,9 @@ def setup(catalog, case: Case):
     distance = 1 if weapon.is_melee else weapon.range  # optimal range
     # The designer's extra dice make the Fire action's net what the case asks, whatever
     # the situation gives (a Shield arm against melee, Engaged at Range 1).
-    own = modifiers.fire_dice(modifiers.shot_situation(weapon, victim, distance, params),
-                              params).net  # fmt: skip
+    own = modifiers.fire_dice(
+        modifiers.shot_situation(weapon, victim, distance, params), params
+    ).net
     acc = rules.attack_accuracy(shooter.pilot, weapon, shooter.head)
     # one fielded pilot a side: no pilot ability is on, nothing adds to the rules' sums
     assert int(battle_model.accuracy(b, 0, weapon.is_melee, weapon.acc, True)) == acc
@@ -128,7 +143,7 @@ def run_vector(catalog, case: Case, n: int, seed: int) -> Shots:
     engine.record = []
     ix, zeros = np.arange(n), np.zeros(n, np.int64)
     engine.attack(ix, zeros, zeros + 1, zeros + case.mount, zeros - 1, extra_dice=extra)
-    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))  # noqa: E731
+    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64)  # noqa: E731
     return Shots(
         shots=engine.s.shots[:, 0].astype(np.int64),
         hits=engine.s.hits[:, 0].astype(np.int64),
@@ -190,8 +205,9 @@ def expected(catalog, case: Case):
     # 003 F7: Prone is Evasion -3 (prone_evasion) and melee rerolls location twice
     evasion = rules.mech_stats(victim, params).evasion - (params.prone_evasion if case.prone else 0)
     p_hit, _ = rules.hit_chances(acc, evasion, case.net)
-    strikes = exact.strike_outcomes(weapon, victim, params, acc, case.net, braced=case.braced,
-                                    evasion=evasion)  # fmt: skip
+    strikes = exact.strike_outcomes(
+        weapon, victim, params, acc, case.net, braced=case.braced, evasion=evasion
+    )
     bands = dict.fromkeys(rules.SILHOUETTE, Fraction(0))
     for (part, _), p in strikes.items():
         bands[part] += p
@@ -205,9 +221,15 @@ def expected(catalog, case: Case):
     means = exact.outcome_damage_means(weapon, params)
     per_fire = weapon.shots * p_hit * sum(outcomes[o] * means[o] for o in rules.OUTCOMES)
     if not weapon.is_melee:
-        assert per_fire == exact.fire_damage(weapon, victim, params, accuracy=acc,
-                                             net_dice=case.net, braced=case.braced,
-                                             evasion=evasion)  # fmt: skip
+        assert per_fire == exact.fire_damage(
+            weapon,
+            victim,
+            params,
+            accuracy=acc,
+            net_dice=case.net,
+            braced=case.braced,
+            evasion=evasion,
+        )
     return p_hit, parts, outcomes, means, per_fire, weapon.shots
 
 
@@ -243,8 +265,9 @@ def check(catalog, case: Case, got: Shots, label: str) -> None:
         within(*share(is_o), outcomes[o], f"{label} P({o} | hit)")
         if is_o.sum() >= 30:  # enough of them for a standard error
             hits_o = np.bincount(got.action, weights=is_o, minlength=n)
-            seen, se = ratio(np.bincount(got.action, weights=got.amount * is_o, minlength=n),
-                             hits_o)  # fmt: skip
+            seen, se = ratio(
+                np.bincount(got.action, weights=got.amount * is_o, minlength=n), hits_o
+            )
             within(seen, means[o], se, f"{label} damage of a {o}")
     damage = np.bincount(got.action, weights=got.amount, minlength=n)
     within(damage.mean(), per_fire, damage.std(ddof=1) / np.sqrt(n), f"{label} damage per Fire")

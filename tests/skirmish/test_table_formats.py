@@ -59,7 +59,8 @@ def csv(folder: Path, stem: str) -> pl.DataFrame:
 
 def cannon_at_foreman(folder: Path) -> str:
     rows = csv(folder, "weapon_vs_kit").filter(
-        (pl.col("weapon") == "cannon") & (pl.col("kit") == "foreman"))  # fmt: skip
+        (pl.col("weapon") == "cannon") & (pl.col("kit") == "foreman")
+    )
     return rows["crit_share"].item()
 
 
@@ -96,9 +97,11 @@ def test_every_table_has_a_sheet_holding_the_csv(written: Path) -> None:
 
 def test_date_like_fraction_is_a_text_cell(written: Path) -> None:
     ws = openpyxl.load_workbook(written / "plain" / "skirmish" / "skirmish-tables.xlsx")[
-        "weapon_vs_kit"]  # fmt: skip
-    row = next(r for r in ws.iter_rows(min_row=2) if (r[0].value, r[1].value) ==
-               ("rifle", "foreman"))  # fmt: skip
+        "weapon_vs_kit"
+    ]
+    row = next(
+        r for r in ws.iter_rows(min_row=2) if (r[0].value, r[1].value) == ("rifle", "foreman")
+    )
     # 003 F Hit: Gunnery 2 + Acc 1 against Evasion 9 hits on naturals 6..20, 15/20
     assert (row[2].value, row[2].data_type) == ("3/4", "s")
     assert (row[3].value, row[3].data_type) == (0.75, "n")
@@ -115,8 +118,9 @@ def test_about_sheet_lists_each_tables_doc(written: Path) -> None:
 
 
 def test_bad_format_is_one_line_and_writes_nothing(tmp_path: Path, capsys) -> None:
-    assert_user_error(["tables", "skirmish", "--out", str(tmp_path), "--format", "xls"],
-                      tmp_path, capsys)  # fmt: skip
+    assert_user_error(
+        ["tables", "skirmish", "--out", str(tmp_path), "--format", "xls"], tmp_path, capsys
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -133,32 +137,45 @@ def test_set_crit_margin_moves_the_cannons_crit_share(written: Path) -> None:
 
 
 @pytest.mark.parametrize(("folder", "margin"), [("plain", 4), ("margin3", 3)])
-def test_crit_share_agrees_with_the_bands_and_penetration_rows(written: Path, folder: str,
-                                                               margin: int) -> None:  # fmt: skip
+def test_crit_share_agrees_with_the_bands_and_penetration_rows(
+    written: Path, folder: str, margin: int
+) -> None:
     """weapon_vs_kit's crit share is the bands table's foreman rows over penetration.csv's
     rows at the margin in force, natural 20s weighted by q = 1/14."""
     pen = csv(written / "plain", "penetration").filter(
-        (pl.col("pen") == "4") & (pl.col("margin") == str(margin)))  # fmt: skip
+        (pl.col("pen") == "4") & (pl.col("margin") == str(margin))
+    )
     crit = {(int(r["armor"]), r["variant"]): F(r["crit"]) for r in pen.iter_rows(named=True)}
     bands = csv(written / "plain", "bands").filter(
-        (pl.col("kit") == "foreman") & (pl.col("cover") == "none"))  # fmt: skip
+        (pl.col("kit") == "foreman") & (pl.col("cover") == "none")
+    )
     q = F(1, 14)
-    want = sum(F(r["p_strike"]) * ((1 - q) * crit[(FOREMAN_ARMOR[r["part"]], "plain")]
-                                   + q * crit[(FOREMAN_ARMOR[r["part"]], "nat20")])
-               for r in bands.iter_rows(named=True))  # fmt: skip
+    want = sum(
+        F(r["p_strike"])
+        * (
+            (1 - q) * crit[(FOREMAN_ARMOR[r["part"]], "plain")]
+            + q * crit[(FOREMAN_ARMOR[r["part"]], "nat20")]
+        )
+        for r in bands.iter_rows(named=True)
+    )
     assert F(cannon_at_foreman(written / folder)) == want
 
 
-@pytest.mark.parametrize("words", [
-    ["--set", "crit_marign=3"],  # unknown name
-    ["--set", "crit_margin=9"],  # out of range (2..6)
-    ["--set", "part.cannon.pen=two"],  # not an integer
-    ["--set", "part.howitzer.pen=5"],  # no such part
-])  # fmt: skip
-def test_bad_set_on_tables_is_one_line_and_writes_nothing(tmp_path: Path, capsys,
-                                                          words: list[str]) -> None:  # fmt: skip
-    assert_user_error(["tables", "skirmish", "--out", str(tmp_path), "--format", "xlsx", *words],
-                      tmp_path, capsys)  # fmt: skip
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--set", "crit_marign=3"],  # unknown name
+        ["--set", "crit_margin=9"],  # out of range (2..6)
+        ["--set", "part.cannon.pen=two"],  # not an integer
+        ["--set", "part.howitzer.pen=5"],  # no such part
+    ],
+)
+def test_bad_set_on_tables_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys, words: list[str]
+) -> None:
+    assert_user_error(
+        ["tables", "skirmish", "--out", str(tmp_path), "--format", "xlsx", *words], tmp_path, capsys
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -173,8 +190,17 @@ def test_set_on_claims_fails_the_claim_that_reads_it(capsys) -> None:
 
 
 def test_set_on_explain_changes_the_working(capsys) -> None:
-    words = ["explain", "skirmish", "shot", "--attacker", "bastion", "--weapon", "cannon",
-             "--target", "foreman"]  # fmt: skip
+    words = [
+        "explain",
+        "skirmish",
+        "shot",
+        "--attacker",
+        "bastion",
+        "--weapon",
+        "cannon",
+        "--target",
+        "foreman",
+    ]
     plain = run_ok(words, capsys)
     edited = run_ok([*words, "--set", "crit_margin=3"], capsys)
     assert "crit at Armor + 4 or more" in plain and "crit at Armor + 3 or more" in edited
@@ -186,9 +212,23 @@ def test_set_on_explain_changes_the_working(capsys) -> None:
 
 
 def test_bad_set_on_explain_is_one_line(tmp_path: Path, capsys) -> None:
-    assert_user_error(["explain", "skirmish", "shot", "--attacker", "bastion", "--weapon",
-                       "cannon", "--target", "foreman", "--set", "crit_margin=1"],
-                      tmp_path, capsys)  # fmt: skip
+    assert_user_error(
+        [
+            "explain",
+            "skirmish",
+            "shot",
+            "--attacker",
+            "bastion",
+            "--weapon",
+            "cannon",
+            "--target",
+            "foreman",
+            "--set",
+            "crit_margin=1",
+        ],
+        tmp_path,
+        capsys,
+    )
 
 
 def test_markdown_shows_percentages_for_probabilities_only(written: Path) -> None:

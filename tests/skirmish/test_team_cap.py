@@ -20,8 +20,11 @@ def test_kit_team_counts_equal_brute_force(skirmish):
                 mix = tuple(sum(klass[k] == c for k in trio) for c in ("light", "medium", "heavy"))
                 listed[mix] = listed.get(mix, 0) + 1
         at_cap = counts.filter(pl.col("team_cap") == cap)
-        got = {(r["light"], r["medium"], r["heavy"]): r["teams"]
-               for r in at_cap.iter_rows(named=True) if r["teams"]}  # fmt: skip
+        got = {
+            (r["light"], r["medium"], r["heavy"]): r["teams"]
+            for r in at_cap.iter_rows(named=True)
+            if r["teams"]
+        }
         assert got == listed, cap
 
 
@@ -55,11 +58,15 @@ def test_pilot_trios(skirmish):
     trios = teams.pilot_trios(skirmish)
     n = len(skirmish.pilots)
     assert trios.height == n * (n - 1) * (n - 2) // 6
-    row = trios.filter((pl.col("pilot_1") == "marrow") & (pl.col("pilot_2") == "ruko")
-                       & (pl.col("pilot_3") == "vex")).row(0, named=True)  # fmt: skip
+    row = trios.filter(
+        (pl.col("pilot_1") == "marrow")
+        & (pl.col("pilot_2") == "ruko")
+        & (pl.col("pilot_3") == "vex")
+    ).row(0, named=True)
     assert (row["active"], row["n_active"], row["bonds"]) == ("marrow,ruko", 2, "marrow+ruko")
-    row = trios.filter((pl.col("pilot_1") == "q") & (pl.col("pilot_2") == "ruko")
-                       & (pl.col("pilot_3") == "vex")).row(0, named=True)  # fmt: skip
+    row = trios.filter(
+        (pl.col("pilot_1") == "q") & (pl.col("pilot_2") == "ruko") & (pl.col("pilot_3") == "vex")
+    ).row(0, named=True)
     assert row["n_active"] == 0 and row["active"] == ""
     shares = teams.activation_shares(trios)
     assert sum(Fraction(s) for s in shares["share"]) == 1
@@ -69,29 +76,41 @@ def test_pilot_trios(skirmish):
 
 
 def test_roster_errors_name_the_roster_and_the_rule(skirmish):
-    lines = teams.roster_report(skirmish, ["courier", "courier", "foreman", "reaver"],
-                                 ["bastion", "foreman", "reaver"])  # fmt: skip
+    lines = teams.roster_report(
+        skirmish, ["courier", "courier", "foreman", "reaver"], ["bastion", "foreman", "reaver"]
+    )
     assert "roster courier+courier+foreman+reaver: 3 copies of part 'rifle' (at most 2, B)" in lines
-    assert ("roster courier+courier+foreman+reaver: pilot 'hana' flies 2 mechs "
-            "(each pilot is unique, B)") in lines  # fmt: skip
-    assert ("fielded team bastion+foreman+reaver: fielded Weight 158 exceeds the Team Cap "
-            "145 (B3)") in lines  # fmt: skip
-    assert teams.roster_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
-                                ["courier", "foreman", "reaver"]) == []  # fmt: skip
+    assert (
+        "roster courier+courier+foreman+reaver: pilot 'hana' flies 2 mechs "
+        "(each pilot is unique, B)"
+    ) in lines
+    assert (
+        "fielded team bastion+foreman+reaver: fielded Weight 158 exceeds the Team Cap 145 (B3)"
+    ) in lines
+    assert (
+        teams.roster_report(
+            skirmish, ["courier", "foreman", "reaver", "bastion"], ["courier", "foreman", "reaver"]
+        )
+        == []
+    )
 
 
 def test_sideboard_swaps_the_cap_refuses_name_roster_swap_and_rule(skirmish):
     # 003 I2: the bastion may come in for a Medium (143) but not for the courier (158)
-    lines = teams.sideboard_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
-                                   ["courier", "foreman", "reaver"])  # fmt: skip
-    assert lines == ["roster courier+foreman+reaver+bastion: the sideboard bastion may not "
-                     "come in for courier (I2): fielded Weight 158 exceeds the Team Cap 145 "
-                     "(B3)"]  # fmt: skip
-    assert teams.sideboard_report(skirmish, ["courier", "foreman", "reaver", "bastion"],
-                                  ["bastion", "foreman", "courier"]) == [
+    lines = teams.sideboard_report(
+        skirmish, ["courier", "foreman", "reaver", "bastion"], ["courier", "foreman", "reaver"]
+    )
+    assert lines == [
+        "roster courier+foreman+reaver+bastion: the sideboard bastion may not "
+        "come in for courier (I2): fielded Weight 158 exceeds the Team Cap 145 "
+        "(B3)"
+    ]
+    assert teams.sideboard_report(
+        skirmish, ["courier", "foreman", "reaver", "bastion"], ["bastion", "foreman", "courier"]
+    ) == [
         "roster courier+foreman+reaver+bastion: the sideboard reaver may not come in for "
         "courier (I2): fielded Weight 158 exceeds the Team Cap 145 (B3)"
-    ]  # fmt: skip
+    ]
 
 
 def test_kit_rosters_by_legal_trios_equal_listing(skirmish):
@@ -100,8 +119,9 @@ def test_kit_rosters_by_legal_trios_equal_listing(skirmish):
     for cap in (145, 200):
         listed = [0] * 5
         for roster in itertools.combinations(skirmish.kits, 4):
-            fits = sum(sum(weight[k] for k in trio) <= cap
-                       for trio in itertools.combinations(roster, 3))  # fmt: skip
+            fits = sum(
+                sum(weight[k] for k in trio) <= cap for trio in itertools.combinations(roster, 3)
+            )
             listed[fits] += 1
         got = counts.filter(pl.col("team_cap") == cap).sort("legal_trios")["rosters"].to_list()
         assert got == listed
@@ -115,19 +135,31 @@ def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
     from sims.skirmish import team_counts
     from tests.conftest import CATALOGS
 
-    out = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
-                   options={"parts": "playable"})  # fmt: skip
+    out = simulate(
+        "skirmish",
+        "team-cap",
+        catalog_root=CATALOGS,
+        store_root=tmp_path,
+        options={"parts": "playable"},
+    )
     assert out.rows == 101 * 10 * 2 + 101 * 5  # kits and builds: caps x mixes; rosters
-    rows = query("SELECT of, sum(teams) AS teams, sum(rosters) AS rosters, typeof(sum(teams)) "
-                 "AS kind FROM team_cap WHERE team_cap = 145 GROUP BY of ORDER BY of",
-                 tmp_path)  # fmt: skip
+    rows = query(
+        "SELECT of, sum(teams) AS teams, sum(rosters) AS rosters, typeof(sum(teams)) "
+        "AS kind FROM team_cap WHERE team_cap = 145 GROUP BY of ORDER BY of",
+        tmp_path,
+    )
     got = {r["of"]: r for r in rows.iter_rows(named=True)}
     assert got["kits"]["teams"] == 36 and got["kit_rosters"]["rosters"] == 70
     polys = team_counts.team_polynomials(skirmish.parts, skirmish.params, 145)
     assert got["builds"]["teams"] == sum(sum(p["teams"]) for p in polys.values())
     assert got["builds"]["kind"].startswith("DECIMAL(38")
-    again = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
-                     options={"parts": "playable"})  # fmt: skip
+    again = simulate(
+        "skirmish",
+        "team-cap",
+        catalog_root=CATALOGS,
+        store_root=tmp_path,
+        options={"parts": "playable"},
+    )
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
@@ -136,13 +168,23 @@ def test_builds_experiment_writes_every_playable_build(tmp_path):
     from sims.core.runner import simulate
     from tests.conftest import CATALOGS
 
-    out = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
-                   options={"parts": "playable"})  # fmt: skip
+    out = simulate(
+        "skirmish",
+        "builds",
+        catalog_root=CATALOGS,
+        store_root=tmp_path,
+        options={"parts": "playable"},
+    )
     assert out.rows == 121_000  # 8 chassis x 5 heads x 11 x 11 arms x 5 legs x 5 backs
     legal = query("SELECT count(*) AS n FROM builds WHERE legal", tmp_path)["n"].item()
     assert legal == 117_022
-    again = simulate("skirmish", "builds", catalog_root=CATALOGS, store_root=tmp_path,
-                     options={"parts": "playable"})  # fmt: skip
+    again = simulate(
+        "skirmish",
+        "builds",
+        catalog_root=CATALOGS,
+        store_root=tmp_path,
+        options={"parts": "playable"},
+    )
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
@@ -173,8 +215,13 @@ def test_readme_sequence_counts_teams_once(tmp_path, skirmish, capsys):
     from tests.runs import run_dirs, run_id_of, run_ok
 
     store = ["--out", str(tmp_path), "--catalog", str(CATALOGS)]
-    made = simulate("skirmish", "team-cap", catalog_root=CATALOGS, store_root=tmp_path,
-                    options={"parts": "full"})  # as the report calls it  # fmt: skip
+    made = simulate(
+        "skirmish",
+        "team-cap",
+        catalog_root=CATALOGS,
+        store_root=tmp_path,
+        options={"parts": "full"},
+    )  # as the report calls it
     out = run_ok(["simulate", "skirmish", "team-cap", *store], capsys)
     assert run_id_of(out) == made.plan.run_id and "(0 run now, 3 kept)" in out
     capsys.readouterr()
@@ -184,8 +231,19 @@ def test_readme_sequence_counts_teams_once(tmp_path, skirmish, capsys):
     assert err == "note: team-cap enumerates without randomness: --n, --seed do not apply\n"
     assert len(run_dirs(tmp_path, "skirmish", "team-cap")) == 1
     sql = "SELECT team_cap, sum(teams) AS teams FROM team_cap WHERE of = 'builds' GROUP BY ALL"
-    out = run_ok(["query", sql + " HAVING team_cap = 200", "--store", str(tmp_path),
-                  "--catalog", str(CATALOGS), "--format", "csv"], capsys)  # fmt: skip
+    out = run_ok(
+        [
+            "query",
+            sql + " HAVING team_cap = 200",
+            "--store",
+            str(tmp_path),
+            "--catalog",
+            str(CATALOGS),
+            "--format",
+            "csv",
+        ],
+        capsys,
+    )
     full = builds.load_parts(CATALOGS, "full")
     counts = team_counts.build_team_counts(full, skirmish.params, len(skirmish.pilots))
     once = int(counts.filter(pl.col("team_cap") == 200)["teams"].sum())

@@ -36,16 +36,34 @@ def _synthetic(seed: int) -> dict[str, Part]:
     def add(slot: str, n: int, low: int, high: int, **extra) -> None:
         for i in range(n):
             pid = f"{slot}{i}"
-            parts[pid] = Part(id=pid, name=pid, slot=slot, runner="r", size=rng.randint(1, 6),
-                              armor=3, durability=5, weight=rng.randint(low, high),
-                              provenance="assumed", **extra)  # fmt: skip
+            parts[pid] = Part(
+                id=pid,
+                name=pid,
+                slot=slot,
+                runner="r",
+                size=rng.randint(1, 6),
+                armor=3,
+                durability=5,
+                weight=rng.randint(low, high),
+                provenance="assumed",
+                **extra,
+            )
 
     for klass, (low, high) in {"light": (8, 12), "medium": (14, 18), "heavy": (20, 24)}.items():
         for i in range(1 + (klass == rng.choice(["light", "medium", "heavy"]))):
             pid = f"{klass}{i}"
-            parts[pid] = Part(id=pid, name=pid, slot="chassis", runner="r", size=8, armor=5,
-                              durability=12, weight=rng.randint(low, high), klass=klass,
-                              provenance="assumed")  # fmt: skip
+            parts[pid] = Part(
+                id=pid,
+                name=pid,
+                slot="chassis",
+                runner="r",
+                size=8,
+                armor=5,
+                durability=12,
+                weight=rng.randint(low, high),
+                klass=klass,
+                provenance="assumed",
+            )
     add("head", 2, 1, 3)
     add("arm", 3, 3, 6, kind="weapon")
     add("legs", 2, 3, 5)
@@ -61,10 +79,13 @@ def _agree(parts, params) -> dict:
     return listed
 
 
-@pytest.mark.parametrize("keep", [
-    {"chassis": 8, "head": 2, "arm": 3, "legs": 2, "back": 2},  # every chassis, 3 arms
-    {"chassis": 3, "head": 2, "arm": 4, "legs": 2, "back": 2},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "keep",
+    [
+        {"chassis": 8, "head": 2, "arm": 3, "legs": 2, "back": 2},  # every chassis, 3 arms
+        {"chassis": 3, "head": 2, "arm": 4, "legs": 2, "back": 2},
+    ],
+)
 def test_counts_equal_brute_force_on_reduced_playable_lists(skirmish, keep):
     listed = _agree(_reduced(skirmish, keep), skirmish.params)
     assert max(listed.values()) > 1000  # not a vacuous agreement
@@ -104,15 +125,34 @@ def test_two_light_builds_and_nothing_to_share(skirmish):
     # chassis: fine (two copies). But heads, legs, backs: three builds over two parts
     # each; all-equal is forbidden, so each slot splits 2+1. Counted by hand below.
     def part(pid, slot, weight, **kw):
-        return Part(id=pid, name=pid, slot=slot, runner="r", size=2, armor=1, durability=1,
-                    weight=weight, provenance="assumed", **kw)  # fmt: skip
+        return Part(
+            id=pid,
+            name=pid,
+            slot=slot,
+            runner="r",
+            size=2,
+            armor=1,
+            durability=1,
+            weight=weight,
+            provenance="assumed",
+            **kw,
+        )
 
-    parts = {p.id: p for p in [
-        part("c1", "chassis", 10, klass="light"), part("c2", "chassis", 10, klass="light"),
-        part("h1", "head", 1), part("h2", "head", 1), part("a1", "arm", 1),
-        part("a2", "arm", 1), part("g1", "legs", 1), part("g2", "legs", 1),
-        part("k1", "back", 1), part("k2", "back", 1),
-    ]}  # fmt: skip
+    parts = {
+        p.id: p
+        for p in [
+            part("c1", "chassis", 10, klass="light"),
+            part("c2", "chassis", 10, klass="light"),
+            part("h1", "head", 1),
+            part("h2", "head", 1),
+            part("a1", "arm", 1),
+            part("a2", "arm", 1),
+            part("g1", "legs", 1),
+            part("g2", "legs", 1),
+            part("k1", "back", 1),
+            part("k2", "back", 1),
+        ]
+    }
     # Ordered triples: each of chassis, head, legs, back is a word of length 3 over 2
     # letters, not constant: 2^3 - 2 = 6 ways each. Arms: 6 mounts over a1, a2 with at
     # most two of each: impossible (6 mounts, 2 parts x 2 copies = 4). So zero teams;

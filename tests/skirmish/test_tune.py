@@ -33,9 +33,20 @@ def test_crit_margin_toward_a_third_is_the_closest_by_the_exact_tables(tmp_path,
     shares = {m: cannon_share(m) for m in range(2, 7)}  # crit_margin's tuning range
     closest = min(shares, key=lambda m: abs(shares[m] - Fraction(1, 3)))
     out = tmp_path / "reports"
-    code = main(["tune", "skirmish", "--param", "crit_margin", "--target",
-                 "crit_share(weapon=cannon) ~ 1/3", "--catalog", str(CATALOGS), "--out",
-                 str(out)])  # fmt: skip
+    code = main(
+        [
+            "tune",
+            "skirmish",
+            "--param",
+            "crit_margin",
+            "--target",
+            "crit_share(weapon=cannon) ~ 1/3",
+            "--catalog",
+            str(CATALOGS),
+            "--out",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     assert f"crit_margin={closest}" in printed and "(exact)" in printed
@@ -45,8 +56,13 @@ def test_crit_margin_toward_a_third_is_the_closest_by_the_exact_tables(tmp_path,
         assert f"<h2>{heading}</h2>" in page
     assert f"Best: crit_margin={closest}" in page
     # the same from Python, every margin's share as the tables give it
-    result = tune("skirmish", ["crit_margin"], ["crit_share(weapon=cannon) ~ 1/3"],
-                  catalog_root=CATALOGS, out=None)  # fmt: skip
+    result = tune(
+        "skirmish",
+        ["crit_margin"],
+        ["crit_share(weapon=cannon) ~ 1/3"],
+        catalog_root=CATALOGS,
+        out=None,
+    )
     assert result.best.setting == {"crit_margin": closest}
     got = {c.setting["crit_margin"]: c.readings[0].estimates[0].value for c in result.candidates}
     assert got == pytest.approx({m: float(s) for m, s in shares.items()}, abs=1e-12)
@@ -55,10 +71,16 @@ def test_crit_margin_toward_a_third_is_the_closest_by_the_exact_tables(tmp_path,
 
 def test_a_simulated_and_an_exact_target_together(tmp_path):
     # win rate of the two named kits only (all N on their matchups), on one seed
-    result = tune("skirmish", ["crit_margin=3..4"],
-                  ["win_rate(kit_a=bastion, kit_b=courier) in 0.4..0.6",
-                   "crit_share(weapon=*) in 0..0.5"], catalog_root=CATALOGS, n=400, seed=2,
-                  store=tmp_path / "store", out=None)  # fmt: skip
+    result = tune(
+        "skirmish",
+        ["crit_margin=3..4"],
+        ["win_rate(kit_a=bastion, kit_b=courier) in 0.4..0.6", "crit_share(weapon=*) in 0..0.5"],
+        catalog_root=CATALOGS,
+        n=400,
+        seed=2,
+        store=tmp_path / "store",
+        out=None,
+    )
     assert len(result.candidates) == 2 and result.simulated
     win, crit = result.best.readings
     (e,) = win.estimates

@@ -33,5 +33,14 @@ from sims.skirmish.reference.dice import Dice, RandomDice, ScriptedDice
 from sims.skirmish.reference.game import ENGINE_VERSION, Game, play, play_one
 from sims.skirmish.reference.state import BattleResult, MechState
 
-__all__ = ["ENGINE_VERSION", "BattleResult", "Dice", "Game", "MechState", "RandomDice",
-           "ScriptedDice", "play", "play_one"]  # fmt: skip
+__all__ = [
+    "ENGINE_VERSION",
+    "BattleResult",
+    "Dice",
+    "Game",
+    "MechState",
+    "RandomDice",
+    "ScriptedDice",
+    "play",
+    "play_one",
+]

@@ -67,8 +67,9 @@ class Actions(Reading):
         if self.board is not None and b.p_charge[m]:  # F11.3 on a map: a path to its side
             d = self.charge_reach(m, t)[1] + 1 if d >= 2 else d  # its cost, as hexes + 1
         # 5. Charge (F11.3) or Move (+ Boost)
-        if policy.charges(b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m),
-                          not held):  # fmt: skip
+        if policy.charges(
+            b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m), not held
+        ):
             charged, quick = True, quick - 2
             self.charge(m, t, budget)
         else:
@@ -80,8 +81,9 @@ class Actions(Reading):
             ally = self.guard_ally(m) if b.p_guard[m] else None
             if policy.guards(b.p_guard[m], quick, self.shield_arm(m), ally is not None):
                 a.guarding, quick = ally, quick - 2  # E5 Guard, until its next activation
-            elif policy.boosts(b.p_boost[m], quick, reaches, self.speed(m),
-                               *self.short_of(m, t, goal), not held):  # fmt: skip
+            elif policy.boosts(
+                b.p_boost[m], quick, reaches, self.speed(m), *self.short_of(m, t, goal), not held
+            ):
                 boosted, quick = True, quick - 1
                 self.move(m, t, goal, self.speed(m))
         if self.winner is not None or not a.alive:
@@ -96,24 +98,42 @@ class Actions(Reading):
             quick -= 1
             self.throw(m)
         # 6. Attack: Grapple (Full, F11.5), else Overwatch, Barrage, Aimed Shot, Fire
-        if not charged and quick >= 1 and policy.grapples(
-            b.p_grapple[m], quick, self.distance(m, t), a.grappled < 0,
-            self.mechs[t].grappled < 0,
-        ):  # fmt: skip
+        if (
+            not charged
+            and quick >= 1
+            and policy.grapples(
+                b.p_grapple[m],
+                quick,
+                self.distance(m, t),
+                a.grappled < 0,
+                self.mechs[t].grappled < 0,
+            )
+        ):
             quick -= policy.FULL
             self.grapple(m, t)
         elif not charged and quick >= 1:
             mounts = self.reach(m, t)
-            ranged = [w for w in range(3) if b.has_weapon[m, w] and not b.w_melee[m, w]
-                      and a.part_alive(MOUNTS[w])]  # fmt: skip
+            ranged = [
+                w
+                for w in range(3)
+                if b.has_weapon[m, w] and not b.w_melee[m, w] and a.part_alive(MOUNTS[w])
+            ]
             two_heat = sum(int(b.w_heat[m, w]) for w in mounts[:2])
             shots = int(b.w_shots[m, mounts[0]]) if mounts else 0
             if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
-                a.overwatch = max(ranged, key=lambda w: policy.overwatch_rank(
-                    int(b.w_long[m, w]), w))  # fmt: skip
+                a.overwatch = max(
+                    ranged, key=lambda w: policy.overwatch_rank(int(b.w_long[m, w]), w)
+                )
                 quick -= policy.FULL
-            elif policy.barrages(b.p_barrage[m], quick, len(mounts) >= 2, a.heat, two_heat,
-                                 p.barrage_heat, self.reactor(m)):  # fmt: skip
+            elif policy.barrages(
+                b.p_barrage[m],
+                quick,
+                len(mounts) >= 2,
+                a.heat,
+                two_heat,
+                p.barrage_heat,
+                self.reactor(m),
+            ):
                 quick -= policy.FULL
                 self.attack(m, t, mounts[0])
                 if self.mechs[t].alive and a.alive and self.winner is None:
@@ -126,8 +146,13 @@ class Actions(Reading):
                 self.attack(m, t, mounts[0], aimed=True)
                 self.backup_fire(m, t)
             elif mounts:
-                if policy.tries_lock_on(b.p_lock_on[m], quick, self.mechs[t].locked,
-                                        self.distance(m, t), self.sensors(m)):  # fmt: skip
+                if policy.tries_lock_on(
+                    b.p_lock_on[m],
+                    quick,
+                    self.mechs[t].locked,
+                    self.distance(m, t),
+                    self.sensors(m),
+                ):
                     quick -= 1
                     self.lock_on(m, t)
                 quick -= 1
@@ -139,8 +164,13 @@ class Actions(Reading):
             t = t if self.mechs[t].alive else self.nearest_enemy(m)
             option = self.strike_option(m)
             distance = self.distance(m, t) if t is not None else 0
-            if policy.strikes(b.p_strike[m], struck, t is not None, distance,
-                              policy.NO_STRIKE if option is None else option):  # fmt: skip
+            if policy.strikes(
+                b.p_strike[m],
+                struck,
+                t is not None,
+                distance,
+                policy.NO_STRIKE if option is None else option,
+            ):
                 struck, quick = True, quick - 1
                 self.attack(m, t, None, strike=option)
             elif policy.smokes(b.p_smoke[m], b.back_smoke[m] and a.part_alive(BACK), a.smoking):
@@ -161,8 +191,13 @@ class Actions(Reading):
         step = min(budget, abs(d - goal))
         if step == 0:
             return
-        toward = 1 if self.mechs[t].pos > a.pos else -1 if self.mechs[t].pos < a.pos else (
-            1 if self.side(m) == 0 else -1)  # fmt: skip
+        toward = (
+            1
+            if self.mechs[t].pos > a.pos
+            else -1
+            if self.mechs[t].pos < a.pos
+            else (1 if self.side(m) == 0 else -1)
+        )
         direction = toward if d > goal else -toward
         self.arrive(m, min(self.b.wall_high, max(self.b.wall_low, a.pos + direction * step)))
 
@@ -191,19 +226,32 @@ class Actions(Reading):
         allies = [o for o in self.living(self.side(m)) if o != m]
         one = lambda v: np.array([int(v)], np.int64)  # noqa: E731
         return boards.Stance(
-            target=one(self.mechs[t].pos), goal=one(goal), reach=one(self.max_reach(m)),
-            zone=one(zone), ally=one(self.mechs[allies[0]].pos if allies else -1),
-            w_zone=one(b.p_zone[m]), w_approach=one(b.p_approach[m]), w_shot=one(b.p_shot[m]),
-            w_cover=one(b.p_cover[m]), w_flank=one(b.p_flank[m]), w_screen=one(b.p_screen[m]),
-        )  # fmt: skip
+            target=one(self.mechs[t].pos),
+            goal=one(goal),
+            reach=one(self.max_reach(m)),
+            zone=one(zone),
+            ally=one(self.mechs[allies[0]].pos if allies else -1),
+            w_zone=one(b.p_zone[m]),
+            w_approach=one(b.p_approach[m]),
+            w_shot=one(b.p_shot[m]),
+            w_cover=one(b.p_cover[m]),
+            w_flank=one(b.p_flank[m]),
+            w_screen=one(b.p_screen[m]),
+        )
 
     def walk(self, m: int, t: int, goal: int, budget: int) -> None:
         """003 H on a map: walk hex by hex toward where the policy wants to stand
         (board.walk); ``wants_more`` keeps whether a better hex lay beyond the budget."""
         a = self.mechs[m]
         end, steps, more, jumped = boards.walk(
-            self.board, np.array([a.pos]), np.array([budget]), self.others(m),
-            self.stance(m, t, goal), self.side(m) == 1, self.jumper(m))  # fmt: skip
+            self.board,
+            np.array([a.pos]),
+            np.array([budget]),
+            self.others(m),
+            self.stance(m, t, goal),
+            self.side(m) == 1,
+            self.jumper(m),
+        )
         self.wants_more = bool(more[0])  # read by short_of for the Boost
         if steps[0]:
             self.arrive(m, int(end[0]))
@@ -231,8 +279,9 @@ class Actions(Reading):
         b, p, st = self.b, self.p, self.mechs[t]
         if self.board is not None:
             others = self.others(t)
-            to, drop = boards.push(self.board, np.array([self.mechs[m].pos]),
-                                   np.array([st.pos]), others)  # fmt: skip
+            to, drop = boards.push(
+                self.board, np.array([self.mechs[m].pos]), np.array([st.pos]), others
+            )
             if to[0] >= 0 and st.grappled < 0:
                 st.pos = int(to[0])
                 if drop[0]:
@@ -241,8 +290,13 @@ class Actions(Reading):
             else:
                 self.damage(t, part, self.roll_expr(p.charge_wall_damage), m)
             return
-        away = 1 if st.pos > self.mechs[m].pos else -1 if st.pos < self.mechs[m].pos else (
-            1 if self.side(t) == 0 else -1)  # fmt: skip
+        away = (
+            1
+            if st.pos > self.mechs[m].pos
+            else -1
+            if st.pos < self.mechs[m].pos
+            else (1 if self.side(t) == 0 else -1)
+        )
         # blocked: the track's end, or a Grappled target held in place (F11.5)
         if b.wall_low <= st.pos + away <= b.wall_high and st.grappled < 0:
             st.pos += away
@@ -259,18 +313,27 @@ class Actions(Reading):
 
     def path_move(self, m: int, dest: int, budget: int) -> int:
         """Move along a cheapest path toward ``dest`` (board.path_walk); hexes moved."""
-        end, steps = boards.path_walk(self.board, np.array([self.mechs[m].pos]),
-                                      np.array([dest]), np.array([budget]), self.others(m),
-                                      self.side(m) == 1)  # fmt: skip
+        end, steps = boards.path_walk(
+            self.board,
+            np.array([self.mechs[m].pos]),
+            np.array([dest]),
+            np.array([budget]),
+            self.others(m),
+            self.side(m) == 1,
+        )
         if steps[0]:
             self.arrive(m, int(end[0]))
         return int(steps[0])
 
     def charge_reach(self, m: int, t: int) -> tuple[int, int]:
         """F11.3 on a map: (the hex the Charge ends on or -1, its movement cost)."""
-        dest, cost = boards.charge_hex(self.board, np.array([self.mechs[m].pos]),
-                                       np.array([self.mechs[t].pos]), self.others(m),
-                                       self.side(m) == 1)  # fmt: skip
+        dest, cost = boards.charge_hex(
+            self.board,
+            np.array([self.mechs[m].pos]),
+            np.array([self.mechs[t].pos]),
+            self.others(m),
+            self.side(m) == 1,
+        )
         return int(dest[0]), int(cost[0])
 
     def react_to_move(self, e: int, m: int, before: int, jumped: bool = False) -> None:
@@ -287,10 +350,19 @@ class Actions(Reading):
                 se.reaction = False
                 self.attack(e, m, w, strike=None if w is not None else option, reaction=True)
                 return
-        if se.overwatch >= 0 and b.has_weapon[e, se.overwatch] and se.part_alive(
-            MOUNTS[se.overwatch]
-        ) and reach_band(after, b.w_range[e, se.overwatch], b.w_long[e, se.overwatch],
-                         b.w_melee[e, se.overwatch]) < 2 and self.sees(e, m):  # fmt: skip
+        if (
+            se.overwatch >= 0
+            and b.has_weapon[e, se.overwatch]
+            and se.part_alive(MOUNTS[se.overwatch])
+            and reach_band(
+                after,
+                b.w_range[e, se.overwatch],
+                b.w_long[e, se.overwatch],
+                b.w_melee[e, se.overwatch],
+            )
+            < 2
+            and self.sees(e, m)
+        ):
             w, se.overwatch, se.reaction = se.overwatch, -1, False
             self.attack(e, m, w)  # E5: Overwatch takes no reaction [-]
             return
@@ -369,8 +441,9 @@ class Actions(Reading):
             return
         if self.distance(m, t) <= 1:
             w, option = self.best_melee(m)
-            landed, part = self.attack(m, t, w, strike=None if w is not None else option,
-                                       charge_hexes=moved)  # fmt: skip
+            landed, part = self.attack(
+                m, t, w, strike=None if w is not None else option, charge_hexes=moved
+            )
             st = self.mechs[t]
             if landed and st.alive and part >= 0:
                 self.push(m, t, part)

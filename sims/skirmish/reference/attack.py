@@ -14,9 +14,19 @@ class Attacks(Reading):
 
     effects: modifiers.EffectDice  # crit and stress modifier dice of the catalog
 
-    def attack(self, m: int, t: int, mount: int | None, *, strike: int | None = None,
-               extra_dice: int = 0, charge_hexes: int = 0, aimed: bool = False,
-               shots: int | None = None, reaction: bool = False) -> tuple[bool, int]:  # fmt: skip
+    def attack(
+        self,
+        m: int,
+        t: int,
+        mount: int | None,
+        *,
+        strike: int | None = None,
+        extra_dice: int = 0,
+        charge_hexes: int = 0,
+        aimed: bool = False,
+        shots: int | None = None,
+        reaction: bool = False,
+    ) -> tuple[bool, int]:
         """One Fire action (or a Strike when ``strike`` is given). Returns (any hit, the
         last part struck). ``charge_hexes``: hexes a Charge moved (F11.3); ``extra_dice``
         a designer's signed modifier dice."""
@@ -27,13 +37,15 @@ class Attacks(Reading):
             acc_w, pen = int(b.w_acc[m, mount]), int(b.w_pen[m, mount])
             dmg = (int(b.w_dice[m, mount]), int(b.w_sides[m, mount]), int(b.w_bonus[m, mount]))
             heavy, pulse = bool(b.w_heavy[m, mount]), bool(b.w_pulse[m, mount])
-            band = int(reach_band(self.distance(m, t), b.w_range[m, mount],
-                                  b.w_long[m, mount], melee))  # fmt: skip
+            band = int(
+                reach_band(self.distance(m, t), b.w_range[m, mount], b.w_long[m, mount], melee)
+            )
         else:  # F11.1 improvised strike; a Shield arm punches at +1 Pen
             melee, n_shots, acc_w, heavy, pulse, band = True, 1, 0, False, False, 0
             pen = int(b.s_pen[strike])
-            if strike == 0 and (b.shield[m, 1] and a.part_alive(1) or
-                                b.shield[m, 2] and a.part_alive(2)):  # fmt: skip
+            if strike == 0 and (
+                b.shield[m, 1] and a.part_alive(1) or b.shield[m, 2] and a.part_alive(2)
+            ):
                 pen += p.shield_punch_pen
             dmg = (int(b.s_dice[strike]), int(b.s_sides[strike]), int(b.s_bonus[strike]))
         # F3 modifier dice, once per Fire action: the situation here, the dice in
@@ -45,24 +57,40 @@ class Attacks(Reading):
         if melee:
             cover = 0
         elif self.board is None:
-            cover = rules.best_cover(rules.track_cover(self.dice.roll(rules.COVER_DIE), p),
-                                     self.guarded(m, t), self.smoked(m, t))  # fmt: skip
+            cover = rules.best_cover(
+                rules.track_cover(self.dice.roll(rules.COVER_DIE), p),
+                self.guarded(m, t),
+                self.smoked(m, t),
+            )
         else:
-            cover = rules.best_cover(int(boards.cover(self.board, a.pos, s.pos)),
-                                     self.guarded(m, t), self.smoked(m, t))  # fmt: skip
+            cover = rules.best_cover(
+                int(boards.cover(self.board, a.pos, s.pos)), self.guarded(m, t), self.smoked(m, t)
+            )
         if self.board is not None:  # H5 high ground 1[+], ranged or melee
             high_ground = bool(self.board.geo.high_ground[a.pos, s.pos])
         situation = modifiers.Situation(
-            melee=melee, long_range=band == 1, cover=cover, engaged=self.engaged(m),
-            heavy=heavy, moved=a.moved,
-            bonded=any(b.bonded[m, o] and self.mechs[o].alive
-                       and self.distance(m, o) <= p.bond_range for o in range(b.mechs)),
-            locked=s.locked, reaction=reaction, aimed=aimed,
-            target_shield=bool(b.shield[t, 1] and s.part_alive(1)
-                               or b.shield[t, 2] and s.part_alive(2)),
-            charge_hexes=charge_hexes, attack_crits=a.n_attack, flicker=a.flicker,
-            extra=extra_dice, high_ground=high_ground,
-        )  # fmt: skip
+            melee=melee,
+            long_range=band == 1,
+            cover=cover,
+            engaged=self.engaged(m),
+            heavy=heavy,
+            moved=a.moved,
+            bonded=any(
+                b.bonded[m, o] and self.mechs[o].alive and self.distance(m, o) <= p.bond_range
+                for o in range(b.mechs)
+            ),
+            locked=s.locked,
+            reaction=reaction,
+            aimed=aimed,
+            target_shield=bool(
+                b.shield[t, 1] and s.part_alive(1) or b.shield[t, 2] and s.part_alive(2)
+            ),
+            charge_hexes=charge_hexes,
+            attack_crits=a.n_attack,
+            flicker=a.flicker,
+            extra=extra_dice,
+            high_ground=high_ground,
+        )
         net = modifiers.net_dice(situation, p, self.effects)
         a.flicker = False  # G stress: the flicker was the next attack's
         mod = rules.modifier_result(self.dice.rolls(abs(net), rules.MODIFIER_DIE), net)
@@ -95,11 +123,16 @@ class Attacks(Reading):
                 continue  # H5: the Legs band hits the cover; the shot is over
             part = rules.struck_part(part, s.part_alive(part))  # F4: destroyed: the Core
             struck = part
-            total = rules.penetration_total(self.dice.roll(rules.PEN_DIE), pen, natural, p,
-                                            bonus=int(b.pen_bonus[m]))  # fmt: skip
-            armor = rules.armor_now(int(b.armor[t, part]), p, braced=s.braced,
-                                    bonus=int(b.core_armor_bonus[t]) if part == CORE else 0,
-                                    lost=s.n_armor[part] * b.fx_armor)  # fmt: skip
+            total = rules.penetration_total(
+                self.dice.roll(rules.PEN_DIE), pen, natural, p, bonus=int(b.pen_bonus[m])
+            )
+            armor = rules.armor_now(
+                int(b.armor[t, part]),
+                p,
+                braced=s.braced,
+                bonus=int(b.core_armor_bonus[t]) if part == CORE else 0,
+                lost=s.n_armor[part] * b.fx_armor,
+            )
             outcome = rules.outcome_code(total, armor, p.crit_margin)
             rolled = self.roll_dice(*dmg)
             self.damage(t, part, rules.hit_damage(outcome, rolled, p), m)

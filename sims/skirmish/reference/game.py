@@ -52,8 +52,9 @@ def play_one(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
     return Game(battle, source).play()
 
 
-def play(battles: Sequence[Battle], scenario: np.ndarray,
-         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """Battles one after another on the one ``rng``: battle i plays the matchup
     ``battles[scenario[i]]`` (the engine contract of ``vector.play``, whose result arrays
     these are shaped like). The battles must share a ``battle.batch_key``."""
@@ -75,8 +76,8 @@ def play(battles: Sequence[Battle], scenario: np.ndarray,
         "points": np.array([r.points for r in results], np.int16).reshape(n, 2),
         "zones": np.array([r.zones for r in results], np.int16).reshape(n, 2),
         "zones_by_round": np.array([r.zones_by_round for r in results], np.int8).reshape(
-            n, battles[0].params.round_cap, 2),
+            n, battles[0].params.round_cap, 2
+        ),
         "hexes": np.array([r.hexes for r in results], np.int16).reshape(n, M),
         "down": np.array([r.down for r in results], bool).reshape(n, M),
-    }  # fmt: skip
-
+    }

@@ -27,8 +27,9 @@ class Scoring(Reading):
     def hull_points(self) -> tuple[list[float], list[int]]:
         """(Hull fraction, points) per side now (I4)."""
         hull = [self.hull(side) for side in (SIDE_A, SIDE_B)]
-        points = [int(rules.points(k, z, self.p)) for k, z in zip(self.kills, self.zones,
-                                                                    strict=True)]  # fmt: skip
+        points = [
+            int(rules.points(k, z, self.p)) for k, z in zip(self.kills, self.zones, strict=True)
+        ]
         return hull, points
 
     def result(self, rounds: int) -> BattleResult:
@@ -38,14 +39,26 @@ class Scoring(Reading):
         hull, points = self.hull_points()
         if self.cap_points is not None:
             points = self.cap_points
-        winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points,
-                                       *hull)  # fmt: skip
+        winner, decided = rules.decide(-1 if self.winner is None else self.winner, *points, *hull)
         by_round = self.zones_by_round + [[0, 0]] * (self.p.round_cap - len(self.zones_by_round))
-        return BattleResult(winner, rounds, decided, hull, self.kills, self.crits,
-                            self.shots, self.hits, self.destroyed, self.mount_hits,
-                            self.mount_crits, points, list(self.zones), by_round,
-                            [s.pos for s in self.mechs],
-                            [not s.alive for s in self.mechs])  # fmt: skip
+        return BattleResult(
+            winner,
+            rounds,
+            decided,
+            hull,
+            self.kills,
+            self.crits,
+            self.shots,
+            self.hits,
+            self.destroyed,
+            self.mount_hits,
+            self.mount_crits,
+            points,
+            list(self.zones),
+            by_round,
+            [s.pos for s in self.mechs],
+            [not s.alive for s in self.mechs],
+        )
 
     def hull(self, side: int) -> float:
         """I4 tiebreak: current over maximum Durability across the fielded team."""

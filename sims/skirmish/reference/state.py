@@ -22,7 +22,7 @@ from sims.skirmish.battle import (
     reactor_now,
     sensors_now,
     speed_now,
-)  # fmt: skip
+)
 from sims.skirmish.reference.dice import Dice
 
 
@@ -88,7 +88,6 @@ class BattleResult:
     down: list[bool]  # per mech: destroyed
 
 
-
 class Reading:
     """Readings of a battle's state; the base of every part of :class:`~.game.Game`,
     which sets the attributes below."""
@@ -113,8 +112,7 @@ class Reading:
 
     def sees(self, a: int, b: int) -> bool:
         """H4 line of sight from ``a`` to ``b`` (always on the track)."""
-        return self.board is None or bool(self.board.geo.los[self.mechs[a].pos,
-                                                             self.mechs[b].pos])  # fmt: skip
+        return self.board is None or bool(self.board.geo.los[self.mechs[a].pos, self.mechs[b].pos])
 
     def others(self, m: int) -> np.ndarray:
         """The hexes of the living mechs other than ``m``, int64[1, M] (-1 padding): a hex
@@ -136,30 +134,52 @@ class Reading:
         """E5: ``t`` has a Guard's hard cover against ``m``: a living guard with an intact
         Shield arm, still adjacent to it, and ``m`` on its enemy-facing side."""
         if self.board is not None:  # E5 on a map: the guard is nearer the attacker
-            return any(s.alive and s.guarding == t and self.distance(g, t) <= 1
-                       and self.shield_arm(g) and bool(boards.guard_covers(
-                           self.board, self.mechs[m].pos, self.mechs[t].pos, s.pos))
-                       for g, s in enumerate(self.mechs))  # fmt: skip
-        guard = any(s.alive and s.guarding == t and self.distance(g, t) <= 1
-                    and self.shield_arm(g) for g, s in enumerate(self.mechs))  # fmt: skip
-        return guard and bool(rules.guard_covers(self.mechs[m].pos, self.mechs[t].pos,
-                                                 facing(self.side(t))))  # fmt: skip
+            return any(
+                s.alive
+                and s.guarding == t
+                and self.distance(g, t) <= 1
+                and self.shield_arm(g)
+                and bool(
+                    boards.guard_covers(self.board, self.mechs[m].pos, self.mechs[t].pos, s.pos)
+                )
+                for g, s in enumerate(self.mechs)
+            )
+        guard = any(
+            s.alive and s.guarding == t and self.distance(g, t) <= 1 and self.shield_arm(g)
+            for g, s in enumerate(self.mechs)
+        )
+        return guard and bool(
+            rules.guard_covers(self.mechs[m].pos, self.mechs[t].pos, facing(self.side(t)))
+        )
 
     def smoked(self, m: int, t: int) -> bool:
         """H5: a living smoker's smoke lies on the line from ``m`` to ``t`` (either side's)."""
         if self.board is not None:
-            return any(s.alive and s.smoking and bool(boards.smoke_on_line(
-                self.board, [self.mechs[m].pos], [self.mechs[t].pos], [s.pos])[0])
-                for s in self.mechs)  # fmt: skip
-        return any(s.alive and s.smoking and rules.smoke_covers(
-            self.mechs[m].pos, self.mechs[t].pos, s.pos) for s in self.mechs)  # fmt: skip
+            return any(
+                s.alive
+                and s.smoking
+                and bool(
+                    boards.smoke_on_line(
+                        self.board, [self.mechs[m].pos], [self.mechs[t].pos], [s.pos]
+                    )[0]
+                )
+                for s in self.mechs
+            )
+        return any(
+            s.alive
+            and s.smoking
+            and rules.smoke_covers(self.mechs[m].pos, self.mechs[t].pos, s.pos)
+            for s in self.mechs
+        )
 
     def jumper(self, m: int) -> bool:
         """F11.8 / G: the policy jumps and ``m`` has an intact jump booster Back or intact
         jump Legs."""
         b, s = self.b, self.mechs[m]
-        return bool(b.p_jump[m] and (b.back_jump[m] and s.part_alive(BACK)
-                                     or b.legs_jump[m] and s.part_alive(LEGS)))  # fmt: skip
+        return bool(
+            b.p_jump[m]
+            and (b.back_jump[m] and s.part_alive(BACK) or b.legs_jump[m] and s.part_alive(LEGS))
+        )
 
     def engaged(self, m: int) -> bool:
         """E Engaged: a living hostile is adjacent to ``m`` (whichever it attacks)."""
@@ -187,8 +207,11 @@ class Reading:
 
     def sensors(self, m: int) -> int:
         s = self.mechs[m]
-        return int(sensors_now(self.b, m, s.part_alive(HEAD), s.part_alive(BACK),
-                               s.n_sensors * self.b.fx_sensors))  # fmt: skip
+        return int(
+            sensors_now(
+                self.b, m, s.part_alive(HEAD), s.part_alive(BACK), s.n_sensors * self.b.fx_sensors
+            )
+        )
 
     def reach(self, m: int, t: int) -> list[int]:
         """Working weapon mounts that reach ``t`` now, best first (F Declare: in range and
@@ -221,14 +244,23 @@ class Reading:
     def max_reach(self, m: int) -> int:
         """How far its working weapons reach (long range), 1 with melee only or none."""
         b, s = self.b, self.mechs[m]
-        return max([int(b.w_long[m, w]) for w in range(3) if b.has_weapon[m, w]
-                    and s.part_alive(MOUNTS[w])], default=1)  # fmt: skip
+        return max(
+            [
+                int(b.w_long[m, w])
+                for w in range(3)
+                if b.has_weapon[m, w] and s.part_alive(MOUNTS[w])
+            ],
+            default=1,
+        )
 
     def max_optimal(self, m: int) -> int:
         """Preferred distance of a ranged policy: the longest optimal Range it has."""
         b, s = self.b, self.mechs[m]
-        ranges = [int(b.w_range[m, w]) for w in range(3) if b.has_weapon[m, w]
-                  and not b.w_melee[m, w] and s.part_alive(MOUNTS[w])]  # fmt: skip
+        ranges = [
+            int(b.w_range[m, w])
+            for w in range(3)
+            if b.has_weapon[m, w] and not b.w_melee[m, w] and s.part_alive(MOUNTS[w])
+        ]
         return max(ranges, default=1)
 
     def strike_option(self, m: int) -> int | None:
@@ -239,8 +271,9 @@ class Reading:
 
     def melee_option(self, m: int) -> bool:
         b, s = self.b, self.mechs[m]
-        weapon = any(b.has_weapon[m, w] and b.w_melee[m, w] and s.part_alive(MOUNTS[w])
-                     for w in range(3))  # fmt: skip
+        weapon = any(
+            b.has_weapon[m, w] and b.w_melee[m, w] and s.part_alive(MOUNTS[w]) for w in range(3)
+        )
         return weapon or self.strike_option(m) is not None
 
     def best_melee(self, m: int) -> tuple[int | None, int | None]:

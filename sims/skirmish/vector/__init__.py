@@ -52,5 +52,13 @@ from sims.skirmish.vector.dice import Dice, ScriptedDice
 from sims.skirmish.vector.engine import ENGINE_VERSION, Engine, attack_profiles, play, stack
 from sims.skirmish.vector.state import State
 
-__all__ = ["ENGINE_VERSION", "Dice", "Engine", "ScriptedDice", "State", "attack_profiles",
-           "play", "stack"]  # fmt: skip
+__all__ = [
+    "ENGINE_VERSION",
+    "Dice",
+    "Engine",
+    "ScriptedDice",
+    "State",
+    "attack_profiles",
+    "play",
+    "stack",
+]

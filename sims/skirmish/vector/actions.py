@@ -56,8 +56,13 @@ class Actions(Reading):
             ix, m, quick, budget, standing = keep(ok, ix, m, quick, budget, standing)
             km = self.key(ix, m)
         # 3. Stabilize or Vent
-        effects = (s.n_sensors[ix, m] + s.n_speed[ix, m] + s.n_attack[ix, m]
-                   + s.n_coolant[ix, m] + s.n_armor[ix, m].sum(axis=1))  # fmt: skip
+        effects = (
+            s.n_sensors[ix, m]
+            + s.n_speed[ix, m]
+            + s.n_attack[ix, m]
+            + s.n_coolant[ix, m]
+            + s.n_armor[ix, m].sum(axis=1)
+        )
         stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
         if stab.any():
             self.stabilize(ix[stab], m[stab])
@@ -93,8 +98,9 @@ class Actions(Reading):
         if self.board is not None and b.p_charge[km].any():  # F11.3 on a map: a path to its side
             d = np.where(b.p_charge[km] & (d >= 2), self.charge_reach(ix, m, t)[1] + 1, d)
         # 5. Charge, or Move then Boost
-        charge = policy.charges(b.p_charge[km], quick, d, budget + self.speed(ix, m),
-                                self.melee_option(ix, m), ~held)  # fmt: skip
+        charge = policy.charges(
+            b.p_charge[km], quick, d, budget + self.speed(ix, m), self.melee_option(ix, m), ~held
+        )
         boosted = np.zeros(len(ix), bool)
         if charge.any():
             c = np.nonzero(charge)[0]
@@ -114,18 +120,19 @@ class Actions(Reading):
             reaches = self.reach(gi, gm, gt)[0] >= 0
             if self.any_guard:  # E5 Guard (Full) an adjacent ally instead of a Boost
                 ally = self.guard_ally(gi, gm)
-                guard = live & policy.guards(b.p_guard[km[g]], quick[g],
-                                             self.shield_arm(gi, gm), ally >= 0)  # fmt: skip
+                guard = live & policy.guards(
+                    b.p_guard[km[g]], quick[g], self.shield_arm(gi, gm), ally >= 0
+                )
                 if guard.any():
                     k = np.nonzero(guard)[0]
                     s.guarding[gi[k], gm[k]] = ally[k]
                     quick[g[k]] -= policy.FULL
                     live = live & ~guard
             # the Boost's "not at its goal": on a map, the Move stopped short of a better hex
-            far, aim = ((self.distance(gi, gm, gt), goal) if self.board is None
-                        else (short, 0))  # fmt: skip
-            boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd, far, aim,
-                                         ~held[g])  # fmt: skip
+            far, aim = (self.distance(gi, gm, gt), goal) if self.board is None else (short, 0)
+            boost = live & policy.boosts(
+                b.p_boost[km[g]], quick[g], reaches, spd, far, aim, ~held[g]
+            )
             if boost.any():
                 k = np.nonzero(boost)[0]
                 boosted[g[k]] = True
@@ -157,9 +164,17 @@ class Actions(Reading):
                 quick[k] -= 1
                 self.throw(ix[k], m[k])
             # 6. Grapple (Full, F11.5) before any other attack
-            grab = ~charge & (quick >= 1) & policy.grapples(
-                b.p_grapple[km], quick, self.distance(ix, m, t), s.grappled[ix, m] < 0,
-                s.grappled[ix, t] < 0)  # fmt: skip
+            grab = (
+                ~charge
+                & (quick >= 1)
+                & policy.grapples(
+                    b.p_grapple[km],
+                    quick,
+                    self.distance(ix, m, t),
+                    s.grappled[ix, m] < 0,
+                    s.grappled[ix, t] < 0,
+                )
+            )
             if grab.any():
                 k = np.nonzero(grab)[0]
                 quick[k] -= policy.FULL
@@ -174,11 +189,25 @@ class Actions(Reading):
         if overwatch.any():
             ranged = self.working(ix, m) & ~b.w_melee[km]
             overwatch &= ranged.any(axis=1)
-        barrage = can & ~overwatch & policy.barrages(
-            b.p_barrage[km], quick, second >= 0, s.heat[ix, m],
-            b.w_heat[km, f0] + b.w_heat[km, f1], p.barrage_heat, self.reactor(ix, m, km))
-        aimed = can & ~overwatch & ~barrage & policy.aims(b.p_aimed[km], quick, first >= 0,
-                                                          b.w_shots[km, f0])  # fmt: skip
+        barrage = (
+            can
+            & ~overwatch
+            & policy.barrages(
+                b.p_barrage[km],
+                quick,
+                second >= 0,
+                s.heat[ix, m],
+                b.w_heat[km, f0] + b.w_heat[km, f1],
+                p.barrage_heat,
+                self.reactor(ix, m, km),
+            )
+        )
+        aimed = (
+            can
+            & ~overwatch
+            & ~barrage
+            & policy.aims(b.p_aimed[km], quick, first >= 0, b.w_shots[km, f0])
+        )
         fire = can & ~overwatch & ~barrage & ~aimed & (first >= 0)
         if overwatch.any():
             k = np.nonzero(overwatch)[0]
@@ -190,8 +219,11 @@ class Actions(Reading):
             quick[k] -= policy.FULL
             none = np.full(len(k), -1)
             self.attack(ix[k], m[k], t[k], first[k], none)
-            again = self.running(ix[k]) & (s.dur[ix[k], t[k], CORE] > 0) & (
-                s.dur[ix[k], m[k], CORE] > 0)  # fmt: skip
+            again = (
+                self.running(ix[k])
+                & (s.dur[ix[k], t[k], CORE] > 0)
+                & (s.dur[ix[k], m[k], CORE] > 0)
+            )
             if again.any():
                 a = k[again]
                 self.attack(ix[a], m[a], t[a], second[a], none[again])
@@ -206,9 +238,13 @@ class Actions(Reading):
             self.backup_fire(ix[k], m[k], t[k])
         if fire.any():
             k = np.nonzero(fire)[0]
-            lock = policy.tries_lock_on(b.p_lock_on[km[k]], quick[k], s.locked[ix[k], t[k]],
-                                        self.distance(ix[k], m[k], t[k]),
-                                        self.sensors(ix[k], m[k]))  # fmt: skip
+            lock = policy.tries_lock_on(
+                b.p_lock_on[km[k]],
+                quick[k],
+                s.locked[ix[k], t[k]],
+                self.distance(ix[k], m[k], t[k]),
+                self.sensors(ix[k], m[k]),
+            )
             if lock.any():
                 j = k[lock]
                 quick[j] -= 1
@@ -228,12 +264,12 @@ class Actions(Reading):
                 t[gone] = self.nearest_enemy(ix[gone], m[gone])
             tt = np.maximum(t, 0)
             option = self.strike_option(ix, m)
-            strike = go & policy.strikes(b.p_strike[km], struck, t >= 0,
-                                         self.distance(ix, m, tt), option)  # fmt: skip
+            strike = go & policy.strikes(
+                b.p_strike[km], struck, t >= 0, self.distance(ix, m, tt), option
+            )
             launcher = b.back_smoke[km] & self.part_alive(ix, m, BACK)
             smoke = go & ~strike & policy.smokes(b.p_smoke[km], launcher, s.smoking[ix, m])
-            brace = go & ~strike & ~smoke & policy.braces(b.p_brace[km], boosted,
-                                                          s.braced[ix, m])  # fmt: skip
+            brace = go & ~strike & ~smoke & policy.braces(b.p_brace[km], boosted, s.braced[ix, m])
             if strike.any():
                 k = np.nonzero(strike)[0]
                 struck[k] = True
@@ -300,25 +336,41 @@ class Actions(Reading):
         w_zone = self.per_battle(b.p_zone, ix)  # [M] or [n, M]
         zone = boards.claim_zones(self.board, s.pos[ix], alive & (w_zone > 0), self.side)
         rows = np.arange(len(ix))
-        mine = alive & (self.side[None, :] == self.side[m][:, None]) & (
-            np.arange(self.M)[None, :] != m[:, None])  # fmt: skip
+        mine = (
+            alive
+            & (self.side[None, :] == self.side[m][:, None])
+            & (np.arange(self.M)[None, :] != m[:, None])
+        )
         ally = np.where(mine.any(axis=1), s.pos[ix, mine.argmax(axis=1)], -1)
         km = self.key(ix, m)
         return boards.Stance(
-            target=s.pos[ix, t], goal=np.broadcast_to(goal, (len(ix),)),
-            reach=self.max_reach(ix, m), zone=zone[rows, m], ally=ally,
-            w_zone=b.p_zone[km], w_approach=b.p_approach[km], w_shot=b.p_shot[km],
-            w_cover=b.p_cover[km], w_flank=b.p_flank[km], w_screen=b.p_screen[km],
-        )  # fmt: skip
+            target=s.pos[ix, t],
+            goal=np.broadcast_to(goal, (len(ix),)),
+            reach=self.max_reach(ix, m),
+            zone=zone[rows, m],
+            ally=ally,
+            w_zone=b.p_zone[km],
+            w_approach=b.p_approach[km],
+            w_shot=b.p_shot[km],
+            w_cover=b.p_cover[km],
+            w_flank=b.p_flank[km],
+            w_screen=b.p_screen[km],
+        )
 
     def walk(self, ix, m, t, goal, budget):
         """003 H on a map: walk toward where the policy wants to stand (board.walk).
         Returns wants more (bool[n]): a better hex lay beyond the budget."""
         s = self.s
         jumper = self.jumper(ix, m) if self.any_jump else False
-        end, steps, more, jumped = boards.walk(self.board, s.pos[ix, m], budget,
-                                               self.others(ix, m), self.stance(ix, m, t, goal),
-                                               self.side[m] == 1, jumper)  # fmt: skip
+        end, steps, more, jumped = boards.walk(
+            self.board,
+            s.pos[ix, m],
+            budget,
+            self.others(ix, m),
+            self.stance(ix, m, t, goal),
+            self.side[m] == 1,
+            jumper,
+        )
         go = steps > 0
         if go.any():
             self.arrive(ix[go], m[go], end[go])
@@ -330,8 +382,9 @@ class Actions(Reading):
 
     def path_move(self, ix, m, dest, budget):
         """Move along cheapest paths toward ``dest`` (board.path_walk); hexes moved."""
-        end, steps = boards.path_walk(self.board, self.s.pos[ix, m], dest, budget,
-                                      self.others(ix, m), self.side[m] == 1)  # fmt: skip
+        end, steps = boards.path_walk(
+            self.board, self.s.pos[ix, m], dest, budget, self.others(ix, m), self.side[m] == 1
+        )
         go = steps > 0
         if go.any():
             self.arrive(ix[go], m[go], end[go])
@@ -339,8 +392,9 @@ class Actions(Reading):
 
     def charge_reach(self, ix, m, t):
         """F11.3 on a map: (the hex each Charge ends on or -1, its movement cost)."""
-        return boards.charge_hex(self.board, self.s.pos[ix, m], self.s.pos[ix, t],
-                                 self.others(ix, m), self.side[m] == 1)  # fmt: skip
+        return boards.charge_hex(
+            self.board, self.s.pos[ix, m], self.s.pos[ix, t], self.others(ix, m), self.side[m] == 1
+        )
 
     def react_to_move(self, ix, e: int, m, before, jumped=None) -> None:
         """Mech ``e`` reacts to ``m``'s move: Disengage, Overwatch, riposte (E6). Each
@@ -364,10 +418,13 @@ class Actions(Reading):
         armed = held >= 0
         if armed.any():
             hw = np.maximum(held, 0)
-            overwatch = (~disengage & armed & b.has_weapon[ke, hw]
-                         & self.part_alive(ix, e, MOUNT_PART[hw])
-                         & (reach_band(after, b.w_range[ke, hw], b.w_long[ke, hw],
-                                       b.w_melee[ke, hw]) < 2))  # fmt: skip
+            overwatch = (
+                ~disengage
+                & armed
+                & b.has_weapon[ke, hw]
+                & self.part_alive(ix, e, MOUNT_PART[hw])
+                & (reach_band(after, b.w_range[ke, hw], b.w_long[ke, hw], b.w_melee[ke, hw]) < 2)
+            )
             if self.board is not None:  # E5: in its range and LOS
                 overwatch &= self.sees(ix, np.full(n, e), m)
         ripostes = b.riposte[ke]  # one bool with one matchup, else bool[n]
@@ -422,9 +479,12 @@ class Actions(Reading):
         b, s = self.b, self.s
         km = self.key(ix, m)
         roll = self.dice.roll(rules.CONTEST_DIE, len(ix))
-        ok = rules.locks_on(roll, b.systems[km], e_def_now(b, self.key(ix, t),
-                                                           self.part_alive(ix, t, HEAD)),
-                            bonus=b.lock_bonus[km])  # fmt: skip
+        ok = rules.locks_on(
+            roll,
+            b.systems[km],
+            e_def_now(b, self.key(ix, t), self.part_alive(ix, t, HEAD)),
+            bonus=b.lock_bonus[km],
+        )
         s.locked[ix[ok], t[ok]] = True
 
     def stabilize(self, ix, m) -> None:
@@ -474,8 +534,12 @@ class Actions(Reading):
                 self.push(ai[q], am[q], at[q], part[q])
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
-            self.damage(ix[ok], m[ok], np.full(ok.sum(), LEGS),
-                        self.dice.expr(p.charge_self_damage, int(ok.sum())))
+            self.damage(
+                ix[ok],
+                m[ok],
+                np.full(ok.sum(), LEGS),
+                self.dice.expr(p.charge_self_damage, int(ok.sum())),
+            )
         ok = (s.dur[ix, m, CORE] > 0) & self.running(ix)
         if ok.any():
             self.gain_heat(ix[ok], m[ok], p.charge_heat)
@@ -509,16 +573,17 @@ class Actions(Reading):
             if fall.any():  # H3: a push over a drop of two or more levels is a fall
                 fi, ft = ix[fall], t[fall]
                 self.fall_prone(fi, ft)
-                self.damage(fi, ft, np.full(len(fi), LEGS),
-                            self.dice.expr(p.fall_damage, len(fi)))  # fmt: skip
+                self.damage(fi, ft, np.full(len(fi), LEGS), self.dice.expr(p.fall_damage, len(fi)))
         else:
             pm, pt = s.pos[ix, m], s.pos[ix, t]
             away = np.where(pt > pm, 1, np.where(pt < pm, -1, np.where(self.side[t] == 0, 1, -1)))
             # blocked: the track's end, or a Grappled target held in place (F11.5)
-            inside = ((pt + away >= b.wall_low) & (pt + away <= b.wall_high)
-                      & (s.grappled[ix, t] < 0))  # fmt: skip
+            inside = (
+                (pt + away >= b.wall_low) & (pt + away <= b.wall_high) & (s.grappled[ix, t] < 0)
+            )
             s.pos[ix[inside], t[inside]] += away[inside].astype(I16)
         wall = ~inside
         if wall.any():
-            self.damage(ix[wall], t[wall], part[wall],
-                        self.dice.expr(p.charge_wall_damage, int(wall.sum())))
+            self.damage(
+                ix[wall], t[wall], part[wall], self.dice.expr(p.charge_wall_damage, int(wall.sum()))
+            )

@@ -24,8 +24,20 @@ class Attacks(Reading):
     effects: modifiers.EffectDice  # crit and stress modifier dice of the catalog
     record: list | None  # tests: (battle, part, outcome) of every hit
 
-    def attack(self, ix, m, t, mount, strike, *, extra_dice=0, charge_hexes=0, aimed=False,
-               shots=None, reaction=False):  # fmt: skip
+    def attack(
+        self,
+        ix,
+        m,
+        t,
+        mount,
+        strike,
+        *,
+        extra_dice=0,
+        charge_hexes=0,
+        aimed=False,
+        shots=None,
+        reaction=False,
+    ):
         """Fire actions (mount >= 0) or Strikes (strike >= 0), one per row of ``ix``.
         Returns (any hit, last part struck or -1) per row. ``charge_hexes``: hexes a
         Charge moved (F11.3); ``extra_dice``: a designer's signed modifier dice."""
@@ -42,8 +54,9 @@ class Attacks(Reading):
         acc_w = pt["acc"].take(prof)
         pen = pt["pen"].take(prof)
         if self.any_shields and (strike == 0).any():  # F11.1: a Shield arm punches harder
-            shield_arm = ((b.shield[ka, 1] & self.part_alive(ix, m, 1))
-                          | (b.shield[ka, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+            shield_arm = (b.shield[ka, 1] & self.part_alive(ix, m, 1)) | (
+                b.shield[ka, 2] & self.part_alive(ix, m, 2)
+            )
             pen = pen + p.shield_punch_pen * ((strike == 0) & shield_arm)
         n_dmg = pt["dice"].take(prof)
         sides = pt["sides"].take(prof)
@@ -70,25 +83,36 @@ class Attacks(Reading):
         hard = cover == 2
         bonded = False
         if self.any_bonds:  # D4: a bonded ally within range
-            near = b.bonded[ka] & (s.dur[ix, :, CORE] > 0) & (
-                self.dists(ix, m) <= p.bond_range)  # fmt: skip
+            near = b.bonded[ka] & (s.dur[ix, :, CORE] > 0) & (self.dists(ix, m) <= p.bond_range)
             bonded = near.any(axis=1)
         t_shield = False
         if self.any_shields:  # F11.6: an intact Shield arm against melee
             kt = self.key(ix, t)
-            t_shield = ((b.shield[kt, 1] & self.part_alive(ix, t, 1))
-                        | (b.shield[kt, 2] & self.part_alive(ix, t, 2)))  # fmt: skip
+            t_shield = (b.shield[kt, 1] & self.part_alive(ix, t, 1)) | (
+                b.shield[kt, 2] & self.part_alive(ix, t, 2)
+            )
         engaged = dist <= 1  # E: in a duel the target is the one hostile
         if self.M > 2:  # E Engaged: any living hostile adjacent to the attacker
             foe = (self.side[None, :] != self.side[m][:, None]) & (s.dur[ix, :, CORE] > 0)
             engaged = (foe & (self.dists(ix, m) <= 1)).any(axis=1)
         situation = modifiers.Situation(
-            melee=melee, long_range=band == 1, cover=cover, engaged=engaged, heavy=heavy,
-            moved=s.moved[ix, m], bonded=bonded, locked=s.locked[ix, t], reaction=reaction,
-            aimed=aimed, target_shield=t_shield, charge_hexes=charge_hexes,
-            attack_crits=s.n_attack[ix, m], flicker=s.flicker[ix, m], extra=extra_dice,
+            melee=melee,
+            long_range=band == 1,
+            cover=cover,
+            engaged=engaged,
+            heavy=heavy,
+            moved=s.moved[ix, m],
+            bonded=bonded,
+            locked=s.locked[ix, t],
+            reaction=reaction,
+            aimed=aimed,
+            target_shield=t_shield,
+            charge_hexes=charge_hexes,
+            attack_crits=s.n_attack[ix, m],
+            flicker=s.flicker[ix, m],
+            extra=extra_dice,
             high_ground=high_ground,
-        )  # fmt: skip
+        )
         net = np.broadcast_to(modifiers.net_dice(situation, p, self.effects), (n,))
         s.flicker[ix, m] = False  # G stress: the flicker was the next attack's
         mod = rules.modifier_result(dice.modifier_faces(np.abs(net)), net)  # F3
@@ -104,8 +128,9 @@ class Attacks(Reading):
             gi, gm, gt = ix[g], m[g], t[g]
             s.shots[gi, side[g]] += 1
             natural = dice.roll(rules.HIT_DIE, len(g))
-            evasion = evasion_now(b, self.key(gi, gt), self.part_alive(gi, gt, LEGS),
-                                  s.prone[gi, gt])  # fmt: skip
+            evasion = evasion_now(
+                b, self.key(gi, gt), self.part_alive(gi, gt, LEGS), s.prone[gi, gt]
+            )
             landed = rules.hits(natural, acc[g], mod[g], evasion)
             kick_miss = ~landed & (strike[g] == 1)
             if kick_miss.any():  # F11.1 a missed kick may fall Prone
@@ -142,11 +167,16 @@ class Attacks(Reading):
             part = rules.struck_part(part, self.part_alive(hi, ht, part))  # F4
             struck[h] = part
             kah, kth = self.key(hi, hm), self.key(hi, ht)  # static rows of the hits
-            total = rules.penetration_total(dice.roll(rules.PEN_DIE, len(h)), pen[h], nat, p,
-                                            bonus=b.pen_bonus[kah])  # fmt: skip
-            armor = rules.armor_now(b.armor[kth, part], p, braced=s.braced[hi, ht],
-                                    bonus=b.core_armor_bonus[kth] * (part == CORE),
-                                    lost=s.n_armor[hi, ht, part] * b.fx_armor)  # fmt: skip
+            total = rules.penetration_total(
+                dice.roll(rules.PEN_DIE, len(h)), pen[h], nat, p, bonus=b.pen_bonus[kah]
+            )
+            armor = rules.armor_now(
+                b.armor[kth, part],
+                p,
+                braced=s.braced[hi, ht],
+                bonus=b.core_armor_bonus[kth] * (part == CORE),
+                lost=s.n_armor[hi, ht, part] * b.fx_armor,
+            )
             outcome = rules.outcome_code(total, armor, p.crit_margin)
             if self.record is not None:
                 self.record.append((hi, part, outcome))
@@ -183,8 +213,14 @@ class Attacks(Reading):
         b, s = self.b, self.s
         km = self.key(ix, m)
         for o in range(self.M):
-            go = (self.running(ix) & (s.dur[ix, t, CORE] > 0) & b.bonded[km, o]
-                  & (s.dur[ix, o, CORE] > 0) & s.reaction[ix, o] & ~s.prone[ix, o])  # fmt: skip
+            go = (
+                self.running(ix)
+                & (s.dur[ix, t, CORE] > 0)
+                & b.bonded[km, o]
+                & (s.dur[ix, o, CORE] > 0)
+                & s.reaction[ix, o]
+                & ~s.prone[ix, o]
+            )
             if not go.any():
                 continue
             gi, gt = ix[go], t[go]
@@ -193,5 +229,6 @@ class Attacks(Reading):
             f = first >= 0
             if f.any():
                 s.reaction[gi[f], o] = False
-                self.attack(gi[f], go_o[f], gt[f], first[f], np.full(f.sum(), -1), shots=1,
-                            reaction=True)  # fmt: skip
+                self.attack(
+                    gi[f], go_o[f], gt[f], first[f], np.full(f.sum(), -1), shots=1, reaction=True
+                )

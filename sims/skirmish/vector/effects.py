@@ -29,8 +29,9 @@ class Effects(Reading):
         for kind, part in (("core_damage", CORE), ("back_damage", BACK)):
             k = code == E[kind]
             if k.any():
-                self.damage(ix[k], m[k], np.full(k.sum(), part),
-                            self.dice.roll(value[k], int(k.sum())))  # fmt: skip
+                self.damage(
+                    ix[k], m[k], np.full(k.sum(), part), self.dice.roll(value[k], int(k.sum()))
+                )
         s.shutdown[ix, m] |= code == E["skip_activation"]
         scram = code == E["prone"]
         if scram.any():

@@ -65,8 +65,13 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
     ``battles`` are the S compiled matchups of the call (one ``battle.batch_key``),
     ``scenario`` the matchup of each of the N battles (ints in 0..S-1)."""
 
-    def __init__(self, battles: Sequence[Battle], scenario: np.ndarray,
-                 rng: np.random.Generator | None, dice: Dice | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        battles: Sequence[Battle],
+        scenario: np.ndarray,
+        rng: np.random.Generator | None,
+        dice: Dice | None = None,
+    ) -> None:
         scenario = check_batch(battles, scenario)
         first = battles[0]
         n, M, S = len(scenario), first.mechs, len(battles)
@@ -97,8 +102,9 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.reach_flat = np.where(battle.has_weapon, battle.w_long, -1).reshape(-1)
         self.melee_flat = (battle.has_weapon & battle.w_melee).reshape(-1)
         self.indirect_flat = (battle.has_weapon & battle.w_indirect).reshape(-1)
-        self.ranged_flat = np.where(battle.has_weapon & ~battle.w_melee, battle.w_range,
-                                    0).reshape(-1).astype(I16)  # fmt: skip
+        self.ranged_flat = (
+            np.where(battle.has_weapon & ~battle.w_melee, battle.w_range, 0).reshape(-1).astype(I16)
+        )
         self.any_shields = bool(battle.shield.any())
         self.any_grapple = bool(battle.p_grapple.any() or battle.p_break.any())  # F11.5
         self.any_guard = bool(battle.p_guard.any() and battle.shield.any())  # E5
@@ -108,11 +114,11 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
         self.record: list | None = None  # tests: (battle, part, outcome) of every hit
 
 
-def play(battles: Sequence[Battle], scenario: np.ndarray,
-         rng: np.random.Generator) -> dict[str, np.ndarray]:  # fmt: skip
+def play(
+    battles: Sequence[Battle], scenario: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """Play ``len(scenario)`` battles, battle i the matchup ``battles[scenario[i]]``;
     arrays of per-battle results in that order (see State). The battles must share a
     ``battle.batch_key`` (ValueError otherwise); with one matchup the results are those of
     N battles of it, draw for draw."""
     return Engine(battles, scenario, rng).play()
-

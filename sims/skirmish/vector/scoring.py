@@ -18,8 +18,9 @@ class Scoring(Reading):
         """(Hull fraction [N, 2], points [N, 2]) now (I4)."""
         s, b = self.s, self.b
         per_mech = b.durability.reshape(self.S, self.M, 6).sum(axis=2)  # [S, M]
-        max_total = np.stack([per_mech[:, self.side == k].sum(axis=1) for k in (0, 1)],
-                             1).astype(float)  # float[S, 2]: each matchup's full Hull  # fmt: skip
+        max_total = np.stack([per_mech[:, self.side == k].sum(axis=1) for k in (0, 1)], 1).astype(
+            float
+        )  # float[S, 2]: each matchup's full Hull
         if self.scenario is not None:
             max_total = max_total[self.scenario]  # float[N, 2]
         alive = s.dur[:, :, CORE] > 0
@@ -35,15 +36,24 @@ class Scoring(Reading):
         hull, points = self.hull_points()
         if self.cap_points is not None:
             points = np.where((s.rounds > self.p.round_cap)[:, None], self.cap_points, points)
-        winner, decided = rules.decide(s.winner.astype(np.int64), points[:, 0], points[:, 1],
-                                       hull[:, 0], hull[:, 1])  # fmt: skip
+        winner, decided = rules.decide(
+            s.winner.astype(np.int64), points[:, 0], points[:, 1], hull[:, 0], hull[:, 1]
+        )
         return {
-            "winner": winner.astype(np.int8), "rounds": s.rounds.copy(),
-            "decided": decided.astype(np.int8), "hull": hull,
-            "kills": s.kills.a.copy(), "crits": s.crits.a.copy(), "shots": s.shots.a.copy(),
-            "hits": s.hits.a.copy(), "destroyed": s.destroyed.a.copy(),
-            "mount_hits": s.mount_hits.a.copy(), "mount_crits": s.mount_crits.a.copy(),
-            "points": np.asarray(points, np.int16), "zones": s.zones.a.copy(),
-            "zones_by_round": np.asarray(s.zones_by_round.a).copy(), "hexes": s.pos.a.copy(),
+            "winner": winner.astype(np.int8),
+            "rounds": s.rounds.copy(),
+            "decided": decided.astype(np.int8),
+            "hull": hull,
+            "kills": s.kills.a.copy(),
+            "crits": s.crits.a.copy(),
+            "shots": s.shots.a.copy(),
+            "hits": s.hits.a.copy(),
+            "destroyed": s.destroyed.a.copy(),
+            "mount_hits": s.mount_hits.a.copy(),
+            "mount_crits": s.mount_crits.a.copy(),
+            "points": np.asarray(points, np.int16),
+            "zones": s.zones.a.copy(),
+            "zones_by_round": np.asarray(s.zones_by_round.a).copy(),
+            "hexes": s.pos.a.copy(),
             "down": s.dur.a[:, :, CORE] <= 0,
-        }  # fmt: skip
+        }

@@ -80,28 +80,45 @@ class State:
             return np.zeros((n, *shape), dtype=dtype)
 
         return cls._wrap(
-            pos=pos, dur=dur,
-            heat=zeros(M), prone=zeros(M, dtype=bool), braced=zeros(M, dtype=bool),
-            locked=zeros(M, dtype=bool), reaction=np.ones((n, M), bool),
-            overwatch=np.full((n, M), -1, np.int8), shutdown=zeros(M, dtype=bool),
-            overcharges=zeros(M, dtype=np.int8), activated=zeros(M, dtype=bool),
-            moved=zeros(M, dtype=bool), flicker=zeros(M, dtype=bool),
-            grappled=np.full((n, M), -1, np.int8), guarding=np.full((n, M), -1, np.int8),
-            smoking=zeros(M, dtype=bool), jumped=zeros(M, dtype=bool),
-            n_sensors=zeros(M, dtype=np.int8), n_speed=zeros(M, dtype=np.int8),
-            n_attack=zeros(M, dtype=np.int8), n_coolant=zeros(M, dtype=np.int8),
-            n_armor=zeros(M, 6, dtype=np.int8), winner=np.full(n, -1, np.int8),
-            rounds=np.zeros(n, np.int8), kills=zeros(2), crits=zeros(2, dtype=np.int32),
-            shots=zeros(2, dtype=np.int32), hits=zeros(2, dtype=np.int32),
-            destroyed=zeros(2, 6), mount_hits=zeros(M, 3), mount_crits=zeros(M, 3),
-            zones=zeros(2), zones_by_round=zeros(rounds, 2, dtype=np.int8),
-        )  # fmt: skip
+            pos=pos,
+            dur=dur,
+            heat=zeros(M),
+            prone=zeros(M, dtype=bool),
+            braced=zeros(M, dtype=bool),
+            locked=zeros(M, dtype=bool),
+            reaction=np.ones((n, M), bool),
+            overwatch=np.full((n, M), -1, np.int8),
+            shutdown=zeros(M, dtype=bool),
+            overcharges=zeros(M, dtype=np.int8),
+            activated=zeros(M, dtype=bool),
+            moved=zeros(M, dtype=bool),
+            flicker=zeros(M, dtype=bool),
+            grappled=np.full((n, M), -1, np.int8),
+            guarding=np.full((n, M), -1, np.int8),
+            smoking=zeros(M, dtype=bool),
+            jumped=zeros(M, dtype=bool),
+            n_sensors=zeros(M, dtype=np.int8),
+            n_speed=zeros(M, dtype=np.int8),
+            n_attack=zeros(M, dtype=np.int8),
+            n_coolant=zeros(M, dtype=np.int8),
+            n_armor=zeros(M, 6, dtype=np.int8),
+            winner=np.full(n, -1, np.int8),
+            rounds=np.zeros(n, np.int8),
+            kills=zeros(2),
+            crits=zeros(2, dtype=np.int32),
+            shots=zeros(2, dtype=np.int32),
+            hits=zeros(2, dtype=np.int32),
+            destroyed=zeros(2, 6),
+            mount_hits=zeros(M, 3),
+            mount_crits=zeros(M, 3),
+            zones=zeros(2),
+            zones_by_round=zeros(rounds, 2, dtype=np.int8),
+        )
 
     @classmethod
     def _wrap(cls, **arrays: np.ndarray) -> State:
         """Per-mech and per-side arrays become Grids; per-battle ones stay arrays."""
         return cls(**{k: v if v.ndim == 1 else Grid(v) for k, v in arrays.items()})
-
 
 
 class Reading:
@@ -203,13 +220,21 @@ class Reading:
         return reactor_now(self.b, km, self.part_alive(ix, m, BACK))
 
     def speed(self, ix, m):
-        return speed_now(self.b, self.key(ix, m), self.part_alive(ix, m, LEGS),
-                         self.s.n_speed[ix, m] * self.b.fx_speed)  # fmt: skip
+        return speed_now(
+            self.b,
+            self.key(ix, m),
+            self.part_alive(ix, m, LEGS),
+            self.s.n_speed[ix, m] * self.b.fx_speed,
+        )
 
     def sensors(self, ix, m):
-        return sensors_now(self.b, self.key(ix, m), self.part_alive(ix, m, HEAD),
-                           self.part_alive(ix, m, BACK),
-                           self.s.n_sensors[ix, m] * self.b.fx_sensors)  # fmt: skip
+        return sensors_now(
+            self.b,
+            self.key(ix, m),
+            self.part_alive(ix, m, HEAD),
+            self.part_alive(ix, m, BACK),
+            self.s.n_sensors[ix, m] * self.b.fx_sensors,
+        )
 
     def working(self, ix, m):
         """bool[n, 3]: mounts carrying a weapon whose part stands."""
@@ -230,7 +255,8 @@ class Reading:
         for k in range(3):
             mount = self.order_flat.take(base + k)
             ok = (d <= self.reach_flat.take(base + mount)) & self.part_alive(
-                ix, m, MOUNT_PART.take(mount))  # fmt: skip
+                ix, m, MOUNT_PART.take(mount)
+            )
             if blind is not None:
                 ok &= ~blind | (locked & self.indirect_flat.take(base + mount))
             second = np.where(ok & (first >= 0) & (second < 0), mount, second)
@@ -240,8 +266,9 @@ class Reading:
     def shield_arm(self, ix, m):
         """F11.6 / E5: an intact Shield arm."""
         km = self.key(ix, m)
-        return ((self.b.shield[km, 1] & self.part_alive(ix, m, 1))
-                | (self.b.shield[km, 2] & self.part_alive(ix, m, 2)))  # fmt: skip
+        return (self.b.shield[km, 1] & self.part_alive(ix, m, 1)) | (
+            self.b.shield[km, 2] & self.part_alive(ix, m, 2)
+        )
 
     def smoked(self, ix, m, t):
         """H5: a living smoker's smoke lies on the line from ``m`` to ``t`` (the
@@ -254,23 +281,30 @@ class Reading:
                 out |= on & rules.smoke_covers(s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])
             elif on.any():
                 k = np.flatnonzero(on)
-                out[k] |= boards.smoke_on_line(self.board, s.pos[ix[k], m[k]], s.pos[ix[k], t[k]],
-                                               s.pos[ix[k], g])  # fmt: skip
+                out[k] |= boards.smoke_on_line(
+                    self.board, s.pos[ix[k], m[k]], s.pos[ix[k], t[k]], s.pos[ix[k], g]
+                )
         return out
 
     def jumper(self, ix, m):
         """F11.8 / G: the policy jumps and ``m`` has an intact jump booster Back or intact
         jump Legs (the reference's ``jumper``)."""
         km = self.key(ix, m)
-        return self.b.p_jump[km] & ((self.b.back_jump[km] & self.part_alive(ix, m, BACK))
-                                    | (self.b.legs_jump[km] & self.part_alive(ix, m, LEGS)))
+        return self.b.p_jump[km] & (
+            (self.b.back_jump[km] & self.part_alive(ix, m, BACK))
+            | (self.b.legs_jump[km] & self.part_alive(ix, m, LEGS))
+        )
 
     def guard_ally(self, ix, m):
         """E5: the living ally adjacent to ``m`` it would Guard (lowest index), -1 none."""
         ally = np.full(len(ix), -1, IX)
         for o in range(self.M - 1, -1, -1):
-            ok = ((self.side[o] == self.side[m]) & (m != o) & (self.s.dur[ix, o, CORE] > 0)
-                  & (self.distance(ix, np.full(len(ix), o), m) <= 1))  # fmt: skip
+            ok = (
+                (self.side[o] == self.side[m])
+                & (m != o)
+                & (self.s.dur[ix, o, CORE] > 0)
+                & (self.distance(ix, np.full(len(ix), o), m) <= 1)
+            )
             ally = np.where(ok, IX(o), ally)
         return ally
 
@@ -280,8 +314,11 @@ class Reading:
         guard = np.zeros(len(ix), bool)
         for g in range(self.M):
             gg = np.full(len(ix), g)
-            near = (s.guarding[ix, g] == t) & (s.dur[ix, g, CORE] > 0) & (
-                self.distance(ix, gg, t) <= 1)  # fmt: skip
+            near = (
+                (s.guarding[ix, g] == t)
+                & (s.dur[ix, g, CORE] > 0)
+                & (self.distance(ix, gg, t) <= 1)
+            )
             if self.board is not None:  # E5 on a map: the guard is nearer the attacker
                 near &= boards.guard_covers(self.board, s.pos[ix, m], s.pos[ix, t], s.pos[ix, g])
             guard |= near & self.shield_arm(ix, gg)
@@ -302,7 +339,8 @@ class Reading:
             for k in range(3):
                 mount = self.order_flat.take(base + k)
                 ok = self.melee_flat.take(base + mount) & self.part_alive(
-                    ix, m, MOUNT_PART.take(mount))  # fmt: skip
+                    ix, m, MOUNT_PART.take(mount)
+                )
                 weapon = np.where(ok & (weapon < 0), mount, weapon)
         return weapon, np.where(weapon >= 0, -1, self.strike_option(ix, m))
 
@@ -319,8 +357,9 @@ class Reading:
         todo = self.reach(ix, m, t)[0] < 0
         d = self.dists(ix, m).astype(np.int64)
         foe = (self.side[None, :] != self.side[m][:, None]) & (self.s.dur[ix, :, CORE] > 0)
-        rank = np.where(foe, policy.target_rank(d, np.arange(self.M), self.M),
-                        np.iinfo(np.int64).max)  # fmt: skip
+        rank = np.where(
+            foe, policy.target_rank(d, np.arange(self.M), self.M), np.iinfo(np.int64).max
+        )
         top = np.iinfo(np.int64).max
         for _ in range(self.M):  # enemies nearest first, until one is in reach
             k = np.flatnonzero(todo)

@@ -93,8 +93,11 @@ class Turns(Reading):
         round (its zones score nothing), then Hull decides again."""
         s = self.s
         hull, points = self.hull_points()
-        tied = (self.running(np.arange(self.n)) & (points[:, 0] == points[:, 1])
-                & (hull[:, 0] == hull[:, 1]))  # fmt: skip
+        tied = (
+            self.running(np.arange(self.n))
+            & (points[:, 0] == points[:, 1])
+            & (hull[:, 0] == hull[:, 1])
+        )
         if not tied.any():
             return
         self.cap_points = points

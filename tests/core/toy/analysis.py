@@ -17,8 +17,18 @@ from sims.core.runner import simulate
 
 
 def default_runs(ctx: ReportContext) -> dict[str, Any]:
-    return {"bout": simulate("toy", "bout", n=ctx.n, seed=ctx.seed, catalog_root=ctx.catalog_root,
-                             store_root=ctx.store, jobs=ctx.jobs, sets=ctx.sets)}  # fmt: skip
+    return {
+        "bout": simulate(
+            "toy",
+            "bout",
+            n=ctx.n,
+            seed=ctx.seed,
+            catalog_root=ctx.catalog_root,
+            store_root=ctx.store,
+            jobs=ctx.jobs,
+            sets=ctx.sets,
+        )
+    }
 
 
 def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
@@ -30,9 +40,15 @@ def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
     limit = ctx.limits.get("win_rate")
     for row in win.filter(pl.col("side_a") != pl.col("side_b")).iter_rows(named=True):
         if limit and outside(row["score_a"], limit):
-            flags.append(Flag(row["side_a"], "win_rate", row["score_a"],
-                              f"{row['side_a']} scores {row['score_a']:.0%} against "
-                              f"{row['side_b']}.", f"simulated, run {run}"))  # fmt: skip
+            flags.append(
+                Flag(
+                    row["side_a"],
+                    "win_rate",
+                    row["score_a"],
+                    f"{row['side_a']} scores {row['score_a']:.0%} against {row['side_b']}.",
+                    f"simulated, run {run}",
+                )
+            )
     text = caption(source="simulated", n=runs["bout"].rows, seed=ctx.seed, run=run)
     return Page([("Who wins?", win_rate_heatmap(win, text))], flags)
 

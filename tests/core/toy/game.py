@@ -120,17 +120,27 @@ def exact(catalog: Catalog) -> dict[str, pl.DataFrame]:
     for a in catalog.fighters:
         for b in catalog.fighters:
             p_a, p_b = p_round(catalog, a, b), p_round(catalog, b, a)
-            rows.append({"a": a, "b": b, "p_a": fraction_str(p_a), "p_a_float": float(p_a),
-                         "p_tie": fraction_str(1 - p_a - p_b),
-                         "p_tie_float": float(1 - p_a - p_b)})  # fmt: skip
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "p_a": fraction_str(p_a),
+                    "p_a_float": float(p_a),
+                    "p_tie": fraction_str(1 - p_a - p_b),
+                    "p_tie_float": float(1 - p_a - p_b),
+                }
+            )
     return {"round": pl.DataFrame(rows)}
 
 
 TABLES = (
-    Table("round", "One round: P(a's die plus coin beats b's), and a tie.",
-          columns(("a", "id"), ("b", "id"), ("p_a", "probability"), ("p_tie", "probability")),
-          Pivot((), "a", "b", lambda row: row["p_a"], note="Each cell: P(a wins the round).")),
-)  # fmt: skip
+    Table(
+        "round",
+        "One round: P(a's die plus coin beats b's), and a tie.",
+        columns(("a", "id"), ("b", "id"), ("p_a", "probability"), ("p_tie", "probability")),
+        Pivot((), "a", "b", lambda row: row["p_a"], note="Each cell: P(a wins the round)."),
+    ),
+)
 
 
 def explain_round(catalog: Catalog, a: str, b: str) -> str:
@@ -165,12 +175,16 @@ def _check(duels: Sequence[Duel]) -> Parameters:
     return duels[0].params
 
 
-def play_reference(duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
-                   ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_reference(
+    duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     p = _check(duels)
     n = len(scenario)
-    out = {"winner": np.zeros(n, np.int8), "rounds": np.zeros(n, np.int8),
-           "hp": np.zeros((n, 2), np.int16)}  # fmt: skip
+    out = {
+        "winner": np.zeros(n, np.int8),
+        "rounds": np.zeros(n, np.int8),
+        "hp": np.zeros((n, 2), np.int16),
+    }
     for i, s in enumerate(scenario):
         d = duels[s]
         hp = [int(d.hp[0]), int(d.hp[1])]
@@ -186,8 +200,9 @@ def play_reference(duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.G
     return out
 
 
-def play_vector(duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
-                ) -> dict[str, np.ndarray]:  # fmt: skip
+def play_vector(
+    duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     p = _check(duels)
     die = np.stack([d.die for d in duels])[scenario]  # [N, 2] gathered by scenario id
     hp = np.stack([d.hp for d in duels])[scenario].astype(np.int16)
@@ -197,8 +212,7 @@ def play_vector(duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Gene
         if not len(live):
             break
         rounds[live] += 1
-        t = total(rng.integers(1, die[live] + 1), rng.integers(0, 2, (len(live), 2)),
-                  p.coin_bonus)  # fmt: skip
+        t = total(rng.integers(1, die[live] + 1), rng.integers(0, 2, (len(live), 2)), p.coin_bonus)
         hp[live, 1] -= t[:, 0] > t[:, 1]
         hp[live, 0] -= t[:, 1] > t[:, 0]
     winner = np.vectorize(ROUND_OF.get)(np.sign(hp[:, 0] - hp[:, 1])).astype(np.int8)
@@ -207,13 +221,19 @@ def play_vector(duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Gene
 
 def metrics(res: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     score = np.where(res["winner"] == 0, 1.0, np.where(res["winner"] == 2, 0.5, 0.0))
-    return {"score_a": score, "rounds": res["rounds"].astype(float),
-            "hp_a": res["hp"][:, 0].astype(float), "hp_b": res["hp"][:, 1].astype(float)}
+    return {
+        "score_a": score,
+        "rounds": res["rounds"].astype(float),
+        "hp_a": res["hp"][:, 0].astype(float),
+        "hp_b": res["hp"][:, 1].astype(float),
+    }
 
 
 def scenarios(catalog: Catalog) -> list[tuple[str, Duel]]:
-    return [(f"{a} v {b}", compile_duel(catalog, a, b))
-            for a, b in (("pawn", "knave"), ("brute", "pawn"), ("knave", "knave"))]  # fmt: skip
+    return [
+        (f"{a} v {b}", compile_duel(catalog, a, b))
+        for a, b in (("pawn", "knave"), ("brute", "pawn"), ("knave", "knave"))
+    ]
 
 
 # ---- what mechbal tune can aim at ---------------------------------------------------------
@@ -223,31 +243,52 @@ def _pairs(catalog: Catalog) -> dict[str, list[str]]:
     return {"fighter": list(catalog.fighters), "opponent": list(catalog.fighters)}
 
 
-def round_target(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-                 store: Path) -> list[Estimate]:  # fmt: skip
-    return exact_estimates(filters, _pairs(catalog), lambda fighter, opponent: p_round(
-        catalog, fighter, opponent))  # fmt: skip
+def round_target(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
+    return exact_estimates(
+        filters, _pairs(catalog), lambda fighter, opponent: p_round(catalog, fighter, opponent)
+    )
 
 
-def win_rate_target(catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int,
-                    store: Path) -> list[Estimate]:  # fmt: skip
+def win_rate_target(
+    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+) -> list[Estimate]:
     named = [filters.get("fighter"), filters.get("opponent")]
     fighters = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows("toy", "bout", catalog, n=n, seed=seed, jobs=jobs, store=store,
-                    options={"fighters": fighters} if fighters else {},
-                    columns=("side_a", "side_b", "winner"))  # fmt: skip
+    rows = run_rows(
+        "toy",
+        "bout",
+        catalog,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        options={"fighters": fighters} if fighters else {},
+        columns=("side_a", "side_b", "winner"),
+    )
     rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
     seats = both_seats(rows, "side_a", "side_b", "score")
     return mean_estimates(seats, filters, {"fighter": "side", "opponent": "opponent"}, "score")
 
 
 TARGETS = {
-    "p_round": Target("P(the fighter's total beats the opponent's) in one round. Exact.",
-                      ("fighter", "opponent"), True, _pairs, round_target),
-    "win_rate": Target("The fighter's score (win 1, draw 1/2) against the opponent in the "
-                       "bout experiment, either seat. Simulated.", ("fighter", "opponent"),
-                       False, _pairs, win_rate_target),
-}  # fmt: skip
+    "p_round": Target(
+        "P(the fighter's total beats the opponent's) in one round. Exact.",
+        ("fighter", "opponent"),
+        True,
+        _pairs,
+        round_target,
+    ),
+    "win_rate": Target(
+        "The fighter's score (win 1, draw 1/2) against the opponent in the "
+        "bout experiment, either seat. Simulated.",
+        ("fighter", "opponent"),
+        False,
+        _pairs,
+        win_rate_target,
+    ),
+}
 
 
 # ---- the experiment ----------------------------------------------------------------------
@@ -285,12 +326,18 @@ def duel_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: 
     time.sleep(max(c.get("delay", 0) for c in batch.cells))  # slow chunks for the tests
     play = play_vector if engine == "vector" else play_reference
     res = play(duels, batch.cell, rng)
-    return pa.table({
-        "cell": np.array([c["cell"] for c in batch.cells], np.int32)[batch.cell],
-        "side_a": batch.column("side_a"), "side_b": batch.column("side_b"),
-        "game": batch.index, "winner": res["winner"], "rounds": res["rounds"],
-        "hp_a": res["hp"][:, 0], "hp_b": res["hp"][:, 1],
-    })  # fmt: skip
+    return pa.table(
+        {
+            "cell": np.array([c["cell"] for c in batch.cells], np.int32)[batch.cell],
+            "side_a": batch.column("side_a"),
+            "side_b": batch.column("side_b"),
+            "game": batch.index,
+            "winner": res["winner"],
+            "rounds": res["rounds"],
+            "hp_a": res["hp"][:, 0],
+            "hp_b": res["hp"][:, 1],
+        }
+    )
 
 
 GAME = Game(
@@ -302,18 +349,40 @@ GAME = Game(
     exact=exact,
     checks={"p_round": p_round, "die": lambda catalog, fighter: catalog.fighters[fighter].die},
     rules_version="toy-1",
-    engines=Engines(scenarios, play_reference, play_vector, metrics, batch_key, "toy-ref-1",
-                    "toy-vec-1"),
-    experiments={"bout": Experiment(
-        "bout", "every fighter against every fighter", SCHEMA, 1_000, duel_cells, duel_rows,
-        options=(Option("fighters", "fighter ids, comma-separated", comma_list),
-                 Option("delay", "seconds each chunk sleeps (tests of interruptions)",
-                        seconds, metavar="SECONDS")),
-        labels={"winner": ("a", "b", "draw")},
-    )},
-    explain={"round": Explain("round", "one round's odds", (
-        Option("a", "first fighter", required=True), Option("b", "second fighter",
-                                                            required=True)), explain_round)},
+    engines=Engines(
+        scenarios, play_reference, play_vector, metrics, batch_key, "toy-ref-1", "toy-vec-1"
+    ),
+    experiments={
+        "bout": Experiment(
+            "bout",
+            "every fighter against every fighter",
+            SCHEMA,
+            1_000,
+            duel_cells,
+            duel_rows,
+            options=(
+                Option("fighters", "fighter ids, comma-separated", comma_list),
+                Option(
+                    "delay",
+                    "seconds each chunk sleeps (tests of interruptions)",
+                    seconds,
+                    metavar="SECONDS",
+                ),
+            ),
+            labels={"winner": ("a", "b", "draw")},
+        )
+    },
+    explain={
+        "round": Explain(
+            "round",
+            "one round's odds",
+            (
+                Option("a", "first fighter", required=True),
+                Option("b", "second fighter", required=True),
+            ),
+            explain_round,
+        )
+    },
     targets=TARGETS,
     vocabulary=("toy", "coin", "fighter", "fighters", "pawn", "knave", "brute"),
-)  # fmt: skip
+)
