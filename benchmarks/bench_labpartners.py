@@ -9,9 +9,9 @@ so the figures that matter are the ratios):
 - the same round robin under every policy of policies.toml (campaign interventions
   included) in one vectorized call, and one call of a single pairing of the same N;
 - the exact battle DP (``exact_battle.outcome``): time per mech-kaiju pairing;
-- dealt battles (deal.py, both decks against every kaiju) compiled per second: game by
-  game (``deal.compile_all`` then ``vector.stack``) and as arrays (``compiled.stacked``,
-  the same numbers), and their ratio.
+- dealt battles (game/dealt_mechs.py, both decks against every kaiju) compiled per
+  second: game by game (``compile_all`` then ``vector.stack``) and as arrays
+  (``vector_battles.stacked``, the same numbers), and their ratio.
 
     .venv/bin/python benchmarks/bench_labpartners.py [--n 200000] [--ref 4000] [--dealt 5000]
 """
@@ -26,10 +26,13 @@ from pathlib import Path
 import numpy as np
 
 from sims.core.batch import Dice
-from sims.labpartners import compiled, deal, reference, vector
+from sims.labpartners import reference, vector
 from sims.labpartners.battle import catalog_battle
 from sims.labpartners.catalog import load_catalog
 from sims.labpartners.exact_battle import outcome
+from sims.labpartners.game.dealt_mechs import deal
+from sims.labpartners.game.reference.battles import compile_all
+from sims.labpartners.game.vector import battles as vector_battles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,19 +113,19 @@ def dealt_compile(catalog, args) -> None:
     kaiju = kaiju[: args.dealt]
     counts = [catalog.kaiju[k].countdown for k in kaiju]
     rng = np.random.default_rng(7)
-    decks = [(deal.deal(catalog, d, counts, rng, 10.0), kaiju) for d in ("alpha", "full")]
+    decks = [(deal(catalog, d, counts, rng, 10.0), kaiju) for d in ("alpha", "full")]
     games = sum(d.games for d, _ in decks)
     start = time.perf_counter()
     for d, k in decks:
-        vector.stack(deal.compile_all(catalog, d, k, "steady")[0])
+        vector.stack(compile_all(catalog, d, k, "steady")[0])
     t_game = time.perf_counter() - start
     start = time.perf_counter()
     for d, k in decks:
-        compiled.stacked(catalog, d, k, "steady")
+        vector_battles.stacked(catalog, d, k, "steady")
     t_array = time.perf_counter() - start
     print(f"\ndealt battles compiled (alpha and full, every kaiju, steady), {games:,} games:")
     print(f"game by game (compile_all + stack)  {games / t_game:12,.0f} battles/s")
-    print(f"as arrays (compiled.stacked)        {games / t_array:12,.0f} battles/s")
+    print(f"as arrays (vector_battles.stacked)        {games / t_array:12,.0f} battles/s")
     print(f"arrays / game by game:                    {t_game / t_array:6.1f}x")
 
 

@@ -1,11 +1,11 @@
 """Lab Partners whole games' throughput (Assembly, the Battle's compile, the Battle and
-scoring: ``games.play_games``), measured in one run (this machine is noisy, so the
+scoring: ``game.play.play_games``), measured in one run (this machine is noisy, so the
 figures that matter are the ratios):
 
 - whole games per second with 4 players (the experiment's default seating, builder and
   seeker cycled), every kaiju mixed, each deck (alpha, full): the reference engine
   (scalar Assembly, a per-game compile, the reference Battle engine) and the vector
-  engine (vector Assembly, ``compiled.compile_games``, ``vector.play_stacked``) in
+  engine (vector Assembly, ``game.vector.battles.compile_games``, ``vector.play_stacked``) in
   calls of ``--batch`` games, their ratio, and the time one million whole games would
   take on this machine's 2 cores at the measured one-core rate (the issue asks for under
   a minute);
@@ -26,10 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sims.labpartners import assembly_reference, assembly_vector, compiled, games, vector
+from sims.labpartners import vector
 from sims.labpartners.catalog import load_catalog
-from sims.labpartners.lock import dealt
-from sims.labpartners.shuffle import shuffle
+from sims.labpartners.game import play
+from sims.labpartners.game.locked_mech import dealt
+from sims.labpartners.game.random_setup import shuffle
+from sims.labpartners.game.reference import assembly as reference_assembly
+from sims.labpartners.game.vector import assembly as vector_assembly
+from sims.labpartners.game.vector import battles as vector_battles
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = ["builder", "seeker", "builder", "seeker"]
@@ -71,7 +75,7 @@ def whole_games(catalog, args) -> None:
     )
     for deck in DECKS:
         d = catalog.deck(deck)
-        whole = partial(games.play_games, catalog, d)
+        whole = partial(play.play_games, catalog, d)
         t_ref = total(whole, ref, SEATS, engine="reference", battle_rng=np.random.default_rng(3))
         t_vec = total(whole, vec, SEATS, engine="vector", battle_rng=np.random.default_rng(3))
         rates[deck] = (args.ref / t_ref, args.n / t_vec)
@@ -103,10 +107,10 @@ def stages(catalog, args) -> None:
         t = {"assembly": 0.0, "compile": 0.0, "battle": 0.0}
         for sh, k in vec:
             start = time.perf_counter()
-            locked = assembly_vector.play(catalog, d, sh, k, SEATS)
+            locked = vector_assembly.play(catalog, d, sh, k, SEATS)
             t["assembly"] += time.perf_counter() - start
             start = time.perf_counter()
-            comp = compiled.compile_games(
+            comp = vector_battles.compile_games(
                 catalog, dealt(catalog, locked, sh), np.asarray(k, object), locked.battle_policy
             )
             t["compile"] += time.perf_counter() - start
@@ -124,8 +128,8 @@ def assembly(catalog, args) -> None:
     print(f"\nAssembly alone, {len(SEATS)} players, every kaiju mixed, standalone:")
     for deck in DECKS:
         d = catalog.deck(deck)
-        t_ref = total(partial(assembly_reference.play, catalog, d), ref, SEATS)
-        t_vec = total(partial(assembly_vector.play, catalog, d), vec, SEATS)
+        t_ref = total(partial(reference_assembly.play, catalog, d), ref, SEATS)
+        t_vec = total(partial(vector_assembly.play, catalog, d), vec, SEATS)
         print(
             f"{deck:5}  scalar {args.ref / t_ref:10,.0f} games/s   vector "
             f"{args.n / t_vec:10,.0f} games/s   vector / scalar "
@@ -137,7 +141,7 @@ def assembly(catalog, args) -> None:
         calls = batches(catalog, max(size, 20_000), size, 8)
         n = sum(sh.games for sh, _ in calls)
         t = {
-            deck: total(partial(assembly_vector.play, catalog, catalog.deck(deck)), calls, SEATS)
+            deck: total(partial(vector_assembly.play, catalog, catalog.deck(deck)), calls, SEATS)
             for deck in DECKS
         }
         print(

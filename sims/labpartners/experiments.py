@@ -1,8 +1,8 @@
 """Mech Lab Partners experiments for ``mechbal simulate labpartners EXPERIMENT``.
 
-``battles``: finished mechs dealt from each deck (``deal.py``: the lesson Form, the
-locked slots with gaps, the spares a rebuild takes, the flipped Traits) against every
-kaiju, one row per Battle. The grid's cells are deck x kaiju x policy; ``--n`` is the
+``battles``: finished mechs dealt from each deck (``game/dealt_mechs.py``: the lesson
+Form, the locked slots with gaps, the spares a rebuild takes, the flipped Traits) against
+every kaiju, one row per Battle. The grid's cells are deck x kaiju x policy; ``--n`` is the
 total number of battles, each cell gets ceil(N / cells). The whole chunk is one engine
 call (each battle is its own compiled scenario).
 
@@ -49,8 +49,14 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list, whole_number
-from sims.labpartners import battle, compiled, deal, games, rules, shuffle, vector
+from sims.labpartners import battle, rules, vector
 from sims.labpartners.catalog import SLOTS, Catalog, Deck
+from sims.labpartners.game import random_setup
+from sims.labpartners.game.dealt_mechs import deal, trait_lists
+from sims.labpartners.game.decks import alpha_samples
+from sims.labpartners.game.play import play_games
+from sims.labpartners.game.reference.battles import compile_game, part_matches
+from sims.labpartners.game.vector.battles import compile_games, compiled_matches
 from sims.labpartners.params import MODES
 
 DECKS = ("alpha", "full")
@@ -90,8 +96,8 @@ def battle_rows(
 ) -> pa.Table:
     """Deal and compile a chunk's battles (each deck's games dealt together), play them in
     one engine call, one row per battle (module docstring). The vector engine takes the
-    games compiled as arrays (``compiled.py``); the reference engine compiles each game
-    with ``battle.compile_battle`` (the oracle the arrays are tested against)."""
+    games compiled as arrays (``game/vector/battles.py``); the reference engine compiles
+    each game with ``battle.compile_battle`` (the oracle the arrays are tested against)."""
     options = batch.cells[0]
     gap = float(options.get("gap_percent", 10) if gap_percent is None else gap_percent)
     n = batch.rows
@@ -105,7 +111,7 @@ def battle_rows(
         kaiju = cell_kaiju[batch.cell[rows]]
         counts = [catalog.kaiju[k].countdown for k in kaiju.tolist()]
         dealt.append(
-            (rows, kaiju, cell_policy[batch.cell[rows]], deal.deal(catalog, deck, counts, rng, gap))
+            (rows, kaiju, cell_policy[batch.cell[rows]], deal(catalog, deck, counts, rng, gap))
         )
     if engine == "vector":
         cols, res = _vector_battles(catalog, n, dealt, rng)
@@ -164,7 +170,7 @@ def _vector_battles(
     cols = _row_columns(n)
     stacked: dict[str, np.ndarray] = {}
     for rows, kaiju, policy, d in dealt:
-        comp = compiled.compile_games(catalog, d, kaiju, policy)
+        comp = compile_games(catalog, d, kaiju, policy)
         for f, values in comp.stacked.items():
             if f not in stacked:
                 stacked[f] = np.zeros((n, *values.shape[1:]), values.dtype)
@@ -173,10 +179,10 @@ def _vector_battles(
         ids = np.array([c.id for c in d.cards] + [None], object)  # -1 (a gap) reads None
         cols["slots"][rows] = ids[d.slots]
         cols["lesson"][rows] = np.array(d.forms, object)[d.lesson]
-        cols["traits"][rows] = games.trait_lists(d)
+        cols["traits"][rows] = trait_lists(d)
         cols["took"][rows] = comp.took
         cols["gaps"][rows] = (~present).sum(1)
-        cols["weak"][rows], cols["resist"][rows] = games.compiled_matches(comp, present)
+        cols["weak"][rows], cols["resist"][rows] = compiled_matches(comp, present)
         cols["kaiju_hp"][rows] = comp.stacked["kaiju_hp"]
     res = vector.play_stacked(stacked, catalog.params, catalog.grades, rng)
     return cols, res
@@ -190,7 +196,7 @@ def _compiled_battles(
     battles: list[battle.Battle | None] = [None] * n
     for rows, kaiju, policy, d in dealt:
         for i, r in enumerate(rows):
-            b, foe = deal.compile_game(catalog, d, i, kaiju[i], policy[i])
+            b, foe = compile_game(catalog, d, i, kaiju[i], policy[i])
             cards = d.mech(i)
             battles[r] = b
             cols["slots"][r] = d.slot_ids(i)
@@ -200,7 +206,7 @@ def _compiled_battles(
                 rules.lesson_took(battle.lesson_matches(cards, d.lesson_of(i)), catalog.params)
             )
             cols["gaps"][r] = sum(c is None for c in cards)
-            cols["weak"][r], cols["resist"][r] = games.part_matches(cards, foe)
+            cols["weak"][r], cols["resist"][r] = part_matches(cards, foe)
             cols["kaiju_hp"][r] = b.kaiju_hp
     res = _engine(engine).play(battles, np.arange(n, dtype=np.int64), rng)
     return cols, res
@@ -259,10 +265,10 @@ def _cells_with_gap(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[s
 # ---- full-spread-vs-alpha: whole games, every game with every deck ----------------------
 
 GAMES_SCHEMA = """\
-``full-spread-vs-alpha``: whole games (games.py: Assembly played by the seats' player
+``full-spread-vs-alpha``: whole games (game/play.py: Assembly played by the seats' player
 policies, the Battle of the locked mech, then the grades), every game played with every
-deck on the same random setup (common random numbers: one shuffle.Shuffle per chunk read
-by every deck, the Battle's dice from identically seeded generators). The grid's cells
+deck on the same random setup (common random numbers: one random_setup.Shuffle per chunk
+read by every deck, the Battle's dice from identically seeded generators). The grid's cells
 are kaiju x players; ``--n`` is the total number of games, each cell gets ceil(N / cells)
 and every game writes one row per deck (--decks, then the --alpha-samples decks
 alpha-sample-1..K: the alpha's count of each Part-Type drawn from the full spread; their
@@ -321,7 +327,7 @@ Row columns (one row per game and deck; see ``mechbal query``):
 GAMES_CHUNK = 10_000
 MAX_SEATS = 5  # Setup: 2..5 cadets at one build station
 PLAYER_COUNTS = (2, 3, 4, 5)
-SEAT_KEYS = ("study", "study_done", "seat_gpa")  # games.play_games' per-seat arrays
+SEAT_KEYS = ("study", "study_done", "seat_gpa")  # play_games' per-seat arrays
 
 
 def _players(text: str) -> list[int]:
@@ -376,14 +382,14 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
 def chunk_decks(catalog: Catalog, options: Mapping[str, Any]) -> list[Deck]:
     """The decks every game is played with: the listed ones, then the alpha samples."""
     listed = [catalog.deck(d) for d in options["decks"]]
-    return listed + games.alpha_samples(catalog, options["alpha_samples"], options["sample_seed"])
+    return listed + alpha_samples(catalog, options["alpha_samples"], options["sample_seed"])
 
 
 def _sample_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
     samples = int(options.get("alpha_samples") or 0)
     if not samples:
         return {}
-    decks = games.alpha_samples(catalog, samples, int(options.get("sample_seed") or 0))
+    decks = alpha_samples(catalog, samples, int(options.get("sample_seed") or 0))
     return {"alpha_samples": {d.id: [c.id for c in d.cards] for d in decks}}
 
 
@@ -397,7 +403,7 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: 
     options = batch.cells[0]
     decks = chunk_decks(catalog, options)
     G = batch.rows
-    setup = shuffle.shuffle(catalog, G, rng)
+    setup = random_setup.shuffle(catalog, G, rng)
     bseed = int(rng.integers(2**63))
     kaiju = np.array([c["kaiju"] for c in batch.cells], object)[batch.cell]
     seating_of = np.array([c["seats"] for c in batch.cells], object)[batch.cell]
@@ -426,7 +432,7 @@ def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: 
         dice = np.random.default_rng(bseed)  # the same dice for every deck
         cols: dict[str, np.ndarray] = {}
         for seats, rows in groups:
-            got = games.play_games(
+            got = play_games(
                 catalog,
                 deck,
                 setup.rows(rows),

@@ -1,4 +1,4 @@
-"""`mechbal simulate labpartners battles`: the dealt mechs (deal.py) on hand-counted deck
+"""`mechbal simulate labpartners battles`: the dealt mechs (game/dealt_mechs.py) on hand-counted deck
 odds, and the rows the runner writes: their documented columns, consistency with the
 cards dealt, and the reference and vector engines agreeing within 4 standard errors.
 
@@ -20,8 +20,10 @@ import pytest
 from sims.core.catalog import CatalogError
 from sims.core.protocol import register, registry
 from sims.core.runner import simulate
-from sims.labpartners import deal, draws, experiments
+from sims.labpartners import draws, experiments
 from sims.labpartners.catalog import SLOTS, load_catalog
+from sims.labpartners.game import dealt_mechs
+from sims.labpartners.game.reference import battles as reference_battles
 from tests.conformance import documented
 from tests.conftest import CATALOGS
 
@@ -46,11 +48,11 @@ def within(hits: float, n: int, p: float, k: float = 4.0) -> bool:
     return abs(hits / n - p) <= k * math.sqrt(p * (1 - p) / n)
 
 
-# ---- deal.py -------------------------------------------------------------------------
+# ---- game/dealt_mechs.py -------------------------------------------------------------------------
 
 
 def test_every_slot_takes_a_card_of_its_part_type_and_spares_are_other_cards(catalog):
-    dealt = deal.deal(catalog, "alpha", np.full(2000, 4), np.random.default_rng(1), 0)
+    dealt = dealt_mechs.deal(catalog, "alpha", np.full(2000, 4), np.random.default_rng(1), 0)
     alpha = {c.id for c in catalog.decks["alpha"].cards}
     for i in range(0, 2000, 7):
         cards = dealt.mech(i)
@@ -67,21 +69,21 @@ def test_every_slot_takes_a_card_of_its_part_type_and_spares_are_other_cards(cat
 
 def test_gaps_follow_gap_percent(catalog):
     rng = np.random.default_rng(2)
-    none = deal.deal(catalog, "full", np.full(500, 3), rng, 0)
+    none = dealt_mechs.deal(catalog, "full", np.full(500, 3), rng, 0)
     assert (none.slots >= 0).all()
-    every = deal.deal(catalog, "full", np.full(500, 3), rng, 100)
+    every = dealt_mechs.deal(catalog, "full", np.full(500, 3), rng, 100)
     assert (every.slots == -1).all()
     n = 20_000
-    some = deal.deal(catalog, "full", np.full(n, 3), rng, 10)
+    some = dealt_mechs.deal(catalog, "full", np.full(n, 3), rng, 10)
     # each of 5 slots independently a gap with probability 0.10
     assert within(int((some.slots == -1).sum()), 5 * n, 0.10)
     with pytest.raises(ValueError, match="gap_percent"):
-        deal.deal(catalog, "full", [3], rng, 120)
+        dealt_mechs.deal(catalog, "full", [3], rng, 120)
 
 
 def test_lesson_odds_match_the_exact_draw_odds(catalog):
     n = 40_000
-    dealt = deal.deal(catalog, "alpha", np.zeros(n, np.int64), np.random.default_rng(3))
+    dealt = dealt_mechs.deal(catalog, "alpha", np.zeros(n, np.int64), np.random.default_rng(3))
     exact = draws.lesson_form_odds(catalog.decks["alpha"].cards, tuple(catalog.forms))
     assert exact == ALPHA_LESSON  # the hand count agrees with the exact table
     seen = np.bincount(dealt.lesson, minlength=len(dealt.forms))
@@ -91,7 +93,7 @@ def test_lesson_odds_match_the_exact_draw_odds(catalog):
 
 def test_arms_come_from_the_arms_pool_by_power(catalog):
     n = 30_000
-    dealt = deal.deal(catalog, "alpha", np.zeros(n, np.int64), np.random.default_rng(4), 0)
+    dealt = dealt_mechs.deal(catalog, "alpha", np.zeros(n, np.int64), np.random.default_rng(4), 0)
     power = np.array([c.power for c in dealt.cards])
     # arm_1 is the top of the shuffled 25 Arms: Power 1 with 12/25; arm_2 Power 3 with 4/25
     assert within(int((power[dealt.slots[:, 3]] == 1).sum()), n, 12 / 25)
@@ -100,7 +102,7 @@ def test_arms_come_from_the_arms_pool_by_power(catalog):
 
 def test_traits_are_flipped_without_replacement(catalog):
     rng = np.random.default_rng(5)
-    dealt = deal.deal(catalog, "alpha", [0, 3, 5, 20], rng)
+    dealt = dealt_mechs.deal(catalog, "alpha", [0, 3, 5, 20], rng)
     flips = [dealt.trait_list(i) for i in range(4)]
     assert [len(f) for f in flips] == [0, 3, 5, 10]  # 10 Traits in traits.toml
     assert all(len(set(f)) == len(f) for f in flips)
@@ -108,9 +110,9 @@ def test_traits_are_flipped_without_replacement(catalog):
 
 
 def test_a_dealt_game_compiles_with_its_gaps_and_spares(catalog):
-    dealt = deal.deal(catalog, "full", np.full(50, 5), np.random.default_rng(6), 30)
+    dealt = dealt_mechs.deal(catalog, "full", np.full(50, 5), np.random.default_rng(6), 30)
     for i in range(50):
-        b, foe = deal.compile_game(catalog, dealt, i, "lumenyx")
+        b, foe = reference_battles.compile_game(catalog, dealt, i, "lumenyx")
         assert list(b.present[:5]) == [int(k >= 0) for k in dealt.slots[i]]
         assert int(b.present[5:].sum()) == 8  # 2 spares of each of the 4 Part-Types
         assert foe.traits == dealt.trait_list(i)

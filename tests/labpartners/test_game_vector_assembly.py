@@ -1,5 +1,5 @@
-"""The vectorized Assembly (sims/labpartners/assembly_vector.py) against the scalar
-oracle (assembly_reference.py) game by game and field by field (``Locked.equals``), on
+"""The vectorized Assembly (sims/labpartners/game/vector/assembly.py) against the scalar
+oracle (game/reference/assembly.py) game by game and field by field (``Locked.equals``), on
 random shuffles: both decks, 2..5 seats, every mix of the players' policies, both modes,
 every kaiju, a deck that runs dry, other hand, market and turn sizes; and one small game
 traced by hand from the rulebook's Assembly and /tmp/lp_assembly_spec.md.
@@ -13,10 +13,11 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from sims.labpartners import assembly_reference, assembly_vector
 from sims.labpartners.catalog import Deck, load_catalog
-from sims.labpartners.lock import Locked
-from sims.labpartners.shuffle import Shuffle, card_index, shuffle
+from sims.labpartners.game.locked_mech import Locked
+from sims.labpartners.game.random_setup import Shuffle, card_index, shuffle
+from sims.labpartners.game.reference import assembly as reference_assembly
+from sims.labpartners.game.vector import assembly as vector_assembly
 from tests.conftest import CATALOGS
 
 MODES = ("standalone", "campaign")
@@ -39,8 +40,8 @@ def same(a: Locked, b: Locked) -> None:
 
 
 def both(cat, deck, sh, kaiju, seats, mode, policy="steady") -> Locked:
-    v = assembly_vector.play(cat, deck, sh, kaiju, seats, mode, policy)
-    same(v, assembly_reference.play(cat, deck, sh, kaiju, seats, mode, policy))
+    v = vector_assembly.play(cat, deck, sh, kaiju, seats, mode, policy)
+    same(v, reference_assembly.play(cat, deck, sh, kaiju, seats, mode, policy))
     return v
 
 

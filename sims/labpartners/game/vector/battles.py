@@ -1,7 +1,9 @@
-"""Many dealt battles compiled at once as arrays (000 Battle): the numbers
-``vector.stack(deal.compile_all(...)[0])`` gives, without a Python call per game.
+"""The Battle of dealt and locked mechs on the vector engine (000 Battle): many dealt
+battles compiled at once as arrays, the numbers
+``vector.stack(game.reference.battles.compile_all(...)[0])`` gives, without a Python call
+per game, then played with ``vector.play_stacked``.
 
-``deal.compile_all`` compiles each dealt game in Python (``battle.foe`` then
+``game.reference.battles.compile_all`` compiles each dealt game in Python (``battle.foe`` then
 ``battle.compile_battle``, most of a Battle-only chunk's time). Here a batch of games is
 a few array steps, in the same order and with the same numbers:
 
@@ -26,15 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sims.labpartners import battle, rules, vector
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS, Catalog
-
-if TYPE_CHECKING:
-    from sims.labpartners.deal import Dealt
+from sims.labpartners.game.dealt_mechs import Dealt
+from sims.labpartners.game.locked_mech import Locked
 
 # the foe's numbers that Traits and debuffs change (battle.Foe's fields)
 STATS = ("hp", "speed", "attacks", "damage", "regen", "arm_bonus")
@@ -246,7 +246,7 @@ def compile_games(
 ) -> Compiled:
     """Every game of ``dealt``, game ``i`` against ``kaiju[i]`` under ``policy`` (one
     policy id, one per game, or ints into the catalog's policies): the foes and exactly
-    ``vector.stack(deal.compile_all(catalog, dealt, kaiju, policy)[0])``."""
+    ``vector.stack(game.reference.battles.compile_all(catalog, dealt, kaiju, policy)[0])``."""
     p = catalog.params
     G = dealt.games
     foe = foes(catalog, dealt, kaiju, kaiju_ids)
@@ -346,3 +346,32 @@ def _fixed(catalog: Catalog, pairs: Sequence[tuple[str, str]]) -> dict[str, np.n
         for name, values in out.items():
             values.append(getattr(b, name))
     return {name: np.array(v, np.float64 if name == "gpa" else np.int64) for name, v in out.items()}
+
+
+def compiled_matches(comp: Compiled, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``game.reference.battles.part_matches`` for a batch compiled as arrays: the locked slots' matchups
+    (``present`` bool[G, 5]), a part once weak (resisted) to its Form or its Type."""
+    f, t = comp.form_matchup[:, :5], comp.type_matchup[:, :5]
+    weak = (present & ((f > 0) | (t > 0))).sum(1)
+    resist = (present & ((f < 0) | (t < 0))).sum(1)
+    return weak, resist
+
+
+def play_locked(
+    catalog: Catalog, locked: Locked, d: Dealt, kaiju: np.ndarray, battle_rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """Each locked mech's Battle (``d``: ``locked`` as :class:`Dealt`) against its kaiju,
+    the batch compiled as arrays and played by ``vector.play_stacked``, and the counts the
+    rows report: the lesson took, weak and resisted parts, the kaiju's HP."""
+    present = locked.slots >= 0
+    comp = compile_games(catalog, d, kaiju, locked.battle_policy)
+    res = vector.play_stacked(comp.stacked, catalog.params, catalog.grades, battle_rng)
+    weak, resist = compiled_matches(comp, present)
+    took, kaiju_hp = comp.took, comp.stacked["kaiju_hp"]
+    return {
+        **res,
+        "lesson_took": np.asarray(took, bool),
+        "weak_matches": weak,
+        "resist_matches": resist,
+        "kaiju_hp": np.asarray(kaiju_hp),
+    }

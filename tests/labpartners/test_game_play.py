@@ -1,4 +1,4 @@
-"""Whole Lab Partners games (games.py) and `mechbal simulate labpartners
+"""Whole Lab Partners games (game/play.py) and `mechbal simulate labpartners
 full-spread-vs-alpha`: common random numbers across decks, the lesson's Form seen against
 the exact draw odds, the Battle of each locked mech against part 1's exact DP, the two
 engines agreeing, a seat's grade by hand, and the rows the runner writes.
@@ -24,9 +24,11 @@ import pytest
 
 from sims.core.protocol import register, registry
 from sims.core.runner import simulate
-from sims.labpartners import deal, draws, exact_battle, experiments, games, lock, shuffle
+from sims.labpartners import draws, exact_battle, experiments
 from sims.labpartners.catalog import PARTS, load_catalog
-from sims.labpartners.lock import Locked
+from sims.labpartners.game import decks, locked_mech, play, random_setup, scoring
+from sims.labpartners.game.locked_mech import Locked
+from sims.labpartners.game.reference.battles import compile_game
 from tests.catalog_copies import copy_catalogs
 from tests.conformance import documented
 from tests.conftest import CATALOGS
@@ -94,11 +96,11 @@ def test_identical_decks_on_the_same_seeds_give_identical_games(twin_root):
     twin = load_catalog(twin_root)
     assert len(twin.deck("alpha").cards) == 150  # 25 + 25 + 25 + 75
     G = 300
-    setup = shuffle.shuffle(twin, G, np.random.default_rng(3))
+    setup = random_setup.shuffle(twin, G, np.random.default_rng(3))
     kaiju = kaiju_of(twin, G)
     for mode in ("standalone", "campaign"):
         a, f = (
-            games.play_games(
+            play.play_games(
                 twin, deck, setup, kaiju, SEATS, mode, "steady", "vector", np.random.default_rng(4)
             )
             for deck in ("alpha", "full")
@@ -147,13 +149,13 @@ def test_lesson_dealt_matches_the_exact_draw_odds(catalog, deck):
     assert form_cards == BODY_FORMS[deck]  # the hand counts (module docstring)
     assert lesson == {f: Fraction(n, len(body)) for f, n in BODY_FORMS[deck].items()}
     for n, players in enumerate((2, 3, 4, 5)):
-        setup = shuffle.shuffle(catalog, G, np.random.default_rng(11 + n))
+        setup = random_setup.shuffle(catalog, G, np.random.default_rng(11 + n))
         seats = ["builder", "seeker", "holdout", "builder", "seeker"][:players]
-        locked = games.assembly("vector").play(
+        locked = play.assembly("vector").play(
             catalog, catalog.deck(deck), setup, kaiju_of(catalog, G), seats
         )
-        dealt = games.lesson_dealt(catalog, catalog.deck(deck), setup, locked, players)
-        seen = games.lesson_seen(catalog, catalog.deck(deck), setup, locked)
+        dealt = scoring.lesson_dealt(catalog, catalog.deck(deck), setup, locked, players)
+        seen = scoring.lesson_seen(catalog, catalog.deck(deck), setup, locked)
         assert (seen >= dealt).all()
         assert locked.body_seen.min() >= 5 * players
         p = float(
@@ -170,20 +172,20 @@ def test_lesson_dealt_matches_the_exact_draw_odds(catalog, deck):
 
 def test_battles_of_locked_mechs_match_the_exact_dp(catalog):
     G = 400
-    setup = shuffle.shuffle(catalog, G, np.random.default_rng(21))
+    setup = random_setup.shuffle(catalog, G, np.random.default_rng(21))
     kaiju = kaiju_of(catalog, G)
     deck = catalog.deck("alpha")
-    locked = games.assembly("vector").play(catalog, deck, setup, kaiju, SEATS)
-    d = lock.dealt(catalog, locked, setup)
+    locked = play.assembly("vector").play(catalog, deck, setup, kaiju, SEATS)
+    d = locked_mech.dealt(catalog, locked, setup)
     policies = list(catalog.policies)
     p_win, gpa, var_win, var_gpa = (np.zeros(G) for _ in range(4))
     for i in range(G):
-        b, _ = deal.compile_game(catalog, d, i, kaiju[i], policies[locked.battle_policy[i]])
+        b, _ = compile_game(catalog, d, i, kaiju[i], policies[locked.battle_policy[i]])
         o = exact_battle.outcome(b)
         p_win[i], gpa[i] = float(o.p_win), float(o.expected_gpa)
         var_win[i] = p_win[i] * (1 - p_win[i])
         var_gpa[i] = sum(float(q) * (float(v) - gpa[i]) ** 2 for v, q in o.gpa_dist().items())
-    got = games.play_games(
+    got = play.play_games(
         catalog,
         deck,
         setup,
@@ -231,21 +233,21 @@ DETERMINED = (
 )
 def test_reference_and_vector_games_agree(catalog, deck, kaiju, mode, seats):
     G = 500
-    setup = shuffle.shuffle(catalog, G, np.random.default_rng(31))
+    setup = random_setup.shuffle(catalog, G, np.random.default_rng(31))
     kaiju_ids = [kaiju] * G
     locks = {
-        e: games.assembly(e).play(
+        e: play.assembly(e).play(
             catalog, catalog.deck(deck), setup, kaiju_ids, seats, mode, "steady"
         )
-        for e in games.ENGINES
+        for e in play.ENGINES
     }
     assert isinstance(locks["vector"], Locked)
     assert locks["reference"].equals(locks["vector"])
     ref, vec = (
-        games.play_games(
+        play.play_games(
             catalog, deck, setup, kaiju_ids, seats, mode, "steady", e, np.random.default_rng(32 + k)
         )
-        for k, e in enumerate(games.ENGINES)
+        for k, e in enumerate(play.ENGINES)
     )
     for key in DETERMINED:
         np.testing.assert_array_equal(ref[key], vec[key], err_msg=key)
@@ -293,7 +295,7 @@ def test_a_seats_grade_and_study_by_hand(catalog):
     ]
     assert sorted(order) == sorted(studies)
     G, seats = 2, 5
-    setup = shuffle.Shuffle(
+    setup = random_setup.Shuffle(
         keys=np.zeros((G, len(catalog.cards))),
         lesson=np.zeros(G),
         traits=np.zeros((G, len(catalog.traits)), np.int16),
@@ -321,7 +323,7 @@ def test_a_seats_grade_and_study_by_hand(catalog):
         "crits": np.array([2, 2]),
         "lesson_took": np.array([True, True]),
     }
-    got = games.score(catalog, setup, locked, seats, fought)
+    got = scoring.score(catalog, setup, locked, seats, fought)
     # game 0 (won): seats hold beast_thesis .. harmonics
     assert got["study_done"][0].tolist() == [True, False, True, False, True]
     assert got["seat_gpa"][0].tolist() == pytest.approx([3.9, 2.9, 3.9, 2.9, 3.9])
@@ -336,7 +338,7 @@ def test_a_seats_grade_and_study_by_hand(catalog):
 
 
 def test_alpha_samples_hold_the_alphas_counts_of_full_spread_cards(catalog):
-    samples = games.alpha_samples(catalog, 3, sample_seed=7)
+    samples = decks.alpha_samples(catalog, 3, sample_seed=7)
     assert [d.id for d in samples] == ["alpha-sample-1", "alpha-sample-2", "alpha-sample-3"]
     for d in samples:
         # 15 Legs, 15 Torso, 15 Head, 25 Arms (the alpha's counts, Appendix)
@@ -345,8 +347,8 @@ def test_alpha_samples_hold_the_alphas_counts_of_full_spread_cards(catalog):
         assert all(catalog.cards[c.id] == c for c in d.cards)
     assert samples[0].cards != samples[1].cards
     # sample k is the same whatever K, and another seed gives another deck
-    assert games.alpha_samples(catalog, 1, sample_seed=7)[0] == samples[0]
-    assert games.alpha_samples(catalog, 1, sample_seed=8)[0].cards != samples[0].cards
+    assert decks.alpha_samples(catalog, 1, sample_seed=7)[0] == samples[0]
+    assert decks.alpha_samples(catalog, 1, sample_seed=8)[0].cards != samples[0].cards
 
 
 # ---- through the runner --------------------------------------------------------------------

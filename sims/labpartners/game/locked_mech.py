@@ -1,9 +1,10 @@
 """The mech as Assembly locks it, for a batch of whole games (000 Assembly: "The mech
 locks as-is - any empty slot is a gap"): what both Assembly engines return
-(``assembly_reference.play`` and ``assembly_vector.play``) and the Battle compiles.
+(``game.reference.assembly.play`` and ``game.vector.assembly.play``) and the Battle
+compiles.
 
-Card numbers are full-spread indices (``catalog.cards`` order, as ``shuffle.Shuffle``'s
-keys), -1 for none.
+Card numbers are full-spread indices (``catalog.cards`` order, as
+``random_setup.Shuffle``'s keys), -1 for none.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from sims.labpartners.catalog import Catalog
-from sims.labpartners.deal import Dealt
+from sims.labpartners.game.dealt_mechs import Dealt
+from sims.labpartners.game.random_setup import Shuffle
 from sims.labpartners.params import MODES
-from sims.labpartners.shuffle import Shuffle
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Locked:
     deck: str
     slots: np.ndarray  # int64[G, 5] the card in each slot (SLOTS order), -1 a gap
     lesson: np.ndarray  # int64[G] the lesson Form (index into catalog.forms)
-    flips: np.ndarray  # int64[G] Traits flipped (applied: shuffle.traits[i, :flips[i]])
+    flips: np.ndarray  # int64[G] Traits flipped (applied: Shuffle.traits[i, :flips[i]])
     rounds: np.ndarray  # int64[G] Assembly rounds played (fewer than the countdown: stopped)
     body_seen: np.ndarray  # int64[G] body cards that left the draw pile
     spares: np.ndarray  # int64[G, 4, spares_per_part] a rebuild's cards per Part-Type
@@ -69,9 +70,10 @@ def check_request(
 
 
 def dealt(catalog: Catalog, locked: Locked, shuffle: Shuffle) -> Dealt:
-    """The locked mechs as :class:`deal.Dealt` (cards numbered over the full spread), so
-    part 1's compile (``compiled.compile_games``, ``deal.compile_game``) builds their
-    Battles: the flipped Traits are the first ``flips`` of each game's Trait order."""
+    """The locked mechs as :class:`dealt_mechs.Dealt` (cards numbered over the full
+    spread), so the Battle-only study's compile (``game.vector.battles.compile_games``,
+    ``game.reference.battles.compile_game``) builds their Battles: the flipped Traits are
+    the first ``flips`` of each game's Trait order."""
     traits = shuffle.traits.astype(np.int16).copy()
     traits[np.arange(traits.shape[1])[None, :] >= locked.flips[:, None]] = -1
     return Dealt(

@@ -1,4 +1,4 @@
-"""The scalar Assembly (sims/labpartners/assembly_reference.py) on hand-traced games: every
+"""The scalar Assembly (sims/labpartners/game/reference/assembly.py) on hand-traced games: every
 Shuffle built by hand so the piles' order is known, every choice derived by hand in the
 comments from the Assembly procedure and catalogs/labpartners/*.toml.
 
@@ -39,10 +39,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sims.labpartners import assembly_reference as ar
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS, Deck, load_catalog
-from sims.labpartners.lock import Locked
-from sims.labpartners.shuffle import Shuffle, card_index, shuffle
+from sims.labpartners.game.locked_mech import Locked
+from sims.labpartners.game.random_setup import Shuffle, card_index, shuffle
+from sims.labpartners.game.reference import assembly as ar
 from tests.conftest import CATALOGS
 
 CAT = load_catalog(CATALOGS)
@@ -131,7 +131,7 @@ def names(cards) -> list[str | None]:
 
 
 def test_lesson_quantiles_pick_the_forms_the_docstring_counts():
-    from sims.labpartners.shuffle import lesson_form
+    from sims.labpartners.game.random_setup import lesson_form
 
     forms = lesson_form(CAT, S1_DECK, np.array([MECHSUIT, GHOST]))
     assert [list(CAT.forms)[f] for f in forms] == ["mechsuit", "ghost_crystal"]
@@ -428,7 +428,7 @@ def test_invariants_over_random_games(deck, mode, players):
     kaiju = [list(CAT.kaiju)[i % len(CAT.kaiju)] for i in range(games)]
     seats = [SEAT_MIX[(k + players) % 3] for k in range(players)]
     locked = ar.play(CAT, d, sh, kaiju, seats, mode)
-    from sims.labpartners.shuffle import lesson_form
+    from sims.labpartners.game.random_setup import lesson_form
 
     lessons = lesson_form(CAT, d, sh.lesson)
     body = {IDX[c.id] for c in d.body}

@@ -1,7 +1,11 @@
-"""Finished mechs dealt from a deck, for Battle studies (000 Assembly, Battle/rebuild).
+"""Finished mechs as the Battle reads them (:class:`Dealt`), and finished mechs dealt from
+a deck for the Battle-only study (000 Assembly, Battle/rebuild).
 
-The simulator does not play Assembly's turns; it deals the mech Assembly would lock,
-as a shuffled deck offers it, and leaves the choices out:
+A whole game's locked mechs become a :class:`Dealt` too (``locked_mech.dealt``), so the
+Battle of both studies is compiled alike.
+
+The Battle-only study does not play Assembly's turns; :func:`deal` deals the mech
+Assembly would lock, as a shuffled deck offers it, and leaves the choices out:
 
 - the lesson: "draw the top Body card of the draw pile, note its Form as the lesson,
   then shuffle it back" (Assembly). The pile is shuffled again afterwards, so the lesson
@@ -18,10 +22,10 @@ as a shuffled deck offers it, and leaves the choices out:
 
 Each Part-Type's pile is shuffled once per game: NumPy draws a uniform random
 permutation of every game's pile at once (the ``argsort`` of uniform keys), so a batch of
-games is a few array operations. :func:`compile_all` compiles each game's Battle in
-Python (``battle.compile_battle``: what the reference engine plays, and the oracle);
-``compiled.compile_games`` compiles the whole batch as arrays into the same numbers,
-for the vector engine.
+games is a few array operations. ``game.reference.battles.compile_all`` compiles each
+game's Battle in Python (``battle.compile_battle``: what the reference engine plays, and
+the oracle); ``game.vector.battles.compile_games`` compiles the whole batch as arrays
+into the same numbers, for the vector engine.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sims.labpartners import battle
 from sims.labpartners.catalog import PARTS, Card, Catalog, Deck
 
 SLOT_PILES = (0, 1, 2, 3, 3)  # SLOTS -> index into PARTS (both Arms from the Arms pool)
@@ -125,24 +128,20 @@ def deal(
     return Dealt(d.id, cards, slots, lesson.astype(np.int16), forms, spare, flips, trait_ids)
 
 
-def compile_game(
-    catalog: Catalog, dealt: Dealt, i: int, kaiju: str, policy: str = "steady"
-) -> tuple[battle.Battle, battle.Foe]:
-    """Game ``i`` of ``dealt`` against ``kaiju``: its foe (the flipped Traits and the
-    debuff applied) and its compiled Battle."""
-    cards = dealt.mech(i)
-    lesson = dealt.lesson_of(i)
-    traits = [catalog.traits[t] for t in dealt.trait_list(i)]
-    foe = battle.foe(catalog.kaiju[kaiju], traits, cards, lesson, catalog.params)
-    compiled = battle.compile_battle(
-        catalog, cards, lesson, foe, catalog.policies[policy], dealt.spare_cards(i)
+def trait_lists(d: Dealt) -> np.ndarray:
+    """Each game's flipped Trait ids in flip order, comma-separated (one join per
+    distinct flip sequence)."""
+    if not d.traits.shape[1]:
+        return np.full(d.games, "", object)
+    # each flip sequence as one number (base: the Trait deck's size + 1; -1 reads 0)
+    # when that fits in int64, else the rows themselves
+    base, flips = len(d.trait_ids) + 1, d.traits.shape[1]
+    if flips * np.log2(base) < 62:
+        key = ((d.traits.astype(np.int64) + 1) * base ** np.arange(flips)).sum(1)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(d.traits, axis=0, return_index=True, return_inverse=True)
+    text = np.array(
+        [",".join(d.trait_ids[k] for k in d.traits[i] if k >= 0) for i in first.tolist()], object
     )
-    return compiled, foe
-
-
-def compile_all(
-    catalog: Catalog, dealt: Dealt, kaiju: Sequence[str], policy: str = "steady"
-) -> tuple[list[battle.Battle], list[battle.Foe]]:
-    """Every game of ``dealt``, game ``i`` against ``kaiju[i]``."""
-    out = [compile_game(catalog, dealt, i, kaiju[i], policy) for i in range(dealt.games)]
-    return [b for b, _ in out], [f for _, f in out]
+    return text[inverse.reshape(-1)]

@@ -1,7 +1,7 @@
 """Mech Lab Partners Assembly, rule by rule, one game at a time (000 Assembly): the oracle
-the vectorized Assembly (``assembly_vector.py``) must match game by game.
+the vectorized Assembly (``game/vector/assembly.py``) must match game by game.
 
-A game's randomness is all in its row of :class:`shuffle.Shuffle` (the piles' order, the
+A game's randomness is all in its row of :class:`random_setup.Shuffle` (the piles' order, the
 lesson, the Trait order, each seat's study and Specialty); the cadets play by their
 ``players.toml`` policies, so Assembly is deterministic given that row. :func:`play` sets
 up game ``i`` (:func:`setup`), plays its rounds (:func:`play_round`: every seat's
@@ -17,11 +17,11 @@ The procedure (the lead's reading, catalogs/labpartners/ASSUMPTIONS.md "Assembly
   first turn (campaign) the Ace draws ``extra_draws`` more, the Tactician peeks at the next
   Trait, the Brawler gets one more Arm take; up to ``body_plays`` body plays and up to
   ``arm_takes`` Arm takes, each the best play by the seat's gain, made only when the gain
-  reaches its threshold (:mod:`players`);
+  reaches its threshold (:mod:`policy`);
 - the end of the round: a Trait flips (its weakness revealed), the market refills, and in
   campaign mode the group stops once the mech has no gap and the lesson took.
 
-Every value, gain, commit and study-progress decision is a :mod:`players` call: one rule,
+Every value, gain, commit and study-progress decision is a :mod:`policy` call: one rule,
 one place. Cards are full-spread indices (``catalog.cards`` order), -1 for none.
 """
 
@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.labpartners import players
+from sims.labpartners import policy
 from sims.labpartners.catalog import PARTS, SLOTS, Card, Catalog, Deck, Player, Study, Trait
-from sims.labpartners.lock import Locked, check_request
+from sims.labpartners.game.locked_mech import Locked, check_request
+from sims.labpartners.game.random_setup import Shuffle, deck_cards, lesson_form, pile
 from sims.labpartners.params import Parameters
-from sims.labpartners.shuffle import Shuffle, deck_cards, lesson_form, pile
 
 ARM_SLOTS = (SLOTS.index("arm_1"), SLOTS.index("arm_2"))  # 3, 4
 BODY_SLOT = {part: SLOTS.index(part) for part in ("legs", "torso", "head")}
@@ -153,34 +153,34 @@ def combo(t: Table, card: Card, slot: int) -> int:
 
 
 def value(t: Table, k: int, c: int, slot: int) -> int:
-    """What seat ``k`` sees in card ``c`` in ``slot`` (players.card_value; body cards have
+    """What seat ``k`` sees in card ``c`` in ``slot`` (policy.card_value; body cards have
     Power 0 and no combo)."""
     card = t.cards[c]
     study = t.studies[k]
     lesson = int(card.form == t.lesson)
     power = card.power if card.part == "arms" else 0
     combo_ = combo(t, card, slot)
-    progress = players.study_progress(
-        players.GOAL[study.goal],
+    progress = policy.study_progress(
+        policy.GOAL[study.goal],
         int(card.form == study.target),
         int(card.type == study.target),
         power,
         lesson,
         combo_,
     )
-    skill = players.skill(PARTS.index(card.part), card.form)
+    skill = policy.skill(PARTS.index(card.part), card.form)
     return int(
-        players.card_value(t.players[k], lesson, weak(t, card), skill, power, combo_, progress)
+        policy.card_value(t.players[k], lesson, weak(t, card), skill, power, combo_, progress)
     )
 
 
 def slot_gain(t: Table, k: int, c: int, slot: int) -> int:
     """The gain of putting ``c`` into ``slot``: fill + value into an empty slot, value(new)
-    - value(placed) over a placed card (players.gain)."""
+    - value(placed) over a placed card (policy.gain)."""
     placed = t.slots[slot]
     empty = int(placed < 0)
     placed_value = 0 if empty else value(t, k, placed, slot)
-    return int(players.gain(t.players[k], value(t, k, c, slot), placed_value, empty))
+    return int(policy.gain(t.players[k], value(t, k, c, slot), placed_value, empty))
 
 
 # -- a seat's turn -----------------------------------------------------------------------
@@ -225,7 +225,7 @@ def body_play(t: Table, k: int) -> bool:
         g = slot_gain(t, k, c, BODY_SLOT[t.cards[c].part])
         if best < 0 or g > best_gain:
             best, best_gain = h, g
-    if best < 0 or not players.commits(t.players[k], best_gain):
+    if best < 0 or not policy.commits(t.players[k], best_gain):
         return False
     c = hand.pop(best)
     t.slots[BODY_SLOT[t.cards[c].part]] = c  # a replaced card leaves the game
@@ -252,7 +252,7 @@ def arm_take(t: Table, k: int) -> bool:
     slot = arm_target(t, k)
     gains = [slot_gain(t, k, a, slot) for a in t.market]
     m = max(range(len(gains)), key=lambda j: (gains[j], -j))
-    if not players.commits(t.players[k], gains[m]):
+    if not policy.commits(t.players[k], gains[m]):
         return False
     a = t.market.pop(m)
     if t.slots[slot] >= 0:
@@ -381,7 +381,7 @@ def play(
     policy_ids = list(catalog.policies)
     slots = np.full((games, len(SLOTS)), -1, np.int64)
     spare = np.full((games, len(PARTS), p.spares_per_part), -1, np.int64)
-    flips, rounds, seen, policy = (np.zeros(games, np.int64) for _ in range(4))
+    flips, rounds, seen, group_policy = (np.zeros(games, np.int64) for _ in range(4))
     spent = np.zeros((games, len(seats)), bool)
     for i in range(games):
         t = setup(catalog, deck, shuffle, i, kaiju[i], seats, mode, int(lessons[i]))
@@ -391,7 +391,7 @@ def play(
             spare[i, part, : len(cards)] = cards
         flips[i], rounds[i], seen[i] = t.flips, t.rounds, t.body_seen
         spent[i] = t.spent
-        policy[i] = policy_ids.index(battle_policy_of(catalog, t, battle_policy))
+        group_policy[i] = policy_ids.index(battle_policy_of(catalog, t, battle_policy))
     return Locked(
         deck=deck.id,
         slots=slots,
@@ -401,5 +401,5 @@ def play(
         body_seen=seen,
         spares=spare,
         spent=spent,
-        battle_policy=policy,
+        battle_policy=group_policy,
     )

@@ -1,9 +1,12 @@
-"""Mech Lab Partners players as policies given as data (000 Assembly, Independent
-Studies): the value a cadet sees in a play, and when an Independent Study is complete.
+"""Mech Lab Partners policy: the choices a cadet makes in Assembly, written once for
+both Assembly engines (000 Assembly, Independent Studies).
 
-A player (``players.toml``) weighs what a card would bring to the mech; the scalar and
-the vectorized Assembly call these on ints and on arrays alike, so a policy is written
-once. What a card brings (each a 0/1 flag or a count, arrays over games or cards):
+A player (``players.toml``) weighs what a card would bring to the mech; each predicate
+here is one part of that choice: the value a cadet sees in a play, the gain of a play,
+and whether the gain is worth committing to. The scalar and the vectorized Assembly
+(``game/reference/``, ``game/vector/``) call these on ints and on arrays alike, so a
+policy is written once. What a card brings (each a 0/1 flag or a count, arrays over
+games or cards):
 
 - ``lesson``: its Form is the lesson Form (three of them make the lesson take);
 - ``weak``: how many of its Form and Type are revealed weaknesses (the flipped Traits';
@@ -12,11 +15,14 @@ once. What a card brings (each a 0/1 flag or a count, arrays over games or cards
   Durability, Clockwork Head: Precision; rules.SPEED_FORM ...);
 - ``power``: an Arm's Power; ``combo``: an Arm of that Power is in the other Arm slot;
 - ``study``: it advances the player's own Independent Study (:func:`study_progress`).
+
+When a study is complete and what a cadet scores is the grading's
+(``game/scoring.py``); the group's Battle policy is data compiled into the Battle
+(``policies.toml``, ``battle.compile_battle``).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from sims.labpartners import rules
@@ -76,44 +82,3 @@ def gain(player: Player, value: Num, placed_value: Num, empty: Num) -> Num:
 def commits(player: Player, best_gain: Num) -> Num:
     """The hold-or-commit threshold: play the best play only when its gain reaches it."""
     return best_gain >= player.threshold
-
-
-def study_complete(
-    goal: Num,
-    at_least: Num,
-    form_count: Num,
-    type_count: Num,
-    power_total: Num,
-    won: Num,
-    parts_lost: Num,
-    took: Num,
-    gaps: Num,
-    combo: Num,
-    crits: Num,
-) -> Num:
-    """Whether an Independent Study is complete after the Battle (studies.toml goals):
-    ``form_count`` / ``type_count`` are the locked mech's parts of the study's target."""
-    return (
-        ((goal == GOAL["form_count"]) & (form_count >= at_least))
-        | ((goal == GOAL["type_count"]) & (type_count >= at_least))
-        | ((goal == GOAL["power_total"]) & (power_total >= at_least))
-        | ((goal == GOAL["win"]) & (won > 0))
-        | ((goal == GOAL["win_intact"]) & (won > 0) & (parts_lost == 0))
-        | ((goal == GOAL["lesson_took"]) & (took > 0))
-        | ((goal == GOAL["no_gaps"]) & (gaps == 0))
-        | ((goal == GOAL["combo"]) & (combo > 0))
-        | ((goal == GOAL["crit"]) & (crits >= at_least))
-    )
-
-
-def credits(catalog: Any, took: Num, gaps: Num, parts_lost: Num, study_done: Num) -> Num:
-    """A cadet's extra credit and personal honors (credits.toml, as floats): every group
-    credit whose condition holds (the lesson took, no gaps in the locked mech, no part
-    destroyed in Battle), and the personal one for a completed Independent Study."""
-    holds = {
-        "lesson_took": took > 0,
-        "no_gaps": gaps == 0,
-        "no_part_lost": parts_lost == 0,
-        "study": study_done > 0,
-    }
-    return sum(float(Fraction(c.points)) * holds[c.when] for c in catalog.credits.values())

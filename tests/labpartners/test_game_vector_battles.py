@@ -1,6 +1,6 @@
-"""Dealt battles compiled as arrays (sims/labpartners/compiled.py) against the per-game
-compile they replace (``vector.stack(deal.compile_all(...)[0])``, field by field), one
-clamped foe and its card table traced by hand, ``vector.play_stacked`` against
+"""Dealt battles compiled as arrays (sims/labpartners/game/vector/battles.py) against the
+per-game compile they replace (``vector.stack(compile_all(...)[0])``, field by field,
+``game/reference/battles.py``), one clamped foe and its card table traced by hand, ``vector.play_stacked`` against
 ``vector.play``, and the Battle-only study's rows unchanged by the array path.
 
 Values by hand read catalogs/labpartners (rules.toml: lesson_bonus 1, legs/torso/head/arm
@@ -20,9 +20,12 @@ import pytest
 
 from sims.core.protocol import register, registry
 from sims.core.runner import simulate
-from sims.labpartners import battle, compiled, deal, experiments, games, vector
+from sims.labpartners import battle, experiments, vector
 from sims.labpartners.battle import with_params
 from sims.labpartners.catalog import load_catalog
+from sims.labpartners.game import dealt_mechs
+from sims.labpartners.game.reference import battles as reference_battles
+from sims.labpartners.game.vector import battles as vector_battles
 from tests.conftest import CATALOGS
 
 SPECIALTIES = ("tactician", "brawler", "ace", "medic", "saboteur")
@@ -76,11 +79,14 @@ def dealt_games(cat, deck: str, gap: float, games: int, seed: int):
     policies = list(cat.policies)
     policy = [policies[(i // len(cat.kaiju) + i) % len(policies)] for i in range(games)]
     counts = [cat.kaiju[k].countdown for k in kaiju]
-    return deal.deal(cat, deck, counts, np.random.default_rng(seed), gap), kaiju, policy
+    return dealt_mechs.deal(cat, deck, counts, np.random.default_rng(seed), gap), kaiju, policy
 
 
 def per_game(cat, dealt, kaiju, policy):
-    return [deal.compile_game(cat, dealt, i, kaiju[i], policy[i]) for i in range(dealt.games)]
+    return [
+        reference_battles.compile_game(cat, dealt, i, kaiju[i], policy[i])
+        for i in range(dealt.games)
+    ]
 
 
 def assert_same(got: dict, want: dict) -> None:
@@ -103,33 +109,35 @@ def test_array_compile_equals_the_per_game_compile(catalogs, case, deck, gap):
     seed = list(CATALOG_CASES).index(case) * 1000 + len(deck) * 100 + int(gap)
     dealt, kaiju, policy = dealt_games(cat, deck, gap, 400, seed)
     battles = [b for b, _ in per_game(cat, dealt, kaiju, policy)]
-    assert_same(compiled.stacked(cat, dealt, kaiju, policy), vector.stack(battles))
+    assert_same(vector_battles.stacked(cat, dealt, kaiju, policy), vector.stack(battles))
 
 
 def test_kaiju_and_policy_as_ints_or_one_name(catalogs):
     cat = catalogs["shipped"]
     dealt, kaiju, _ = dealt_games(cat, "full", 10.0, 100, seed=3)
-    want = vector.stack(deal.compile_all(cat, dealt, kaiju, "keystone")[0])
+    want = vector.stack(reference_battles.compile_all(cat, dealt, kaiju, "keystone")[0])
     ids = tuple(cat.kaiju)
     as_ints = np.array([ids.index(k) for k in kaiju])
-    assert_same(compiled.stacked(cat, dealt, as_ints, "keystone"), want)
+    assert_same(vector_battles.stacked(cat, dealt, as_ints, "keystone"), want)
     pol = np.full(dealt.games, list(cat.policies).index("keystone"))
-    assert_same(compiled.stacked(cat, dealt, kaiju, pol), want)
+    assert_same(vector_battles.stacked(cat, dealt, kaiju, pol), want)
     # a kaiju list of its own: ints index it
     mine = ("trivex", "gorgadon")
     pick = np.arange(dealt.games) % 2
-    want = vector.stack(deal.compile_all(cat, dealt, [mine[i] for i in pick], "keystone")[0])
-    assert_same(compiled.stacked(cat, dealt, pick, "keystone", kaiju_ids=mine), want)
+    want = vector.stack(
+        reference_battles.compile_all(cat, dealt, [mine[i] for i in pick], "keystone")[0]
+    )
+    assert_same(vector_battles.stacked(cat, dealt, pick, "keystone", kaiju_ids=mine), want)
 
 
 def test_foes_equal_battle_foe(catalogs):
     cat = catalogs["clamps"]
     for deck in ("alpha", "full"):
         dealt, kaiju, policy = dealt_games(cat, deck, 30.0, 500, seed=11)
-        got = compiled.foes(cat, dealt, kaiju)
+        got = vector_battles.foes(cat, dealt, kaiju)
         forms, types = list(cat.forms), list(cat.types)
         for i, (_, f) in enumerate(per_game(cat, dealt, kaiju, policy)):
-            for name in compiled.STATS:
+            for name in vector_battles.STATS:
                 assert getattr(got, name)[i] == getattr(f, name), (i, name)
             assert (got.crit_immune[i], got.mech_first[i], got.debuffed[i]) == (
                 f.crit_immune,
@@ -177,7 +185,7 @@ def test_a_clamped_foe_and_its_card_table_by_hand(catalogs):
     ids = [c.id for c in deck.cards]
     slots = ["legs-beast-melee", "torso-beast-energy", "head-beast-magic", "arms-beast-sonic-2"]
     trait_ids = tuple(cat.traits)
-    dealt = deal.Dealt(
+    dealt = dealt_mechs.Dealt(
         deck="full",
         cards=deck.cards,
         slots=np.array([[ids.index(c) for c in slots] + [-1]], np.int16),
@@ -187,7 +195,7 @@ def test_a_clamped_foe_and_its_card_table_by_hand(catalogs):
         traits=np.array([[trait_ids.index(t) for t in ("plated", "swift", "frenzy")]], np.int16),
         trait_ids=trait_ids,
     )
-    out = compiled.compile_games(cat, dealt, ["gorgadon"], "steady")
+    out = vector_battles.compile_games(cat, dealt, ["gorgadon"], "steady")
     f, st = out.foes, out.stacked
     assert (f.hp[0], f.speed[0], f.damage[0], f.regen[0]) == (1, 1, 0, 0)
     assert bool(f.debuffed[0]) and bool(out.took[0])
@@ -210,11 +218,11 @@ def test_unknown_names_are_refused(catalogs):
     cat = catalogs["shipped"]
     dealt, kaiju, _ = dealt_games(cat, "alpha", 10.0, 5, seed=1)
     with pytest.raises(ValueError, match="unknown kaiju 'mothra'"):
-        compiled.stacked(cat, dealt, ["mothra"] * 5)
+        vector_battles.stacked(cat, dealt, ["mothra"] * 5)
     with pytest.raises(ValueError, match="unknown policy 'yolo'"):
-        compiled.stacked(cat, dealt, kaiju, "yolo")
+        vector_battles.stacked(cat, dealt, kaiju, "yolo")
     with pytest.raises(ValueError, match="one per game"):
-        compiled.stacked(cat, dealt, kaiju[:3])
+        vector_battles.stacked(cat, dealt, kaiju[:3])
 
 
 # ---- play_stacked plays what play plays ----------------------------------------------
@@ -228,7 +236,7 @@ def test_play_stacked_equals_play(catalogs, case):
     ids = np.random.default_rng(9).integers(len(battles), size=3000)
     want = vector.play(battles, ids, np.random.default_rng(1))
     got = vector.play_stacked(
-        compiled.stacked(cat, dealt, kaiju, policy),
+        vector_battles.stacked(cat, dealt, kaiju, policy),
         cat.params,
         cat.grades,
         np.random.default_rng(1),
@@ -324,6 +332,6 @@ def test_trait_lists_join_each_games_flips(catalogs):
     cat = catalogs["clamps"]
     dealt, _, _ = dealt_games(cat, "alpha", 10.0, 600, seed=4)
     want = [",".join(dealt.trait_list(i)) for i in range(dealt.games)]
-    assert games.trait_lists(dealt).tolist() == want
+    assert dealt_mechs.trait_lists(dealt).tolist() == want
     big = dataclasses.replace(dealt, trait_ids=dealt.trait_ids * 100)  # 1,000 "Traits"
-    assert games.trait_lists(big).tolist() == want
+    assert dealt_mechs.trait_lists(big).tolist() == want

@@ -1,17 +1,17 @@
-"""The players' formulas (players.py): study completion at every goal's edge, the extra
-credit and personal honors, and a play's gain, on hand-worked values; ints and arrays
-alike."""
+"""The grades' formulas (game/scoring.py): study completion at every goal's edge and the
+extra credit and personal honors, on hand-worked values; ints and arrays alike."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sims.labpartners import players
 from sims.labpartners.catalog import load_catalog
+from sims.labpartners.game import scoring
+from sims.labpartners.policy import GOAL
 from tests.conftest import CATALOGS
 
-G = players.GOAL
+G = GOAL
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def done(goal: str, at_least: int = 1, **facts: int) -> bool:
         "crits": 0,
         **facts,
     }
-    return bool(players.study_complete(G[goal], at_least, **f))
+    return bool(scoring.study_complete(G[goal], at_least, **f))
 
 
 def test_each_goal_at_its_edge():
@@ -68,7 +68,7 @@ def test_study_completion_on_arrays():
         "combo": 0,
         "crits": np.array([0, 2, 0]),
     }
-    got = players.study_complete(goal, np.array([3, 2, 1]), **facts)
+    got = scoring.study_complete(goal, np.array([3, 2, 1]), **facts)
     assert got.tolist() == [True, True, False]
 
 
@@ -76,7 +76,7 @@ def test_credits_add_as_credits_toml_says(catalog):
     # credits.toml: lesson 0.3, complete_build (no gaps) 0.3, unscathed (no part lost) 0.3
     # (group); independent_study 1.0 (personal)
     def credit(took=0, gaps=1, parts_lost=1, study=0):
-        return players.credits(catalog, took, gaps, parts_lost, study)
+        return scoring.credits(catalog, took, gaps, parts_lost, study)
 
     assert credit() == pytest.approx(0.0)
     assert credit(took=1) == pytest.approx(0.3)
@@ -84,25 +84,7 @@ def test_credits_add_as_credits_toml_says(catalog):
     assert credit(parts_lost=0) == pytest.approx(0.3)
     assert credit(study=1) == pytest.approx(1.0)
     assert credit(1, 0, 0, 1) == pytest.approx(1.9)  # "can exceed 4.0" with a win's 2.0
-    got = players.credits(
+    got = scoring.credits(
         catalog, np.array([1, 0]), np.array([0, 2]), np.array([0, 3]), np.array([1, 0])
     )
     assert got == pytest.approx([1.9, 0.0])
-
-
-def test_gain_value_and_commit(catalog):
-    builder, holdout = catalog.players["builder"], catalog.players["holdout"]
-    # builder: lesson 2, weakness 1, skill 1, power 1, combo 1, study 0, fill 4, threshold 1
-    # a Beast Legs of the lesson Form with one revealed weakness: 2 + 1 + 1 = 4
-    assert players.card_value(builder, 1, 1, 1, 0, 0, 1) == 4
-    # an Arm of Power 3 with a combo: 3 + 1 = 4
-    assert players.card_value(builder, 0, 0, 0, 3, 1, 0) == 4
-    # filling an empty slot: 4 + 4 = 8; replacing a placed card of value 3: 4 - 3 = 1
-    assert players.gain(builder, 4, 0, 1) == 8 and players.gain(builder, 4, 3, 0) == 1
-    # the hold-or-commit threshold: builder commits at 1, holdout needs 4
-    assert players.commits(builder, 1) and not players.commits(holdout, 3)
-    assert players.commits(holdout, 4)
-    # Forms whose skill bucket helps their slot: Beast Legs, Vehicle Torso, Clockwork Head
-    parts = np.array([0, 1, 2, 0, 3])
-    forms = np.array(["beast", "vehicle", "clockwork", "vehicle", "beast"])
-    assert players.skill(parts, forms).tolist() == [1, 1, 1, 0, 0]
