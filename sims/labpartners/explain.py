@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -93,6 +94,60 @@ def _matchup_word(m: int) -> str:
     return "weak" if m > 0 else "resisted" if m < 0 else "neither"
 
 
+@dataclass(frozen=True)
+class ArmSteps:
+    """One Arm's damage after each step (DESIGN reading "Arm damage order"), its crit and
+    its expected hit: the engines' own numbers (``rules.arm_damage`` / ``rules.arm_hit``)."""
+
+    head: int  # 1 a Head is in place
+    bonus: int  # the lesson bonus
+    form: int  # rules.matchup of the Arm's Form (+1 weak, -1 resisted, 0 neither)
+    type_: int  # and of its Type
+    after_lesson: int
+    after_head: int
+    after_form: int
+    damage: int  # after the Type: the Arm's damage
+    acc: int  # the Head's Accuracy
+    pc: Fraction  # P(crit)
+    hit: int  # a hit with the kaiju's per-Arm bonus
+    crit: int  # a crit hit alike
+    expected: Fraction  # the expected hit (no combo)
+
+    @property
+    def rolls(self) -> bool:
+        """The Arm rolls the d20 for a crit: it deals damage and can crit."""
+        return self.damage > 0 and self.acc > 0
+
+
+def arm_steps(p: Parameters, arm: Card, f: battle.Foe, lesson: bool, no_head: bool) -> ArmSteps:
+    """Each step is rules.arm_damage with the later steps switched off (DESIGN reading
+    "Arm damage order"): the numbers are the engines' own."""
+    head = 0 if no_head else 1
+    bonus = int(rules.lesson_bonus(int(lesson), True, p))
+    form = int(rules.matchup(arm.form in f.weak_forms, arm.form in f.resist_forms))
+    type_ = int(rules.matchup(arm.type in f.weak_types, arm.type in f.resist_types))
+    damage = int(rules.arm_damage(arm.power, bonus, head, form, type_, p))
+    acc = int(rules.accuracy(head, 0, 0, int(f.crit_immune), p))
+    pc = rules.p_crit(acc, p)
+    hit = int(rules.arm_hit(damage, False, f.arm_bonus, p))
+    crit = int(rules.arm_hit(damage, True, f.arm_bonus, p))
+    return ArmSteps(
+        head=head,
+        bonus=bonus,
+        form=form,
+        type_=type_,
+        after_lesson=int(rules.arm_damage(arm.power, bonus, 1, 0, 0, p)),
+        after_head=int(rules.arm_damage(arm.power, bonus, head, 0, 0, p)),
+        after_form=int(rules.arm_damage(arm.power, bonus, head, form, 0, p)),
+        damage=damage,
+        acc=acc,
+        pc=pc,
+        hit=hit,
+        crit=crit,
+        expected=(1 - pc) * hit + pc * crit,
+    )
+
+
 def arm_text(
     catalog: Catalog,
     card: str,
@@ -110,25 +165,24 @@ def arm_text(
     k = _kaiju(catalog, kaiju)
     # The debuff depends on the whole mech and never touches Arm damage: no cards here.
     f = battle.foe(k, _traits(catalog, traits), (), "", p)
-    head = 0 if no_head else 1
-    bonus = int(rules.lesson_bonus(int(lesson), True, p))
-    form = int(rules.matchup(arm.form in f.weak_forms, arm.form in f.resist_forms))
-    type_ = int(rules.matchup(arm.type in f.weak_types, arm.type in f.resist_types))
+    st = arm_steps(p, arm, f, lesson, no_head)
+    out = [
+        f"Arm: {arm.id} ({arm.form}, {arm.type}, Power {arm.power}) against {k.id}",
+        *_foe_lines(f, k),
+        "",
+        *_arm_damage_lines(p, arm, st, lesson, no_head),
+        "",
+        *_arm_crit_lines(p, k, f, st, no_head),
+    ]
+    return "\n".join(line.rstrip() for line in out)
 
-    # Each step is rules.arm_damage with the later steps switched off (DESIGN reading
-    # "Arm damage order"): the numbers are the engines' own.
-    after_lesson = int(rules.arm_damage(arm.power, bonus, 1, 0, 0, p))
-    after_head = int(rules.arm_damage(arm.power, bonus, head, 0, 0, p))
-    after_form = int(rules.arm_damage(arm.power, bonus, head, form, 0, p))
-    damage = int(rules.arm_damage(arm.power, bonus, head, form, type_, p))
-    acc = int(rules.accuracy(head, 0, 0, int(f.crit_immune), p))
-    pc = rules.p_crit(acc, p)
-    hit = int(rules.arm_hit(damage, False, f.arm_bonus, p))
-    crit = int(rules.arm_hit(damage, True, f.arm_bonus, p))
-    expected = (1 - pc) * hit + pc * crit
 
+def _arm_damage_lines(
+    p: Parameters, arm: Card, st: ArmSteps, lesson: bool, no_head: bool
+) -> list[str]:
+    """The damage steps in order: Power, lesson, Head gap, Form, Type, then the combo."""
     lesson_line = (
-        f"+{bonus}: the Arm matches a lesson that took (Assembly/lesson)"
+        f"+{st.bonus}: the Arm matches a lesson that took (Assembly/lesson)"
         if lesson
         else "+0: no lesson bonus (no lesson that took matches it)"
     )
@@ -137,66 +191,67 @@ def arm_text(
         if no_head
         else "+0: a Head is in place"
     )
-    form_step = form * p.form_step
-    form_note = " (at least 0)" if after_head + form_step < 0 else ""
-    if type_ > 0:
+    form_step = st.form * p.form_step
+    form_note = " (at least 0)" if st.after_head + form_step < 0 else ""
+    if st.type_ > 0:
         type_line = f"x{p.type_factor}: {arm.type} weak"
-    elif type_ < 0:
+    elif st.type_ < 0:
         type_line = (
             f"/{p.type_factor} rounded down, at least {p.resisted_min}: {arm.type} "
-            "resisted" + ("; 0 stays 0" if after_form == 0 else "")
+            "resisted" + ("; 0 stays 0" if st.after_form == 0 else "")
         )
     else:
         type_line = f"x1: {arm.type} neither weak nor resisted"
+    return [
+        "Damage (DESIGN reading 'Arm damage order'; Battle: damage)",
+        f"  Power                 {arm.power:>3}   (Cards: the Arm's Power)",
+        f"  lesson                {st.after_lesson:>3}   {lesson_line}",
+        f"  Head gap              {st.after_head:>3}   {head_line}",
+        f"  Form                  {st.after_form:>3}   {_signed(form_step)}: {arm.form} "
+        f"{_matchup_word(st.form)}{form_note} (Battle: Form +1/-1)",
+        f"  Type                  {st.damage:>3}   {type_line} (Battle: Type x2 / x0.5)",
+        f"  combo                   -   +{p.combo_bonus} once when both Arms share a Power tier "
+        f"({arm.power} here) and both deal damage: the volley's, not this Arm's",
+    ]
+
+
+def _arm_crit_lines(
+    p: Parameters, k: Kaiju, f: battle.Foe, st: ArmSteps, no_head: bool
+) -> list[str]:
+    """The crit, the kaiju's per-Arm bonus, and the expected hit."""
     if no_head:
         crit_why = "no Head: no crit (Battle/crits)"
     elif f.crit_immune:
         crit_why = f"{k.id} is crit-immune: no crit (Battle/crits)"
     else:
         crit_why = (
-            f"a plain Head: Accuracy {acc} (Battle/crits: 1 base; neither Clockwork "
+            f"a plain Head: Accuracy {st.acc} (Battle/crits: 1 base; neither Clockwork "
             "nor lesson-matched)"
         )
-    rolls = damage > 0 and acc > 0
-    out = [
-        f"Arm: {arm.id} ({arm.form}, {arm.type}, Power {arm.power}) against {k.id}",
-        *_foe_lines(f, k),
-        "",
-        "Damage (DESIGN reading 'Arm damage order'; Battle: damage)",
-        f"  Power                 {arm.power:>3}   (Cards: the Arm's Power)",
-        f"  lesson                {after_lesson:>3}   {lesson_line}",
-        f"  Head gap              {after_head:>3}   {head_line}",
-        f"  Form                  {after_form:>3}   {_signed(form_step)}: {arm.form} "
-        f"{_matchup_word(form)}{form_note} (Battle: Form +1/-1)",
-        f"  Type                  {damage:>3}   {type_line} (Battle: Type x2 / x0.5)",
-        f"  combo                   -   +{p.combo_bonus} once when both Arms share a Power tier "
-        f"({arm.power} here) and both deal damage: the volley's, not this Arm's",
-        "",
-        "Crit (Battle/crits)",
-        f"  {crit_why}",
-    ]
-    if rolls:
+    out = ["Crit (Battle/crits)", f"  {crit_why}"]
+    if st.rolls:
         out.append(
-            f"  d20 <= {acc}: P(crit) = {_p(pc)}; a crit doubles this Arm: "
-            f"{damage} x {p.crit_factor} = {damage * p.crit_factor}"
+            f"  d20 <= {st.acc}: P(crit) = {_p(st.pc)}; a crit doubles this Arm: "
+            f"{st.damage} x {p.crit_factor} = {st.damage * p.crit_factor}"
         )
-    elif damage == 0:
+    elif st.damage == 0:
         out.append("  the Arm deals nothing: no d20 is rolled")
     out += [
         "",
         f"Per-Arm bonus (the kaiju's, last): {_signed(f.arm_bonus)} on a damaging Arm, never "
         "below 0",
-        f"  hit {hit}" + (f"; crit hit {crit}" if rolls else ""),
+        f"  hit {st.hit}" + (f"; crit hit {st.crit}" if st.rolls else ""),
         "",
         "Expected hit of this Arm (no combo)",
     ]
-    if rolls:
+    if st.rolls:
         out.append(
-            f"  (1 - {fraction_str(pc)}) x {hit} + {fraction_str(pc)} x {crit} = {_n(expected)}"
+            f"  (1 - {fraction_str(st.pc)}) x {st.hit} + {fraction_str(st.pc)} x {st.crit} "
+            f"= {_n(st.expected)}"
         )
     else:
-        out.append(f"  {_n(expected)}")
-    return "\n".join(line.rstrip() for line in out)
+        out.append(f"  {_n(st.expected)}")
+    return out
 
 
 # ---- battle ----------------------------------------------------------------------------------
@@ -317,11 +372,11 @@ def _battle_numbers(
     policy: str,
     label: str,
 ) -> list[str]:
+    """The compiled numbers the round reads: the lesson, the mech slot by slot, its
+    weapons, the kaiju and the initiative."""
     p: Parameters = catalog.params
-    legs, torso, head = (b.present[i] == 1 for i in (battle.LEGS, battle.TORSO, battle.HEAD))
+    legs, head = (b.present[i] == 1 for i in (battle.LEGS, battle.HEAD))
     speed = int(b.speed[battle.LEGS]) if legs else 0
-    first = bool(rules.mech_acts_first(speed, b.kaiju_speed, b.mech_first))
-    acc = int(b.acc[battle.HEAD]) if head else 0
     out = [
         f"Battle: {label} against {k.id} (policy {policy}; no spare cards, so no rebuild: an "
         "armless mech throws the wimpy punch)",
@@ -335,41 +390,61 @@ def _battle_numbers(
         "",
         "The mech (compiled; part HP: the Part-Type's, +Vehicle, +lesson on a Torso)",
     ]
-    for i, slot in enumerate(SLOTS):
-        card = cards[i]
-        if card is None:
-            gap = {
-                "legs": "the kaiju always acts first (Mech Speed 0)",
-                "torso": "no Armor, incoming damage doubled",
-                "head": f"-{p.no_head_damage} damage per Arm, no crits",
-                "arm_1": "one weapon fewer",
-                "arm_2": "one weapon fewer",
-            }[slot]
-            out.append(f"  {slot:<6} gap: {gap} (Battle/gaps)")
-            continue
-        what = ""
-        bonus = int(rules.lesson_bonus(card.form == lesson, took, p))
-        if slot == "legs":
-            terms = [f"{p.base_speed} base"]
-            terms += [f"+{p.beast_speed} Beast"] if card.form == "beast" else []
-            terms += [f"+{bonus} lesson"] if bonus else []
-            what = f"Speed {speed} ({' '.join(terms)})"
-        elif slot == "torso":
-            what = f"Armor {p.torso_armor} off every attack while intact"
-        elif slot == "head":
-            pc = rules.p_crit(acc, p)
-            terms = [f"{p.base_accuracy} base"]
-            terms += [f"+{p.clockwork_accuracy} Clockwork"] if card.form == "clockwork" else []
-            terms += [f"+{bonus} lesson"] if bonus else []
-            why = "crit-immune kaiju" if f.crit_immune else " ".join(terms)
-            what = f"Accuracy {acc} ({why}): P(crit) {_p(pc)} per damaging Arm"
-        else:
-            d = int(b.dmg_head[i] if head else b.dmg_nohead[i])
-            what = (
-                f"Power {card.power}: damage {d} "
-                f"({'with' if head else 'without'} the Head; rules.arm_damage)"
-            )
-        out.append(f"  {slot:<6} {card.id:<28} HP {int(b.hp[i]):>2}  {what}")
+    out += [_slot_line(p, b, cards, f, lesson, took, speed, i) for i in range(len(SLOTS))]
+    out.append(_weapons_line(p, b))
+    return out + _kaiju_lines(p, b, k, f, speed)
+
+
+def _slot_line(
+    p: Parameters,
+    b: battle.Battle,
+    cards: Sequence[Card | None],
+    f: battle.Foe,
+    lesson: str,
+    took: bool,
+    speed: int,
+    i: int,
+) -> str:
+    """Slot ``i``: its card, HP and what it does in the round, or what its gap costs."""
+    slot, card = SLOTS[i], cards[i]
+    head = b.present[battle.HEAD] == 1
+    if card is None:
+        gap = {
+            "legs": "the kaiju always acts first (Mech Speed 0)",
+            "torso": "no Armor, incoming damage doubled",
+            "head": f"-{p.no_head_damage} damage per Arm, no crits",
+            "arm_1": "one weapon fewer",
+            "arm_2": "one weapon fewer",
+        }[slot]
+        return f"  {slot:<6} gap: {gap} (Battle/gaps)"
+    bonus = int(rules.lesson_bonus(card.form == lesson, took, p))
+    if slot == "legs":
+        terms = [f"{p.base_speed} base"]
+        terms += [f"+{p.beast_speed} Beast"] if card.form == "beast" else []
+        terms += [f"+{bonus} lesson"] if bonus else []
+        what = f"Speed {speed} ({' '.join(terms)})"
+    elif slot == "torso":
+        what = f"Armor {p.torso_armor} off every attack while intact"
+    elif slot == "head":
+        acc = int(b.acc[battle.HEAD]) if head else 0
+        pc = rules.p_crit(acc, p)
+        terms = [f"{p.base_accuracy} base"]
+        terms += [f"+{p.clockwork_accuracy} Clockwork"] if card.form == "clockwork" else []
+        terms += [f"+{bonus} lesson"] if bonus else []
+        why = "crit-immune kaiju" if f.crit_immune else " ".join(terms)
+        what = f"Accuracy {acc} ({why}): P(crit) {_p(pc)} per damaging Arm"
+    else:
+        d = int(b.dmg_head[i] if head else b.dmg_nohead[i])
+        what = (
+            f"Power {card.power}: damage {d} "
+            f"({'with' if head else 'without'} the Head; rules.arm_damage)"
+        )
+    return f"  {slot:<6} {card.id:<28} HP {int(b.hp[i]):>2}  {what}"
+
+
+def _weapons_line(p: Parameters, b: battle.Battle) -> str:
+    """The Arms' combo, or the wimpy punch of an armless mech."""
+    head = b.present[battle.HEAD] == 1
     arms = [i for i in battle.ARM_SLOTS if b.present[i]]
     dmg = [
         int(b.dmg_head[i] if head else b.dmg_nohead[i]) if b.present[i] else 0
@@ -378,23 +453,23 @@ def _battle_numbers(
     pw = [int(b.power[i]) if b.present[i] else 0 for i in battle.ARM_SLOTS]
     combo = int(rules.combo(pw[0], pw[1], dmg[0], dmg[1], p))
     if arms:
-        out.append(
-            f"  combo {_signed(combo)} "
-            + (
-                "(both Arms share a Power tier and deal damage)"
-                if combo
-                else "(needs both Arms damaging with one Power tier)"
-            )
+        return f"  combo {_signed(combo)} " + (
+            "(both Arms share a Power tier and deal damage)"
+            if combo
+            else "(needs both Arms damaging with one Power tier)"
         )
-    else:
-        out.append(
-            f"  armless: the wimpy punch, {p.punch_damage} damage"
-            + ("" if head else f", missing {p.punch_miss_faces} time in {p.punch_die} with no Head")
-        )
+    return f"  armless: the wimpy punch, {p.punch_damage} damage" + (
+        "" if head else f", missing {p.punch_miss_faces} time in {p.punch_die} with no Head"
+    )
+
+
+def _kaiju_lines(p: Parameters, b: battle.Battle, k: Kaiju, f: battle.Foe, speed: int) -> list[str]:
+    """The kaiju as the round meets it (Traits and debuff applied), then the initiative."""
+    first = bool(rules.mech_acts_first(speed, b.kaiju_speed, b.mech_first))
     in_torso = int(rules.incoming(b.damage, 1, p))
     in_none = int(rules.incoming(b.damage, 0, p))
     order = ", ".join(SLOTS[int(s)] for s in b.priority)
-    out += [
+    return [
         "",
         f"The kaiju {k.id} (after Traits and debuff)",
         f"  HP {b.kaiju_hp}, Speed {b.kaiju_speed}, {b.attacks} attack(s) of {b.damage}, "
@@ -412,7 +487,6 @@ def _battle_numbers(
             else f": the {'mech' if first else 'kaiju'} acts first (ties go to the mech)"
         ),
     ]
-    return out
 
 
 def _outcome_text(catalog: Catalog, b: battle.Battle, out: Any) -> str:
