@@ -1,7 +1,8 @@
 """Whole Lab Partners games (game/play.py) and `mechbal simulate labpartners
 full-spread-vs-alpha`: common random numbers across decks, the lesson's Form seen against
 the exact draw odds, the Battle of each locked mech against part 1's exact DP, the two
-engines agreeing, a seat's grade by hand, and the rows the runner writes.
+engines agreeing, and the rows the runner writes (a seat's grade by hand:
+test_game_scoring.py).
 
 Hand counts (rulebook Appendix, catalogs/labpartners/decks.toml): the full spread holds
 every Form x Type for Legs, Torso and Head (5 x 5 = 25 each, a 75-card body pile with 15
@@ -261,77 +262,6 @@ def test_reference_and_vector_games_agree(catalog, deck, kaiju, mode, seats):
         a, b = metric(ref), metric(vec)
         se = math.sqrt((a.var() + b.var()) / G) or 0.01
         assert abs(a.mean() - b.mean()) <= 4 * se, (name, a.mean(), b.mean())
-
-
-# ---- scoring by hand ---------------------------------------------------------------------
-
-
-def test_a_seats_grade_and_study_by_hand(catalog):
-    """One game locked by hand: Beast Legs, Torso and Head (melee, sonic, sonic), two
-    Power-2 Arms (one Beast Sonic, one Mechsuit Sonic), lesson Beast; the Battle won with
-    no part lost and 2 crits. Seven seats' worth of studies, one each (studies.toml):
-    beast_thesis (3+ Beast): 4 Beast parts, done; clockwork_thesis (2+ Clockwork): none;
-    sonic_lab (2+ Sonic): 4, done; heavy_ordnance (Power 5+): 2 + 2 = 4, not done;
-    harmonics (a combo): both Arms Power 2, done; field_medic (win intact): done;
-    critical_theory (2+ crits): done. Every seat's GPA: C 2.0 + lesson 0.3 + no gaps 0.3
-    + unscathed 0.3 = 2.9, + 1.0 with a completed study = 3.9 (credits.toml)."""
-    ids = [
-        "legs-beast-melee",
-        "torso-beast-sonic",
-        "head-beast-sonic",
-        "arms-beast-sonic-2",
-        "arms-mechsuit-sonic-2",
-    ]
-    index = {c: i for i, c in enumerate(catalog.cards)}
-    studies = list(catalog.studies)
-    order = [
-        "beast_thesis",
-        "clockwork_thesis",
-        "sonic_lab",
-        "heavy_ordnance",
-        "harmonics",
-        "field_medic",
-        "critical_theory",
-    ]
-    assert sorted(order) == sorted(studies)
-    G, seats = 2, 5
-    setup = random_setup.Shuffle(
-        keys=np.zeros((G, len(catalog.cards))),
-        lesson=np.zeros(G),
-        traits=np.zeros((G, len(catalog.traits)), np.int16),
-        studies=np.array(
-            [[studies.index(s) for s in order], [studies.index(s) for s in order[2:] + order[:2]]],
-            np.int16,
-        ),
-        specialties=np.zeros((G, 5), np.int16),
-    )
-    locked = Locked(
-        deck="alpha",
-        slots=np.array([[index[c] for c in ids]] * G),
-        lesson=np.full(G, list(catalog.forms).index("beast")),
-        flips=np.zeros(G, np.int64),
-        rounds=np.full(G, 4),
-        body_seen=np.full(G, 12),
-        spares=np.full((G, 4, 2), -1),
-        spent=np.zeros((G, seats), bool),
-        battle_policy=np.zeros(G, np.int64),
-    )
-    fought = {
-        "result": np.array([0, 1]),
-        "gpa": np.array([2.0, 0.0]),
-        "parts_lost": np.array([0, 0]),
-        "crits": np.array([2, 2]),
-        "lesson_took": np.array([True, True]),
-    }
-    got = scoring.score(catalog, setup, locked, seats, fought)
-    # game 0 (won): seats hold beast_thesis .. harmonics
-    assert got["study_done"][0].tolist() == [True, False, True, False, True]
-    assert got["seat_gpa"][0].tolist() == pytest.approx([3.9, 2.9, 3.9, 2.9, 3.9])
-    # game 1 (lost to the city, F = 0.0, nothing destroyed): seats hold sonic_lab,
-    # heavy_ordnance, harmonics, field_medic (no win: not done), critical_theory;
-    # GPA 0.0 + 0.9 group credits, + 1.0 with the study
-    assert got["study_done"][1].tolist() == [True, False, True, False, True]
-    assert got["seat_gpa"][1].tolist() == pytest.approx([1.9, 0.9, 1.9, 0.9, 1.9])
 
 
 # ---- the decks --------------------------------------------------------------------------

@@ -13,9 +13,9 @@ same split as Skirmish's ``reference/`` and ``vector/``:
                       ``assembly.py`` the Assembly rounds and the lock;
                       ``battles.py`` each game's Battle compiled in Python and played;
 - ``vector/``         the batch as arrays: ``assembly.py`` the Assembly rounds,
-                      ``cards.py`` what the players look at, packed, ``lock.py`` what the
-                      locked mechs leave for the Battle, ``battles.py`` the batch's
-                      Battles compiled as arrays and played;
+                      ``cards.py`` what the players look at, packed, ``spares.py`` a
+                      rebuild's spares, ``battles.py`` the batch's Battles compiled as
+                      arrays and played;
 - ``locked_mech.py``  the mech as Assembly locks it (what both Assembly engines return);
 - ``dealt_mechs.py``  finished mechs as the Battle reads them, and the Battle-only
                       study's deal of finished mechs from a deck;

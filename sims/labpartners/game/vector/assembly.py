@@ -21,7 +21,8 @@ row of a hand is contiguous and "the best play" is a max over a few rows. The st
 The round's steps are functions of the batch's :class:`Setup` (what Assembly reads and
 never changes) and its :class:`Table` (the state above, arrays changed in place), in the
 order of the rules: :func:`refill`, :func:`assembly_use`, :func:`body_plays`,
-:func:`arm_takes`, then :func:`end_of_round`; ``lock.py`` locks the mechs.
+:func:`arm_takes`, then :func:`end_of_round`; the lock takes ``spares.py``'s spares
+and :func:`battle_policies`.
 
 Cards are full-spread indices (``catalog.cards`` order). What the players look at
 (Form, Type, Part-Type, Power, skill bucket) is packed into one small int per card
@@ -30,7 +31,7 @@ computing but commits nothing.
 
 The players' values are ``policy.py``'s formulas called on the arrays (one rule, one
 place). A body card's Power and combo are 0 (catalog: body cards have Power 0), an Arm's
-skill is 0 (``players.skill`` of the Arms), and a player whose ``study`` weight is 0
+skill is 0 (``policy.skill`` of the Arms), and a player whose ``study`` weight is 0
 does not need its study term: those are passed as 0.
 """
 
@@ -47,7 +48,7 @@ from sims.labpartners.game.locked_mech import Locked, check_request
 from sims.labpartners.game.random_setup import Shuffle, deck_cards, lesson_form
 from sims.labpartners.game.random_setup import pile as shuffle_pile
 from sims.labpartners.game.vector.cards import DT, Cards, Seat, card_values, cards_of
-from sims.labpartners.game.vector.lock import battle_policies, spares
+from sims.labpartners.game.vector.spares import spares
 from sims.labpartners.params import Parameters
 
 ARM_1, ARM_2 = 3, 4  # SLOTS indices of the Arm slots
@@ -56,7 +57,7 @@ NONE = -(2**14)  # the gain of no play: below every threshold (players.toml's -2
 
 
 def _pile(keys: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """int16[len(cards) + 1, G]: each game's pile of ``cards`` (``shuffle.pile``), games
+    """int16[len(cards) + 1, G]: each game's pile of ``cards`` (``random_setup.pile``), games
     along the last axis, then a row of -1."""
     out = np.full((len(cards) + 1, len(keys)), -1, DT)
     out[: len(cards)] = shuffle_pile(keys, cards).T
@@ -408,3 +409,22 @@ def play(
         spent=t.spent,
         battle_policy=battle_policies(catalog, seats, s.specialty, s.campaign, battle_policy),
     )
+
+
+def battle_policies(
+    catalog: Catalog, seats: Sequence[str], specialty: np.ndarray, campaign: bool, standalone: str
+) -> np.ndarray:
+    """The group's Battle policy: standalone, the experiment's; campaign, the first
+    policy (policies.toml order) with the Specialty of the first seat that keeps its
+    Specialty for the Battle (none: the standalone one)."""
+    policies = list(catalog.policies.values())
+    base = list(catalog.policies).index(standalone)
+    G = len(specialty)
+    battle = [k for k, s in enumerate(seats) if catalog.players[s].specialty_use == "battle"]
+    if not campaign or not battle:
+        return np.full(G, base, np.int64)
+    first = []
+    for sid in catalog.specialties:
+        with_it = [i for i, pol in enumerate(policies) if pol.specialty == sid]
+        first.append(with_it[0] if with_it else base)
+    return np.array(first, np.int64)[specialty[:, battle[0]]]

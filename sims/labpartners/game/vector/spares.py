@@ -1,7 +1,6 @@
-"""The end of the vectorized Assembly (000 Assembly: "The mech locks as-is"): what the
-locked mechs leave for the Battle, for a batch of games: a rebuild's spares per
-Part-Type and the group's Battle policy (as ``game.reference.assembly``'s ``spares`` and
-``battle_policy_of``, game by game).
+"""The spares a rebuild takes, per Part-Type, when the vectorized Assembly locks a batch
+of mechs (000 Assembly: "The mech locks as-is"; Battle/rebuild): as
+``game.reference.assembly.spares``, game by game.
 """
 
 from __future__ import annotations
@@ -10,29 +9,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sims.labpartners.catalog import PARTS, Catalog
+from sims.labpartners.catalog import PARTS
 from sims.labpartners.game.vector.cards import DT, Cards
 
 ARMS = PARTS.index("arms")
-
-
-def battle_policies(
-    catalog: Catalog, seats: Sequence[str], specialty: np.ndarray, campaign: bool, standalone: str
-) -> np.ndarray:
-    """The group's Battle policy: standalone, the experiment's; campaign, the first
-    policy (policies.toml order) with the Specialty of the first seat that keeps its
-    Specialty for the Battle (none: the standalone one)."""
-    policies = list(catalog.policies.values())
-    base = list(catalog.policies).index(standalone)
-    G = len(specialty)
-    battle = [k for k, s in enumerate(seats) if catalog.players[s].specialty_use == "battle"]
-    if not campaign or not battle:
-        return np.full(G, base, np.int64)
-    first = []
-    for sid in catalog.specialties:
-        with_it = [i for i, pol in enumerate(policies) if pol.specialty == sid]
-        first.append(with_it[0] if with_it else base)
-    return np.array(first, np.int64)[specialty[:, battle[0]]]
 
 
 def _window(pile: np.ndarray, start: np.ndarray, rows: int) -> np.ndarray:
