@@ -18,12 +18,12 @@ import polars as pl
 import pytest
 
 from sims.core.catalog import CatalogError
-from sims.core.protocol import register, registry
 from sims.core.runner import simulate
 from sims.labpartners import deal, draws, experiments
 from sims.labpartners.catalog import SLOTS, load_catalog
 from tests.conformance import documented
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 ALPHA_LESSON = {
     "beast": Fraction(12, 45),
@@ -134,13 +134,7 @@ def test_unknown_names_are_refused(catalog):
 
 @pytest.fixture(scope="module")
 def game():
-    import sims.labpartners as package
-
-    if "labpartners" not in registry():
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/labpartners/__init__.py does not define GAME yet")
-        register("labpartners", "sims.labpartners:GAME")
-    return "labpartners"
+    return installed("labpartners")
 
 
 def rows_of(outcome) -> pl.DataFrame:
