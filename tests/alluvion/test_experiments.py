@@ -13,10 +13,10 @@ import pytest
 from sims.alluvion import experiments
 from sims.alluvion.catalog import load_catalog
 from sims.core.catalog import CatalogError
-from sims.core.protocol import register, registry
 from sims.core.runner import simulate
 from tests.conformance import documented
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 NAMED = (
     "gunner",
@@ -38,13 +38,7 @@ def catalog():
 
 @pytest.fixture(scope="module")
 def game():
-    import sims.alluvion as package
-
-    if "alluvion" not in registry():
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/alluvion/__init__.py does not define GAME yet")
-        register("alluvion", "sims.alluvion:GAME")
-    return "alluvion"
+    return installed("alluvion")
 
 
 def rows_of(outcome) -> pl.DataFrame:

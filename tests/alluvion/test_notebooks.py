@@ -4,7 +4,6 @@ bottom with a small N into a temporary store, in a kernel of this venv's Python
 
 from __future__ import annotations
 
-from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from tests.notebooks import (  # noqa: F401  (venv_kernel is a fixture)
     run_small,
     venv_kernel,
 )
+from tests.registration import installed
 
 PATHS = sorted(NOTEBOOKS.glob("alluvion_*.ipynb"))
 SMALL_N = 1280  # duels: 20 a cell over the 64 ordered pairs of the 8 named loadouts
@@ -41,8 +41,7 @@ def test_runs_with_a_small_n(
     venv_kernel: Path,  # noqa: F811
 ) -> None:
     # the kernel is another process: it finds the game through the installed entry points
-    if "alluvion" not in {ep.name for ep in metadata.entry_points(group="mechbal.games")}:
-        pytest.skip("alluvion is not installed as a mechbal.games entry point yet")
+    installed("alluvion")
     store = tmp_path / "data"
     nb = run_small(path, store, SMALL_N, monkeypatch, venv_kernel)
     assert chart_outputs(nb) >= 6, "a chart per question"

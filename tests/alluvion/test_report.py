@@ -25,6 +25,7 @@ from analysis.alluvion import flags, queries, report
 from analysis.flags import Limit
 from analysis.query import MACROS
 from analysis.readings import wilson
+from tests.registration import installed
 
 CELLS = {
     ("A", "A"): (40, 20, 40),
@@ -295,18 +296,7 @@ N = 3200  # duels: 50 a cell over the 64 ordered pairs of the 8 named loadouts
 
 
 def _registered() -> None:
-    from analysis.plugin import get_analysis
-    from analysis.plugin import register as register_analysis
-    from sims.core.protocol import register, registry
-
-    if "alluvion" not in registry():
-        import sims.alluvion as package
-
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/alluvion/__init__.py does not define GAME yet")
-        register("alluvion", "sims.alluvion:GAME")
-    if get_analysis("alluvion") is None:
-        register_analysis("alluvion", "analysis.alluvion:ANALYSIS")
+    installed("alluvion")
 
 
 @pytest.fixture(scope="module")

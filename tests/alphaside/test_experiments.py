@@ -14,10 +14,10 @@ import pytest
 from sims.alphaside import experiments
 from sims.alphaside.catalog import load_catalog
 from sims.core.catalog import CatalogError
-from sims.core.protocol import register, registry
 from sims.core.runner import simulate
 from tests.conformance import documented
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 UNITS = (
     "grunt",
@@ -40,13 +40,7 @@ def catalog():
 
 @pytest.fixture(scope="module")
 def game():
-    if "alphaside" not in registry():
-        import sims.alphaside as package
-
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/alphaside/__init__.py does not define GAME yet")
-        register("alphaside", "sims.alphaside:GAME")
-    return "alphaside"
+    return installed("alphaside")
 
 
 def rows_of(outcome) -> pl.DataFrame:

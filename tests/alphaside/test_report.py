@@ -31,6 +31,7 @@ from analysis.alphaside import flags, queries, report
 from analysis.flags import Limit
 from analysis.query import MACROS
 from analysis.readings import wilson
+from tests.registration import installed
 
 CELLS = {
     ("A", "A"): (5, 5),
@@ -408,20 +409,7 @@ N = 64 * 20  # engagements: 20 a cell over the 64 ordered pairs of the 8 units (
 
 
 def _registered() -> None:
-    from analysis.plugin import get_analysis
-    from analysis.plugin import register as register_analysis
-    from sims.core.protocol import register, registry
-
-    if "alphaside" not in registry():
-        try:
-            import sims.alphaside as package
-        except ImportError as exc:
-            pytest.skip(f"sims.alphaside does not import yet: {exc}")
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/alphaside/__init__.py does not define GAME yet")
-        register("alphaside", "sims.alphaside:GAME")
-    if get_analysis("alphaside") is None:
-        register_analysis("alphaside", "analysis.alphaside:ANALYSIS")
+    installed("alphaside")
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""DuckDB views over a fake Parquet store, the named queries and ``mechbal query``."""
+"""DuckDB views over a fake Parquet store of Coin Duel (the toy game of tests/core), the
+named queries and ``mechbal query``."""
 
 from __future__ import annotations
 
@@ -24,8 +25,7 @@ from analysis.query import (
     views,
 )
 
-PARTS = ("head", "right_arm", "left_arm", "core", "back", "legs")
-MATCHUP = ("side_a", "side_b", "policy_a", "policy_b")  # the fake duel rows' matchup
+MATCHUP = ("side_a", "side_b", "policy_a", "policy_b")  # the fake bout rows' matchup
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -45,9 +45,8 @@ def battles(
     *,
     cell: int = 0,
     chunk: int = 0,
-    weapons: list[dict[str, Any]] | None = None,
 ) -> pl.DataFrame:
-    """Rows of one cell in the duel schema; outcomes are (winner, decided, rounds)."""
+    """Rows of one cell in the bout schema; outcomes are (winner, decided, rounds)."""
     n = len(outcomes)
     cols: dict[str, pl.Series] = {
         "cell": pl.Series([cell] * n, dtype=pl.Int32),
@@ -67,19 +66,6 @@ def battles(
     for stat in ("kills", "crits", "shots", "hits"):
         for side in "ab":
             cols[f"{stat}_{side}"] = pl.Series([0] * n, dtype=pl.Int16)
-    for side in "ab":
-        for part in PARTS:
-            cols[f"destroyed_{side}_{part}"] = pl.Series([0] * n, dtype=pl.Int16)
-    weapons = weapons or [{}] * n
-    for side in "ab":
-        for k in range(3):
-            cols[f"weapon_{side}_{k}"] = pl.Series(
-                [w.get(f"weapon_{side}", [None] * 3)[k] for w in weapons], dtype=pl.String
-            )
-            for stat in ("hits", "crits"):
-                cols[f"{stat}_{side}_{k}"] = pl.Series(
-                    [w.get(f"{stat}_{side}", [0] * 3)[k] for w in weapons], dtype=pl.Int16
-                )
     return pl.DataFrame(cols)
 
 
@@ -108,13 +94,13 @@ def write_run(
         "experiment": experiment,
         "engine": "vector",
         "engine_version": "1",
-        "rules_version": "skirmish-1",
+        "rules_version": f"{game}-1",
         "seed": 7,
         "n": rows,
         "n_per_cell": rows,
         "chunk_size": 1000,
         "chunks": len(chunks),
-        "cells": [{"cell": 0, "side_a": "courier", "side_b": "reaver"}],
+        "cells": [],
         "set": set_ or {},
         "sweep": sweep or {},
         "catalog_hash": "abc123",
@@ -128,7 +114,7 @@ def write_run(
     return run_dir
 
 
-# Run r1 (duel, --set crit_margin=3): courier (gunline) vs reaver (brawler), 10 battles.
+# Run r1 (bout, --set coin_bonus=3): pawn (steady) vs knave (bold), 10 battles.
 # (winner, decided, rounds): winner 0 A / 1 B / 2 draw; decided 0 wipe / 1 points / 2 hull /
 # 3 draw. Side B is wiped in rounds 2, 3, 3, 5; side A in round 4. 7 wins, 2 draws, 1 loss.
 R1 = [
@@ -143,41 +129,24 @@ R1 = [
     (2, 3, 7),
     (1, 0, 4),
 ]
-# Run r2 (duel, nothing set): the same matchup (X) and a reaver mirror (Y), 4 battles each.
+# Run r2 (bout, nothing set): the same matchup (X) and a knave mirror (Y), 4 battles each.
 R2_X = [(1, 0, 1), (1, 0, 6), (1, 2, 6), (0, 0, 2)]  # A wiped in rounds 1 and 6, B in 2
 R2_Y = [(0, 1, 6), (2, 3, 6), (1, 0, 3), (0, 0, 4)]  # A wiped in round 3, B in 4
-COURIER = ("courier", "reaver", "gunline", "brawler")
-MIRROR = ("reaver", "reaver", "brawler", "brawler")
+FIRST = ("pawn", "knave", "steady", "bold")
+MIRROR = ("knave", "knave", "bold", "bold")
 
-# Run r3 (crit-margin, --sweep crit_margin=2,3, --set part.cannon.pen=5): weapon mounts.
-CM2 = [
-    {
-        "weapon_a": ["rifle", "cannon", None],
-        "hits_a": [3, 2, 0],
-        "crits_a": [1, 1, 0],
-        "weapon_b": ["cannon", "blade", None],
-        "hits_b": [4, 1, 0],
-        "crits_b": [2, 0, 0],
-    },
-    {
-        "weapon_a": ["rifle", "cannon", None],
-        "hits_a": [1, 0, 0],
-        "crits_a": [0, 0, 0],
-        "weapon_b": ["cannon", "blade", None],
-        "hits_b": [2, 3, 0],
-        "crits_b": [1, 1, 0],
-    },
-]
-CM3 = [
-    {
-        "weapon_a": ["rifle", "cannon", None],
-        "hits_a": [2, 5, 0],
-        "crits_a": [0, 3, 0],
-        "weapon_b": ["rifle", None, None],
-        "hits_b": [3, 0, 0],
-        "crits_b": [1, 0, 0],
-    },
-]
+
+def swept_chunks() -> dict[str, pl.DataFrame]:
+    """A sweep of coin_bonus over 2 and 3, brute (steady) vs pawn (steady): two battles at
+    2 (one won by each side), one draw at 3."""
+    return {
+        "coin_bonus=2/part-00000.parquet": battles(
+            "brute", "pawn", "steady", "steady", [(0, 1, 7), (1, 0, 5)]
+        ),
+        "coin_bonus=3/part-00000.parquet": battles(
+            "brute", "pawn", "steady", "steady", [(2, 3, 7)], cell=1
+        ),
+    }
 
 
 @pytest.fixture
@@ -186,32 +155,28 @@ def store(tmp_path: Path) -> Path:
 
 
 def fake_store(tmp_path: Path) -> Path:
-    """Three duel-shaped runs and a crit-margin sweep, written by hand (tests/skirmish
-    reads them too)."""
+    """Two bout-shaped runs and a coin-bonus sweep, written by hand."""
     root = tmp_path / "data"
-    # One rifle on side A in one battle of each duel run, for crit_share by --set margin.
-    rifle_2_1 = {"weapon_a": ["rifle", None, None], "hits_a": [2, 0, 0], "crits_a": [1, 0, 0]}
-    rifle_3_0 = {"weapon_a": ["rifle", None, None], "hits_a": [3, 0, 0], "crits_a": [0, 0, 0]}
-    r1 = battles(*COURIER, R1, weapons=[rifle_2_1] + [{}] * 9)
+    r1 = battles(*FIRST, R1)
     run1 = write_run(
         root,
-        "skirmish",
-        "duel",
+        "toy",
+        "bout",
         "r1",
         {"part-00000.parquet": r1.head(6), "part-00001.parquet": r1.tail(4)},
-        set_={"crit_margin": 3},
+        set_={"coin_bonus": 3},
     )
     # An unfinished chunk: its rows must never be counted.
     r1.write_parquet(run1 / "part-00009.parquet.partial")
     write_run(
         root,
-        "skirmish",
-        "duel",
+        "toy",
+        "bout",
         "r2",
         {
             "part-00000.parquet": pl.concat(
                 [
-                    battles(*COURIER, R2_X, cell=0, weapons=[rifle_3_0] + [{}] * 3),
+                    battles(*FIRST, R2_X, cell=0),
                     battles(*MIRROR, R2_Y, cell=1),
                 ]
             )
@@ -219,74 +184,67 @@ def fake_store(tmp_path: Path) -> Path:
     )
     write_run(
         root,
-        "skirmish",
-        "crit-margin",
+        "toy",
+        "coin-bonus",
         "r3",
-        {
-            "crit_margin=2/part-00000.parquet": battles(
-                "foreman", "bastion", "gunline", "gunline", [(0, 1, 7), (1, 0, 5)], weapons=CM2
-            ),
-            "crit_margin=3/part-00000.parquet": battles(
-                "foreman", "bastion", "gunline", "gunline", [(2, 3, 7)], cell=1, weapons=CM3
-            ),
-        },
-        set_={"part.cannon.pen": 5},
-        sweep={"crit_margin": [2, 3]},
+        swept_chunks(),
+        set_={"fighter.pawn.die": 5},
+        sweep={"coin_bonus": [2, 3]},
     )
     return root
 
 
 def test_runs_table_and_views(store: Path) -> None:
     con = connect(store, catalog=None)  # no catalog: each view shows its latest run
-    assert views(con) == ["crit_margin", "duel"]
+    assert views(con) == ["bout", "coin_bonus"]
     # the game-qualified names exist beside the plain ones (a query that names its game
     # holds when another game's experiment of the same name joins the store)
-    for plain in ("duel", "duel_all", "crit_margin"):
-        assert query(f"SELECT count(*) AS n FROM skirmish_{plain}", con).equals(
+    for plain in ("bout", "bout_all", "coin_bonus"):
+        assert query(f"SELECT count(*) AS n FROM toy_{plain}", con).equals(
             query(f"SELECT count(*) AS n FROM {plain}", con)
         )
     runs = query("SELECT * FROM runs ORDER BY run_id", con)
     assert runs["run_id"].to_list() == ["r1", "r2", "r3"]
     assert runs.columns[: len(BASE_COLUMNS)] == list(BASE_COLUMNS)
     assert runs.columns[len(BASE_COLUMNS) :] == [
-        "crit_margin",
-        "part_cannon_pen",
+        "coin_bonus",
+        "fighter_pawn_die",
         "set_json",
         "sweep_json",
         "view",
         "current",
         "shown",
     ]
-    assert runs["crit_margin"].to_list() == [3, None, None]
-    assert runs["part_cannon_pen"].to_list() == [None, None, 5]
+    assert runs["coin_bonus"].to_list() == [3, None, None]
+    assert runs["fighter_pawn_die"].to_list() == [None, None, 5]
     assert runs["complete"].to_list() == [True, True, True]
-    assert json.loads(runs["sweep_json"][2]) == {"crit_margin": [2, 3]}
-    assert json.loads(runs["set_json"][2]) == {"part.cannon.pen": 5}
-    # The .partial chunk is ignored: 10 + 8 rows in duel_all, 3 in crit_margin.
-    counts = query("SELECT run, count(*) AS n FROM duel_all GROUP BY run ORDER BY run", con)
+    assert json.loads(runs["sweep_json"][2]) == {"coin_bonus": [2, 3]}
+    assert json.loads(runs["set_json"][2]) == {"fighter.pawn.die": 5}
+    # The .partial chunk is ignored: 10 + 8 rows in bout_all, 3 in coin_bonus.
+    counts = query("SELECT run, count(*) AS n FROM bout_all GROUP BY run ORDER BY run", con)
     assert counts.rows() == [("r1", 10), ("r2", 8)]
-    assert query("SELECT count(*) AS n FROM crit_margin", con)["n"][0] == 3
-    # duel shows one run, never the two added up: r2 finished last (r1 and r2 tie on
+    assert query("SELECT count(*) AS n FROM coin_bonus", con)["n"][0] == 3
+    # bout shows one run, never the two added up: r2 finished last (r1 and r2 tie on
     # the finish time, the id breaks the tie).
-    assert query("SELECT run, count(*) FROM duel GROUP BY run", con).rows() == [("r2", 8)]
+    assert query("SELECT run, count(*) FROM bout GROUP BY run", con).rows() == [("r2", 8)]
     assert runs["shown"].to_list() == [False, True, True]
     # --set parameters ride on every row of their run, NULL on the others.
-    cm = query("SELECT run, crit_margin FROM duel_all GROUP BY ALL ORDER BY run", con)
+    cm = query("SELECT run, coin_bonus FROM bout_all GROUP BY ALL ORDER BY run", con)
     assert cm.rows() == [("r1", 3), ("r2", None)]
-    assert cm.schema["crit_margin"] == pl.Int64
+    assert cm.schema["coin_bonus"] == pl.Int64
     # Swept values come from the hive folders, typed as integers, and run first.
     sw = query(
-        "SELECT crit_margin, part_cannon_pen, count(*) AS n FROM crit_margin GROUP BY ALL "
-        "ORDER BY crit_margin",
+        "SELECT coin_bonus, fighter_pawn_die, count(*) AS n FROM coin_bonus GROUP BY ALL "
+        "ORDER BY coin_bonus",
         con,
     )
-    assert sw.schema["crit_margin"] == pl.Int64
+    assert sw.schema["coin_bonus"] == pl.Int64
     assert sw.rows() == [(2, 5, 2), (3, 5, 1)]
-    cols = query("SELECT * FROM crit_margin LIMIT 0", con).columns
+    cols = query("SELECT * FROM coin_bonus LIMIT 0", con).columns
     assert cols[0] == "run"
-    assert parameters(con, "crit_margin") == ["crit_margin", "part_cannon_pen"]
-    assert parameters(con, "duel") == ["crit_margin"]
-    assert parameters(con, "duel_all") == ["crit_margin"]
+    assert parameters(con, "coin_bonus") == ["coin_bonus", "fighter_pawn_die"]
+    assert parameters(con, "bout") == ["coin_bonus"]
+    assert parameters(con, "bout_all") == ["coin_bonus"]
     con.close()
 
 
@@ -297,15 +255,15 @@ def test_empty_and_missing_store(tmp_path: Path) -> None:
     assert runs.height == 0
     assert runs.columns == [*BASE_COLUMNS, "set_json", "sweep_json", "view", "current", "shown"]
     with pytest.raises(QueryError) as err:
-        query("SELECT * FROM duel", con)
+        query("SELECT * FROM bout", con)
     assert str(err.value) == (
-        "no view named duel (views: none: the store holds no finished chunk; mechbal runs "
+        "no view named bout (views: none: the store holds no finished chunk; mechbal runs "
         "lists the runs)"
     )
     con.close()
     missing = tmp_path / "missing"
     with pytest.raises(QueryError) as err:
-        query("SELECT * FROM duel", missing)
+        query("SELECT * FROM bout", missing)
     assert str(err.value) == (
         f"no store at {missing}: nothing simulated there yet (run mechbal simulate GAME "
         "EXPERIMENT, or give --store DIR)"
@@ -313,7 +271,7 @@ def test_empty_and_missing_store(tmp_path: Path) -> None:
 
 
 def test_broken_manifest_is_one_line(tmp_path: Path) -> None:
-    run_dir = write_run(tmp_path, "skirmish", "duel", "r9", {})
+    run_dir = write_run(tmp_path, "toy", "bout", "r9", {})
     (run_dir / "manifest.json").write_text("{ not json")
     with pytest.raises(QueryError) as err:
         connect(tmp_path)
@@ -323,47 +281,47 @@ def test_broken_manifest_is_one_line(tmp_path: Path) -> None:
 
 
 def test_partial_only_experiment_has_no_view(tmp_path: Path) -> None:
-    run_dir = tmp_path / "skirmish" / "bands" / "run=x"
+    run_dir = tmp_path / "toy" / "bands" / "run=x"
     run_dir.mkdir(parents=True)
-    battles(*COURIER, R1).write_parquet(run_dir / "part-00000.parquet.partial")
+    battles(*FIRST, R1).write_parquet(run_dir / "part-00000.parquet.partial")
     assert views(connect(tmp_path)) == []
 
 
 def test_mixed_layouts_and_folder_types(tmp_path: Path) -> None:
     """Runs of one experiment sweeping different things still make one view."""
-    rows = battles(*COURIER, [(0, 0, 2)])
+    rows = battles(*FIRST, [(0, 0, 2)])
     write_run(
         tmp_path,
-        "skirmish",
+        "toy",
         "bands",
         "b1",
         {
-            "part_cannon_size=2/part-00000.parquet": rows,
-            "part_cannon_size=3/part-00000.parquet": rows,
+            "fighter_knave_die=2/part-00000.parquet": rows,
+            "fighter_knave_die=3/part-00000.parquet": rows,
         },
-        sweep={"part.cannon.size": [2, 3]},
+        sweep={"fighter.knave.die": [2, 3]},
     )
-    write_run(tmp_path, "skirmish", "bands", "b2", {"part-00000.parquet": rows})
+    write_run(tmp_path, "toy", "bands", "b2", {"part-00000.parquet": rows})
     write_run(
         tmp_path,
-        "skirmish",
+        "toy",
         "bands",
         "b3",
-        {"glance_damage=half/hull_scale=0.5/part-00000.parquet": rows},
-        sweep={"glance_damage": ["half"], "hull_scale": [0.5]},
+        {"tie_rule=half/coin_weight=0.5/part-00000.parquet": rows},
+        sweep={"tie_rule": ["half"], "coin_weight": [0.5]},
     )
     # The same experiment name in a second game: both views get their game's prefix.
-    write_run(tmp_path, "alluvion", "bands", "c1", {"part-00000.parquet": rows})
+    write_run(tmp_path, "other", "bands", "c1", {"part-00000.parquet": rows})
     con = connect(tmp_path)
-    assert views(con) == ["alluvion_bands", "skirmish_bands"]
+    assert views(con) == ["other_bands", "toy_bands"]
     df = query(
-        "SELECT run, part_cannon_size, glance_damage, hull_scale FROM skirmish_bands_all "
-        "ORDER BY run, part_cannon_size",
+        "SELECT run, fighter_knave_die, tie_rule, coin_weight FROM toy_bands_all "
+        "ORDER BY run, fighter_knave_die",
         con,
     )
-    assert df.schema["part_cannon_size"] == pl.Int64
-    assert df.schema["glance_damage"] == pl.String
-    assert df.schema["hull_scale"] == pl.Float64
+    assert df.schema["fighter_knave_die"] == pl.Int64
+    assert df.schema["tie_rule"] == pl.String
+    assert df.schema["coin_weight"] == pl.Float64
     assert df.rows() == [
         ("b1", 2, None, None),
         ("b1", 3, None, None),
@@ -390,16 +348,16 @@ def test_wilson_hand_value(tmp_path: Path) -> None:
     assert ends.row(0) == (0.0, pytest.approx(wilson(0, 130)[1]), 1.0)
 
 
-def test_win_rates(store: Path) -> None:
+def test_win_rates(store: Path, tmp_path: Path) -> None:
     con = connect(store, catalog=None)
-    df = win_rates(con, "duel_all", MATCHUP)
+    df = win_rates(con, "bout_all", MATCHUP)
     assert df.columns == [
         "run",
         "side_a",
         "side_b",
         "policy_a",
         "policy_b",
-        "crit_margin",
+        "coin_bonus",
         "battles",
         "wins_a",
         "draws",
@@ -411,38 +369,49 @@ def test_win_rates(store: Path) -> None:
     ]
     rows = {(r["run"], r["side_a"], r["side_b"]): r for r in df.iter_rows(named=True)}
     assert len(rows) == 3
-    r1 = rows[("r1", "courier", "reaver")]
+    r1 = rows[("r1", "pawn", "knave")]
     # 7 wins + 2 draws / 2 = 8 of 10: the hand value above.
     assert (r1["battles"], r1["wins_a"], r1["draws"], r1["losses_a"]) == (10, 7, 2, 1)
     assert r1["score_a"] == 0.8
     assert (round(r1["score_low"], 4), round(r1["score_high"], 4)) == (0.4902, 0.9433)
     assert r1["mean_rounds"] == pytest.approx(52 / 10)  # 2+3+3+7+7+5+7+7+7+4
-    assert r1["crit_margin"] == 3
-    x = rows[("r2", "courier", "reaver")]
+    assert r1["coin_bonus"] == 3
+    x = rows[("r2", "pawn", "knave")]
     assert (x["battles"], x["wins_a"], x["draws"], x["losses_a"]) == (4, 1, 0, 3)
-    assert x["score_a"] == 0.25 and x["crit_margin"] is None
+    assert x["score_a"] == 0.25 and x["coin_bonus"] is None
     assert (x["score_low"], x["score_high"]) == pytest.approx(wilson(1, 4))
-    y = rows[("r2", "reaver", "reaver")]
+    y = rows[("r2", "knave", "knave")]
     assert (y["wins_a"], y["draws"], y["losses_a"], y["score_a"]) == (2, 1, 1, 2.5 / 4)
     assert (y["score_low"], y["score_high"]) == pytest.approx(wilson(2.5, 4))
     assert y["mean_rounds"] == pytest.approx(19 / 4)
-    # Swept columns join the grouping: one row per crit_margin value.
-    cm = win_rates(con, "crit_margin", MATCHUP)
-    assert cm.select("crit_margin", "part_cannon_pen", "battles", "score_a").rows() == [
+    # Swept columns join the grouping: one row per coin_bonus value. (The outcome labels
+    # win_rates reads come from the game's experiment: a bout run sweeping coin_bonus.)
+    swept = tmp_path / "swept"
+    write_run(
+        swept,
+        "toy",
+        "bout",
+        "s1",
+        swept_chunks(),
+        set_={"fighter.pawn.die": 5},
+        sweep={"coin_bonus": [2, 3]},
+    )
+    cm = win_rates(connect(swept, catalog=None), "bout", MATCHUP)
+    assert cm.select("coin_bonus", "fighter_pawn_die", "battles", "score_a").rows() == [
         (2, 5, 2, 0.5),
         (3, 5, 1, 0.5),
     ]
 
 
 def test_query_returns_polars_and_one_line_errors(store: Path) -> None:
-    sql = "SELECT side_a, count(*) AS n FROM duel_all GROUP BY side_a ORDER BY side_a"
+    sql = "SELECT side_a, count(*) AS n FROM bout_all GROUP BY side_a ORDER BY side_a"
     df = query(sql, store)
     assert isinstance(df, pl.DataFrame)
-    assert df.rows() == [("courier", 14), ("reaver", 4)]
+    assert df.rows() == [("knave", 4), ("pawn", 14)]
     with pytest.raises(QueryError) as err:
         query("SELECT * FROM nope", store)
     assert str(err.value) == (
-        "no view named nope (views: crit_margin, duel; mechbal runs lists the runs)"
+        "no view named nope (views: bout, coin_bonus; mechbal runs lists the runs)"
     )
     with pytest.raises(QueryError) as err:
         query("SELEC 1", store)
@@ -458,7 +427,7 @@ def _cli(argv: list[str]) -> int:
 
 
 def test_cli(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sql = "SELECT run, count(*) AS n FROM duel_all GROUP BY run ORDER BY run"
+    sql = "SELECT run, count(*) AS n FROM bout_all GROUP BY run ORDER BY run"
     assert _cli(["query", sql, "--store", str(store)]) == 0
     out = capsys.readouterr().out
     assert "2 rows" in out and "r1" in out and "10" in out
@@ -491,10 +460,10 @@ def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     """A GROUP BY over 1,000,000 rows in 20 chunks: counts checked, time only printed."""
     rng = np.random.default_rng(5)
     n, chunks = 1_000_000, 20
-    kits = np.array(["courier", "foreman", "reaver", "bastion"])
-    side_a = kits[rng.integers(0, 4, n)]
+    fighters = np.array(["pawn", "knave", "brute"])
+    side_a = fighters[rng.integers(0, 3, n)]
     winner = rng.integers(0, 3, n).astype(np.int8)
-    run_dir = tmp_path / "skirmish" / "duel" / "run=big"
+    run_dir = tmp_path / "toy" / "bout" / "run=big"
     run_dir.mkdir(parents=True)
     size = n // chunks
     for i in range(chunks):
@@ -513,7 +482,7 @@ def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     df = query(
         "SELECT side_a, count(*) AS battles, "
         "avg(CASE winner WHEN 'a' THEN 1 WHEN 'draw' THEN 0.5 ELSE 0 END) AS score "
-        "FROM duel_all GROUP BY side_a ORDER BY side_a",  # a run without a manifest
+        "FROM bout_all GROUP BY side_a ORDER BY side_a",  # a run without a manifest
         con,
     )
     done = time.perf_counter()
@@ -523,7 +492,7 @@ def test_group_by_million_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
             f"{done - connected:.3f} s (connect {connected - start:.3f} s)"
         )
     score = np.where(winner == 0, 1.0, np.where(winner == 2, 0.5, 0.0))
-    for kit, battles_, mean in df.iter_rows():
-        assert battles_ == int((side_a == kit).sum())
-        assert mean == pytest.approx(score[side_a == kit].mean())
+    for fighter, battles_, mean in df.iter_rows():
+        assert battles_ == int((side_a == fighter).sum())
+        assert mean == pytest.approx(score[side_a == fighter].mean())
     assert df["battles"].sum() == n

@@ -305,10 +305,10 @@ def test_best_sentence_says_when_the_best_cannot_be_told() -> None:
 
 def test_gap_sentence_and_mean_gap() -> None:
     decided = readings.gap_sentence(
-        {"gap": -45.0, "low": -70.0, "high": -20.0}, "Teams with a Heavy", "teams without"
+        {"gap": -45.0, "low": -70.0, "high": -20.0}, "Teams with a brute", "teams without"
     )
     assert decided == (
-        "Teams with a Heavy rate 45 Elo points below teams without on average (95% -70 to -20)."
+        "Teams with a brute rate 45 Elo points below teams without on average (95% -70 to -20)."
     )
     open_ = readings.gap_sentence({"gap": -6.0, "low": -36.0, "high": 23.0}, "H", "L")
     assert open_.endswith("the interval holds 0, so the data cannot decide whether they differ.")
@@ -353,8 +353,8 @@ def test_nearest_sample_and_preview() -> None:
         "their intervals reach as near."
     )
     assert readings.sample_note(36, 36) == ""
-    assert readings.sample_note(6, 36, "kit teams").startswith(
-        "These are 6 of the 36 legal kit teams, a sample"
+    assert readings.sample_note(6, 36, "fighter teams").startswith(
+        "These are 6 of the 36 legal fighter teams, a sample"
     )
     wide = pl.DataFrame([row("a", 30, -10, 70), row("b", -30, -70, 10)])  # +/-40
     note = readings.preview_note(1600, wide)

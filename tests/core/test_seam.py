@@ -1,6 +1,9 @@
 """The seam between generic code and games (DESIGN.md "Architecture", STYLE.md 13): the
 generic modules (``sims/core`` and the top of ``analysis/``) name no game and use no
-game's vocabulary in code, import no game, and ``sims`` never imports ``analysis``."""
+game's vocabulary in code, import no game, and ``sims`` never imports ``analysis``. The
+generic tests (``tests/core`` and ``tests/conformance.py``) hold to the same rule, except
+that they may name Coin Duel, the toy game they plug in (``tests/core/toy``): they reach
+the real games only through the registry."""
 
 from __future__ import annotations
 
@@ -14,15 +17,30 @@ from sims.core.protocol import game_names, get_game
 from tests.conftest import ROOT
 
 GENERIC = sorted([*(ROOT / "sims" / "core").glob("*.py"), *(ROOT / "analysis").glob("*.py")])
+TOY = "toy"  # Coin Duel's registered name (tests/core/toy)
+GENERIC_TESTS = sorted(
+    [
+        *(p for p in (ROOT / "tests" / "core").rglob("*.py") if TOY not in p.parent.parts),
+        ROOT / "tests" / "conformance.py",
+    ]
+)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
-def forbidden() -> dict[str, str]:
-    """Word -> the game it belongs to: every game's name and declared vocabulary."""
+def vocabulary(name: str) -> tuple[str, ...]:
+    """A game's name and its declared vocabulary, lower case."""
+    return tuple(word.lower() for word in (name, *get_game(name).vocabulary))
+
+
+def forbidden(allowed: str | None = None) -> dict[str, str]:
+    """Word -> the game it belongs to: every game's name and declared vocabulary, but for
+    the words of the ``allowed`` game."""
     words = {}
     for name in game_names():
-        for word in (name, *get_game(name).vocabulary):
-            words[word.lower()] = name
+        for word in vocabulary(name):
+            words[word] = name
+    for word in vocabulary(allowed) if allowed else ():
+        words.pop(word, None)
     return words
 
 
@@ -74,14 +92,31 @@ def test_generic_module_names_no_game(path: Path) -> None:
     assert not found, f"{path.relative_to(ROOT)} uses game words: {found[:8]}"
 
 
+@pytest.mark.parametrize("path", GENERIC_TESTS, ids=lambda p: str(p.relative_to(ROOT / "tests")))
+def test_generic_test_names_no_game_but_the_toy(path: Path) -> None:
+    found = violations(path.read_text(), forbidden(allowed=TOY))
+    assert not found, f"{path.relative_to(ROOT)} uses game words: {found[:8]}"
+
+
 def test_the_check_catches_a_game_word() -> None:
+    # every game's words, the toy's too (registered by tests), wherever code says them
     words = forbidden()
-    assert violations("x = catalog.kits['a']\n", words)  # Skirmish vocabulary
-    assert violations("from sims.skirmish import exact\n", words)
-    assert violations("def f(crit_margin):\n    return 1\n", words)
-    assert violations("LABEL = 'Which kit wins?'\n", words)
-    assert violations("register('toy', 'x')\n", words)  # the toy game registered by tests
-    assert not violations('"""The kit of a game (a docstring)."""\nx = 1  # a kit\n', words)
+    for name in game_names():
+        assert violations(f"from sims.{name} import exact\n", words), name
+        assert violations(f"register('{name}', 'x')\n", words), name
+        for word in vocabulary(name):
+            assert violations(f"x = catalog.{word}['a']\n", words), word  # an attribute
+            assert violations(f"def f({word}):\n    return 1\n", words), word  # an argument
+            if "_" not in word:  # a word of a longer name
+                assert violations(f"{word}_count = 1\n", words), word
+            assert violations(f"LABEL = 'Which {word} wins?'\n", words), word  # in a string
+            # docstrings and comments explain; they may say anything
+            doc = f'"""The {word} of a game (a docstring)."""\nx = 1  # a {word}\n'
+            assert not violations(doc, words), word
+    # the generic tests may name the toy, and only the toy
+    allowed = forbidden(allowed=TOY)
+    assert not violations(f"register('{TOY}', 'x')\n", allowed)
+    assert all(violations(f"x = {name}\n", allowed) for name in game_names() if name != TOY)
 
 
 def test_sims_never_imports_analysis() -> None:

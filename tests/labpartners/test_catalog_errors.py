@@ -4,8 +4,8 @@ field (a :class:`CatalogError`), never a traceback or a silently wrong deck.
 Each case copies ``catalogs/`` into a temporary folder, breaks exactly one thing with a
 plain text edit of a TOML file (the edited text must be present exactly once, so a case
 cannot pass by editing nothing), loads it with ``load_catalog`` and asserts the whole
-message. The same cases run through ``mechbal tables`` / ``mechbal claims`` once the
-game is registered (skipped with a reason until then), which must also write nothing.
+message. The same cases run through ``mechbal tables`` / ``mechbal claims`` (the game must be
+installed: a missing registration fails), which must also write nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sims.labpartners.catalog import load_catalog
 from tests import catalog_copies
 from tests.catalog_copies import Prepare, copy_catalogs
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 GAME = "labpartners"
 FORMS = "beast, mechsuit, vehicle, clockwork, ghost_crystal"
@@ -209,18 +210,13 @@ def test_bad_override_is_one_clear_line() -> None:
     )
 
 
-# ---- through the command line (once the game is registered) --------------------------------
+# ---- through the command line ---------------------------------------------------------
 
 
-def _cli_or_skip():
-    from sims.core.protocol import UnknownGame, get_game
-
-    try:
-        get_game(GAME)
-    except UnknownGame:
-        pytest.skip("labpartners is not a registered game yet: the CLI cases wait for it")
+def _cli():
     from analysis.cli import EXIT_USER_ERROR, main
 
+    installed(GAME)
     return EXIT_USER_ERROR, main
 
 
@@ -235,7 +231,7 @@ def _argv(command: str, root: Path, out: Path) -> list[str]:
 def test_cli_bad_catalog_one_line_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, file, old, new, rest
 ) -> None:
-    exit_user_error, main = _cli_or_skip()
+    exit_user_error, main = _cli()
     root = edit(file, old, new)(tmp_path)
     out = tmp_path / "out"
     capsys.readouterr()

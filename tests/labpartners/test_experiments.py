@@ -18,7 +18,6 @@ import polars as pl
 import pytest
 
 from sims.core.catalog import CatalogError
-from sims.core.protocol import register, registry
 from sims.core.runner import simulate
 from sims.labpartners import draws, experiments
 from sims.labpartners.catalog import SLOTS, load_catalog
@@ -26,6 +25,7 @@ from sims.labpartners.game import dealt_mechs
 from sims.labpartners.game.reference import battles as reference_battles
 from tests.conformance import documented
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 ALPHA_LESSON = {
     "beast": Fraction(12, 45),
@@ -136,13 +136,7 @@ def test_unknown_names_are_refused(catalog):
 
 @pytest.fixture(scope="module")
 def game():
-    import sims.labpartners as package
-
-    if "labpartners" not in registry():
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/labpartners/__init__.py does not define GAME yet")
-        register("labpartners", "sims.labpartners:GAME")
-    return "labpartners"
+    return installed("labpartners")
 
 
 def rows_of(outcome) -> pl.DataFrame:

@@ -16,10 +16,10 @@ import pytest
 from analysis.flags import load_limits
 from analysis.labpartners import report
 from analysis.plugin import ReportContext, get_analysis
-from analysis.plugin import register as register_analysis
 from analysis.report import lay_out, render_charts
-from sims.core.protocol import get_game, register, registry
+from sims.core.protocol import get_game
 from tests.conftest import CATALOGS
+from tests.registration import installed
 
 LIMITS = load_limits(CATALOGS / "labpartners" / "limits.toml", ("win_rate", "deck_gap"))
 
@@ -47,15 +47,7 @@ N = 2000  # games of the study (each with 2 + report.SAMPLES decks) and battles
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    import sims.labpartners as package
-
-    if "labpartners" not in registry():
-        if not hasattr(package, "GAME"):
-            pytest.skip("sims/labpartners/__init__.py does not define GAME yet")
-        register("labpartners", "sims.labpartners:GAME")
-    if get_analysis("labpartners") is None:
-        register_analysis("labpartners", "analysis.labpartners:ANALYSIS")
-    game = get_game("labpartners")
+    game = get_game(installed("labpartners"))
     catalog = game.load_catalog(CATALOGS)
     tmp = tmp_path_factory.mktemp("lp")
     ctx = ReportContext(

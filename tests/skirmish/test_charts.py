@@ -1,5 +1,5 @@
 """Charts (analysis.charts, analysis.skirmish.charts), offline pages (analysis.html) and
-time_to_kill, over a fake store built like tests/core/test_query.py's, the board store of
+time_to_kill, over a fake store built like tests/skirmish/fake_store.py's, the board store of
 tests/skirmish/test_queries.py, and over the real exact frames."""
 
 from __future__ import annotations

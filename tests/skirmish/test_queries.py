@@ -1,5 +1,5 @@
 """Skirmish's named queries (analysis.skirmish.queries) over the fake store of
-tests/core/test_query.py and a hand-made store of battles on the board, against values
+tests/skirmish/fake_store.py and a hand-made store of battles on the board, against values
 worked out by hand."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from analysis.skirmish.queries import (
     win_rates_by_map,
     zone_control,
 )
-from tests.core.test_query import fake_store, wilson, write_run
+from tests.skirmish.fake_store import fake_store, wilson, write_run
 
 
 @pytest.fixture

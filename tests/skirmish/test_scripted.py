@@ -43,7 +43,7 @@ import pytest
 from sims.skirmish import reference, vector
 from sims.skirmish.battle import SIDE_B, Side, compile_battle
 from sims.skirmish.catalog import load_catalog
-from tests.conftest import TRACK
+from tests.skirmish.conftest import TRACK
 
 NONE = (100, 100)  # cover d100 of 100: no cover (above 10% hard + 20% soft)
 FOREMAN_DUR = [4, 8, 9, 16, 4, 11]
