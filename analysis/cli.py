@@ -263,7 +263,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"chunk size {exp.chunk_size:,} rows; options: {flags}")
         if exp.default_sweep:
             print(f"default sweep: {dict(exp.default_sweep)}")
-        print(exp.schema)
+        print(exp.describe())
         return 0
     sets = _assignments(opts.set, "--set")
     sweeps = _assignments(opts.sweep, "--sweep")

@@ -30,7 +30,9 @@ from sims.core.catalog import (
 from sims.core.dist import Dist, fraction_str
 from sims.core.params import load_params, param
 from sims.core.protocol import (
+    SIDES,
     Batch,
+    Column,
     Engines,
     Experiment,
     Explain,
@@ -41,6 +43,7 @@ from sims.core.protocol import (
     Table,
     columns,
     comma_list,
+    per,
 )
 from sims.core.targets import (
     Estimate,
@@ -293,15 +296,15 @@ TARGETS = {
 
 # ---- the experiment ----------------------------------------------------------------------
 
-SCHEMA = """Rows of ``bout`` (one per game):
-  cell            int32   the grid cell
-  side_a, side_b  str     fighter ids
-  game            int64   the game's number within its cell
-  winner          int8    0 side A, 1 side B, 2 draw
-  rounds          int8    rounds played
-  hp_a, hp_b      int16   HP left
-  seed, chunk     the run's seed and the chunk of the row
-"""
+DOC = "``bout``: every fighter against every fighter, both seats, mirrors included."
+COLUMNS = (
+    Column("cell", "id", "the grid cell", pa.int32()),
+    per(SIDES, Column("side_<side>", "id", "fighter ids", pa.dictionary(pa.int32(), pa.string()))),
+    Column("game", "id", "the game's number within its cell", pa.int64()),
+    Column("winner", "label", "the side that won, or a draw", pa.int8(), ("a", "b", "draw")),
+    Column("rounds", "count", "rounds played", pa.int8()),
+    per(SIDES, Column("hp_<side>", "count", "HP left", pa.int16())),
+)
 
 
 def seconds(text: str) -> float:
@@ -356,7 +359,7 @@ GAME = Game(
         "bout": Experiment(
             "bout",
             "every fighter against every fighter",
-            SCHEMA,
+            DOC,
             1_000,
             duel_cells,
             duel_rows,
@@ -369,7 +372,7 @@ GAME = Game(
                     metavar="SECONDS",
                 ),
             ),
-            labels={"winner": ("a", "b", "draw")},
+            columns=COLUMNS,
         )
     },
     explain={
