@@ -27,7 +27,7 @@ from sims.core.catalog import (
     entries,
     load_toml,
 )
-from sims.core.dist import Dist, fraction_str
+from sims.core.dist import Dist, exact_frame, fraction_str
 from sims.core.params import load_params, param
 from sims.core.protocol import (
     SIDES,
@@ -123,17 +123,8 @@ def exact(catalog: Catalog) -> dict[str, pl.DataFrame]:
     for a in catalog.fighters:
         for b in catalog.fighters:
             p_a, p_b = p_round(catalog, a, b), p_round(catalog, b, a)
-            rows.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "p_a": fraction_str(p_a),
-                    "p_a_float": float(p_a),
-                    "p_tie": fraction_str(1 - p_a - p_b),
-                    "p_tie_float": float(1 - p_a - p_b),
-                }
-            )
-    return {"round": pl.DataFrame(rows)}
+            rows.append({"a": a, "b": b, "p_a": p_a, "p_tie": 1 - p_a - p_b})
+    return {"round": exact_frame(rows, ["p_a", "p_tie"])}
 
 
 TABLES = (
