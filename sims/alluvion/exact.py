@@ -25,9 +25,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
 
 import polars as pl
 
@@ -481,21 +480,6 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
 # ---- declarations -------------------------------------------------------------------------
 
 
-def _percent(value: str) -> str:
-    return f"{float(Fraction(value)) * 100:.1f}%"
-
-
-def _number(value: str) -> str:
-    return f"{float(Fraction(value)):.2f}"
-
-
-def _cell(column: str, show=_percent) -> Any:
-    def cell(row: Mapping[str, Any]) -> str:
-        return show(row[column])
-
-    return cell
-
-
 TABLES: Sequence[Table] = (
     Table(
         "attack",
@@ -507,7 +491,7 @@ TABLES: Sequence[Table] = (
             ("spot",),
             "attack_pool",
             "defense_pool",
-            _cell("p_hit"),
+            "p_hit",
             note="Each cell: P(hit), a row per Attack pool, a column per Defense pool.",
         ),
     ),
@@ -525,7 +509,7 @@ TABLES: Sequence[Table] = (
             ("attack_pool", "spot"),
             "defense_pool",
             "margin",
-            _cell("p"),
+            "p",
             note="Each cell: P(that many damage dice); margin 0 is a miss.",
         ),
     ),
@@ -559,7 +543,7 @@ TABLES: Sequence[Table] = (
             ("hits",),
             "attacker",
             "defender",
-            _cell("p"),
+            "p",
             note="Each cell: P(that many of the round's two attacks hit).",
         ),
     ),
@@ -577,7 +561,7 @@ TABLES: Sequence[Table] = (
             (),
             "attacker",
             "defender",
-            _cell("expected_direct_hits", _number),
+            "expected_direct_hits",
             note="Each cell: expected Direct Hits the attacker deals in one round.",
         ),
     ),

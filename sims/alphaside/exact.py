@@ -447,13 +447,6 @@ def _percent(value: str) -> str:
     return f"{float(Fraction(value)) * 100:.1f}%"
 
 
-def _cell(column: str) -> Any:
-    def cell(row: Mapping[str, Any]) -> str:
-        return _percent(row[column])
-
-    return cell
-
-
 def _plain_then_push(row: Mapping[str, Any]) -> str:
     return f"{_percent(row['p_defeat_plain'])} / {_percent(row['p_defeat_push'])}"
 
@@ -486,7 +479,7 @@ TABLES: Sequence[Table] = (
             ("effect", "dice", "shields"),
             "accuracy",
             "damage",
-            _cell("p"),
+            "p",
             note="Each cell: P(exactly that much combat damage), a row per accuracy.",
         ),
     ),
@@ -505,7 +498,7 @@ TABLES: Sequence[Table] = (
             ("crit_from", "accuracy", "shields"),
             "dice",
             "hp",
-            _cell("p_defeat"),
+            "p_defeat",
             note="Each cell: P(one attack defeats the unit), a row per dice, a column per HP.",
         ),
     ),
@@ -524,7 +517,7 @@ TABLES: Sequence[Table] = (
             ("accuracy", "shields", "attacks"),
             "dice",
             "hp",
-            _cell("p_defeat"),
+            "p_defeat",
             note="Each cell: P(defeated within that many attacks), a row per dice, a "
             "column per HP.",
         ),
@@ -545,7 +538,7 @@ TABLES: Sequence[Table] = (
             ("defeated", "hp", "shields_1", "shields_2"),
             "dice",
             "accuracy",
-            _cell("p"),
+            "p",
             note="Each cell: P(that outcome of one area roll), a row per dice, a column "
             "per accuracy.",
         ),

@@ -231,12 +231,14 @@ def describe_columns(items: Sequence[Column | Family]) -> list[str]:
 class Pivot:
     """How the printable Markdown shows a table too long to list: a section per value of
     ``sections``, a row per value of ``rows``, a column per value of ``columns``, each
-    cell ``cell(row)`` (the table's row as a dict); ``note`` says what a cell holds."""
+    cell the value of the column named ``cell`` written as its kind is (a probability as
+    a percentage ``pp.p%``, an expectation to two decimals), or ``cell(row)`` (the
+    table's row as a dict); ``note`` says what a cell holds."""
 
     sections: tuple[str, ...]
     rows: str
     columns: str
-    cell: Callable[[Mapping[str, Any]], str]
+    cell: str | Callable[[Mapping[str, Any]], str]
     note: str = ""
 
 

@@ -216,10 +216,6 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
 # ---- declarations -------------------------------------------------------------------------
 
 
-def _percent(value: str) -> str:
-    return f"{float(Fraction(value)) * 100:.1f}%"
-
-
 def _arm_cell(row: Mapping[str, Any]) -> str:
     return f"{row['damage']} / {row['crit_damage']} / {float(Fraction(row['expected'])):.2f}"
 
@@ -239,7 +235,7 @@ TABLES = (
             ("deck", "attribute"),
             "cards_seen",
             "value",
-            lambda row: _percent(row["p_at_least_one"]),
+            "p_at_least_one",
             note="Each cell: P(at least one) after that many body cards.",
         ),
     ),

@@ -336,10 +336,6 @@ def damage_by_range_table(catalog: Catalog, target: str | None = None) -> pl.Dat
 # ---- the table declarations (DESIGN.md "Tables"; the contract columns and their kinds) ----
 
 
-def _percent(value: str, digits: int = 1) -> str:
-    return f"{float(Fraction(value)) * 100:.{digits}f}%"
-
-
 def _full_or_better_and_crit(row: Mapping[str, Any]) -> str:
     good = Fraction(row["full"]) + Fraction(row["crit"])
     return f"{float(good) * 100:.0f} / {float(Fraction(row['crit'])) * 100:.0f}"
@@ -350,7 +346,7 @@ TABLES = (
         "hit",
         DOC_HIT,
         columns(("bonus", "id"), ("evasion", "id"), ("modifier", "id"), ("p_hit", "probability")),
-        Pivot(("modifier",), "bonus", "evasion", lambda row: _percent(row["p_hit"])),
+        Pivot(("modifier",), "bonus", "evasion", "p_hit"),
     ),
     Table(
         "penetration",
