@@ -263,7 +263,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"chunk size {exp.chunk_size:,} rows; options: {flags}")
         if exp.default_sweep:
             print(f"default sweep: {dict(exp.default_sweep)}")
-        print(exp.schema)
+        print(exp.describe())
         return 0
     sets = _assignments(opts.set, "--set")
     sweeps = _assignments(opts.sweep, "--sweep")
@@ -385,7 +385,7 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     _run_flags(p)
     p.set_defaults(func=cmd_simulate, extras_allowed=True, parser=p)
 
-    from analysis.query import add_query_parser, add_runs_parser
+    from analysis.query_cli import add_query_parser, add_runs_parser
 
     add_query_parser(sub)
     add_runs_parser(sub)

@@ -49,6 +49,15 @@ def exact_text(value: str, kind: str) -> str:
     return f"{value} ({float(Fraction(value)):.3f})"
 
 
+def pivot_text(value: str, kind: str) -> str:
+    """A pivot cell: a probability as its percentage, an expectation to two decimals."""
+    if kind == "probability":
+        return percent(value)
+    if kind == "expectation":
+        return f"{float(Fraction(value)):.2f}"
+    return str(value)
+
+
 def markdown_table(frame: pl.DataFrame, table: Table | None = None) -> str:
     """A GitHub-style Markdown table: the table's columns without their floats, exact
     columns shown as ``a/b (pp.p%)`` (probabilities) or ``a/b (x.xxx)`` (expectations)."""
@@ -69,16 +78,23 @@ def markdown_table(frame: pl.DataFrame, table: Table | None = None) -> str:
     return "\n".join(lines)
 
 
-def _pivot_section(frame: pl.DataFrame, pivot: Pivot) -> str:
+def _pivot_section(frame: pl.DataFrame, pivot: Pivot, table: Table) -> str:
     cols = sorted(frame[pivot.columns].unique().to_list())
     rows = sorted(frame[pivot.rows].unique().to_list())
     lines = [f"| {pivot.rows} \\ {pivot.columns} | " + " | ".join(map(str, cols)) + " |"]
     lines.append("|" + "---|" * (len(cols) + 1))
     index = {(r[pivot.rows], r[pivot.columns]): r for r in frame.iter_rows(named=True)}
     for r in rows:
-        cells = [pivot.cell(index[(r, c)]) for c in cols]
+        cells = [_cell(pivot, table, index[(r, c)]) for c in cols]
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _cell(pivot: Pivot, table: Table, row: dict[str, Any]) -> str:
+    if callable(pivot.cell):
+        return pivot.cell(row)
+    kind = next(c.kind for c in table.columns if c.name == pivot.cell)
+    return pivot_text(row[pivot.cell], kind)
 
 
 def render_markdown(table: Table, frame: pl.DataFrame, game_title: str) -> str:
@@ -90,14 +106,14 @@ def render_markdown(table: Table, frame: pl.DataFrame, game_title: str) -> str:
         head += f"\n{pivot.note}\n"
     parts = [head]
     if not pivot.sections:
-        return head + "\n" + _pivot_section(frame, pivot) + "\n"
+        return head + "\n" + _pivot_section(frame, pivot, table) + "\n"
     keys = frame.select(pivot.sections).unique(maintain_order=True).iter_rows()
     for key in keys:
         sub = frame.filter(
             pl.all_horizontal(pl.col(c) == v for c, v in zip(pivot.sections, key, strict=True))
         )
         title = ", ".join(f"{c} {v}" for c, v in zip(pivot.sections, key, strict=True))
-        parts.append(f"\n## {title}\n\n" + _pivot_section(sub, pivot) + "\n")
+        parts.append(f"\n## {title}\n\n" + _pivot_section(sub, pivot, table) + "\n")
     return "".join(parts)
 
 

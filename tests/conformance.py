@@ -4,8 +4,8 @@ STYLE.md 2, 13): the installed games and Coin Duel, the toy game of tests/core.
 Each game: its catalog meets the Catalog protocol and every rules parameter is declared
 with a tuning range holding its rules.toml value; its claims hold; its exact tables are
 written with exactly the declared columns, every exact column with a float beside it;
-every experiment writes the columns its ``--describe`` documents, and the same rows
-whatever ``--jobs``; both engines give the same results for the same seed, with the
+every experiment writes exactly the columns it declares (names, order, Arrow types,
+label codes; ``--describe`` lists them), and the same rows whatever ``--jobs``; both engines give the same results for the same seed, with the
 same keys, dtypes and shapes; and the reference and vector engines agree within 4
 standard errors on every sample scenario, played alone and mixed in one vector call.
 """
@@ -19,12 +19,14 @@ from fractions import Fraction
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from analysis.tables import write_tables
 from sims.core.claims import run_claims
 from sims.core.params import specs
-from sims.core.protocol import EXACT_KINDS, Catalog, Game, game_names, get_game
+from sims.core.protocol import EXACT_KINDS, Catalog, Experiment, Game, game_names, get_game
 from sims.core.runner import simulate
 from tests.conftest import CATALOGS
 
@@ -109,38 +111,56 @@ def played(game: Game) -> list[str]:
     return [name for name, e in game.experiments.items() if e.needs_n and not e.sweep_required]
 
 
-def documented(column: str, schema: str) -> bool:
-    """Whether ``--describe``'s text names ``column``: as a word, through a pattern such
-    as ``destroyed_<side>_<part>``, or as the ``_b`` twin of ``x_a/_b``."""
-    words = set(re.findall(r"[a-z0-9_]+", schema))
-    patterns = [
-        re.sub(r"<[a-z_]+>", "[a-z0-9_]+", p)
-        for p in re.findall(r"[a-z0-9_]*(?:<[a-z_]+>[a-z0-9_]*)+", schema)
-    ]
-    twin = column[:-2] + "_a" if column.endswith("_b") else None
-    return column in words or twin in words or any(re.fullmatch(p, column) for p in patterns)
+def chunk_tables(outcome) -> list[pa.Table]:
+    """Each chunk file of a run as written (Arrow types kept, no hive columns)."""
+    files = sorted(outcome.plan.folder.rglob("*.parquet"))
+    return [pq.ParquetFile(f).read() for f in files]
 
 
-def test_documented_recognises_patterns_and_twins():
-    schema = "  policy_a/_b  str\n  destroyed_<side>_<part> int16\n  rounds int8"
-    assert documented("policy_b", schema) and documented("destroyed_a_head", schema)
-    assert documented("rounds", schema)
-    assert not documented("hull_a", schema) and not documented("kills_b", schema)
+def check_declared_columns(exp: Experiment, catalog, table: pa.Table) -> None:
+    """Rows hold exactly the columns ``exp`` declares: names in order, Arrow types, and
+    label codes each naming a word (a code past the words would read NULL in the views)."""
+    want = exp.row_columns(catalog)
+    assert table.column_names == [c.name for c in want], exp.name
+    for col in want:
+        got = table.schema.field(col.name).type
+        assert got == col.dtype, f"{exp.name}.{col.name}: {got}, declared {col.dtype}"
+        if col.words:
+            codes = table[col.name].to_numpy()
+            assert ((codes >= 0) & (codes < len(col.words))).all(), (exp.name, col.name)
 
 
-def test_experiments_write_the_columns_they_document(game, tmp_path):
+def test_declared_columns_check_catches_a_drift(game, catalog):
+    exp = game.experiments[played(game)[0]]
+    want = exp.row_columns(catalog)
+    good = pa.table({c.name: pa.nulls(2, c.dtype) for c in want})
+    for c in want:  # label codes 0 read a word
+        if c.words:
+            good = good.set_column(
+                good.column_names.index(c.name), c.name, pa.array([0, 0], c.dtype)
+            )
+    check_declared_columns(exp, catalog, good)
+    with pytest.raises(AssertionError):  # two columns swapped
+        check_declared_columns(exp, catalog, good.select([1, 0, *range(2, good.num_columns)]))
+    with pytest.raises(AssertionError):  # the last column's type changed
+        wider = pa.nulls(2, pa.float64() if want[-1].dtype != pa.float64() else pa.int8())
+        check_declared_columns(
+            exp, catalog, good.set_column(good.num_columns - 1, want[-1].name, wider)
+        )
+
+
+def test_experiments_write_the_columns_they_declare(game, catalog, tmp_path):
     for name in played(game):
         exp = game.experiments[name]
+        assert exp.columns and exp.describe(), f"{name}: no columns declared"
         # one game per cell, in the experiment's own chunks
-        rows = _rows(_run(game, name, tmp_path / name, n=1, chunk_size=None), hive=False)
-        undocumented = [c for c in rows.columns if not documented(c, exp.schema)]
-        assert not undocumented, f"{name}: columns missing from --describe: {undocumented}"
-        assert rows.height >= 1 and {"cell", "seed", "chunk"} <= set(rows.columns)
-        # every labelled outcome column exists and holds only codes its labels name (a
-        # code past the labels would read NULL in the views)
-        for column, words in exp.labels.items():
-            assert column in rows.columns, f"{name}: labels name no column {column!r}"
-            assert rows[column].is_between(0, len(words) - 1).all(), (name, column)
+        outcome = _run(game, name, tmp_path / name, n=1, chunk_size=None)
+        tables = chunk_tables(outcome)
+        assert tables and sum(t.num_rows for t in tables) >= 1
+        for table in tables:
+            check_declared_columns(exp, catalog, table)
+        labels = {c.name: c.words for c in exp.row_columns(catalog) if c.words}
+        assert labels == exp.labels, f"{name}: the views' labels are the label columns'"
 
 
 def test_rows_do_not_depend_on_jobs(game, tmp_path):

@@ -25,16 +25,15 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
 
 import polars as pl
 
 from sims.alluvion import rules
 from sims.alluvion.catalog import Catalog
 from sims.alluvion.params import Parameters
-from sims.core.dist import Dist, fraction_str
+from sims.core.dist import Dist, exact_frame
 from sims.core.protocol import Pivot, Table, columns
 
 SPOTS = range(0, 9)  # DESIGN contract: "spot a fixed value 0..8"
@@ -109,23 +108,6 @@ DOC_REPAIRS = (
     "systems, 2-3 replace 1d3, on a 1 the player chooses movement or attack and replaces "
     "none."
 )
-
-
-def exact_columns(rows: Iterable[dict], fraction_cols: Iterable[str]) -> pl.DataFrame:
-    """Rows with Fraction values -> frame with ``col`` (string ``a/b``) and ``col_float``
-    right after it, the other columns in the rows' order."""
-    fraction_cols = set(fraction_cols)
-    out = []
-    for row in rows:
-        new: dict[str, Any] = {}
-        for col, value in row.items():
-            if col in fraction_cols:
-                new[col] = fraction_str(value)
-                new[f"{col}_float"] = float(value)
-            else:
-                new[col] = value
-        out.append(new)
-    return pl.DataFrame(out)
 
 
 # ---- the highest die, the two highest ------------------------------------------------------
@@ -404,7 +386,7 @@ def attack_and_margin_tables(catalog: Catalog) -> tuple[pl.DataFrame, pl.DataFra
                     {**key, "margin": m, "p": Fraction(margins.get(m, 0), den)}
                     for m in range(top + 1)
                 ]
-    return exact_columns(hit_rows, ["p_hit"]), exact_columns(margin_rows, ["p"])
+    return exact_frame(hit_rows, ["p_hit"]), exact_frame(margin_rows, ["p"])
 
 
 def direct_hits_table(catalog: Catalog) -> pl.DataFrame:
@@ -415,7 +397,7 @@ def direct_hits_table(catalog: Catalog) -> pl.DataFrame:
         for m in MARGINS
         for k in range(m + 1)
     ]
-    return exact_columns(rows, ["p"])
+    return exact_frame(rows, ["p"])
 
 
 def systems_table(catalog: Catalog) -> pl.DataFrame:
@@ -427,7 +409,7 @@ def systems_table(catalog: Catalog) -> pl.DataFrame:
             {"direct_hits": dh, "systems_destroyed": s, "pilot_hits": k, "p": prob}
             for (s, k), prob in by_pilot
         ]
-    return exact_columns(rows, ["p"])
+    return exact_frame(rows, ["p"])
 
 
 def loadout_pools(catalog: Catalog) -> dict[str, tuple[Pool, Pool]]:
@@ -459,23 +441,23 @@ def round_tables(catalog: Catalog) -> tuple[pl.DataFrame, pl.DataFrame]:
             }
             hit_rows += [{**key, "hits": k, "p": hits.p_eq(k)} for k in range(ROUND_ATTACKS + 1)]
             dh_rows.append({**key, "expected_direct_hits": dh})
-    return exact_columns(hit_rows, ["p"]), exact_columns(dh_rows, ["expected_direct_hits"])
+    return exact_frame(hit_rows, ["p"]), exact_frame(dh_rows, ["expected_direct_hits"])
 
 
 def morale_table(catalog: Catalog) -> pl.DataFrame:
     rows = [{"rating": r, "p_rout": p_rout(r, catalog.params)} for r in MORALE_RATINGS]
-    return exact_columns(rows, ["p_rout"])
+    return exact_frame(rows, ["p_rout"])
 
 
 def battery_table(catalog: Catalog) -> pl.DataFrame:
     rows = [{"turns": t, "p_shutdown": p_shutdown(t, catalog.params)} for t in TURNS]
-    return exact_columns(rows, ["p_shutdown"])
+    return exact_frame(rows, ["p_shutdown"])
 
 
 def repairs_table(catalog: Catalog) -> pl.DataFrame:
     d = repairs_dist(catalog)
     rows = [{"systems_replaced": k, "p": d.p_eq(k)} for k in range(d.outcomes[-1] + 1)]
-    return exact_columns(rows, ["p"])
+    return exact_frame(rows, ["p"])
 
 
 def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
@@ -498,21 +480,6 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
 # ---- declarations -------------------------------------------------------------------------
 
 
-def _percent(value: str) -> str:
-    return f"{float(Fraction(value)) * 100:.1f}%"
-
-
-def _number(value: str) -> str:
-    return f"{float(Fraction(value)):.2f}"
-
-
-def _cell(column: str, show=_percent) -> Any:
-    def cell(row: Mapping[str, Any]) -> str:
-        return show(row[column])
-
-    return cell
-
-
 TABLES: Sequence[Table] = (
     Table(
         "attack",
@@ -524,7 +491,7 @@ TABLES: Sequence[Table] = (
             ("spot",),
             "attack_pool",
             "defense_pool",
-            _cell("p_hit"),
+            "p_hit",
             note="Each cell: P(hit), a row per Attack pool, a column per Defense pool.",
         ),
     ),
@@ -542,7 +509,7 @@ TABLES: Sequence[Table] = (
             ("attack_pool", "spot"),
             "defense_pool",
             "margin",
-            _cell("p"),
+            "p",
             note="Each cell: P(that many damage dice); margin 0 is a miss.",
         ),
     ),
@@ -576,7 +543,7 @@ TABLES: Sequence[Table] = (
             ("hits",),
             "attacker",
             "defender",
-            _cell("p"),
+            "p",
             note="Each cell: P(that many of the round's two attacks hit).",
         ),
     ),
@@ -594,7 +561,7 @@ TABLES: Sequence[Table] = (
             (),
             "attacker",
             "defender",
-            _cell("expected_direct_hits", _number),
+            "expected_direct_hits",
             note="Each cell: expected Direct Hits the attacker deals in one round.",
         ),
     ),

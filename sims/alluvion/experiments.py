@@ -5,29 +5,6 @@ every ordered pair of the chosen loadouts including each against itself (side A 
 first on equal initiative only by its d2, so the two orders of a pair are two cells of
 the same matchup). ``--n`` is the total number of duels, each cell gets ceil(N / cells).
 A whole chunk is one engine call: every duel carries its own compiled battle.
-
-Row columns (one row per duel; run options such as --cover are in the run's manifest):
-  cell              int32   the grid cell (manifest.json lists each cell's values)
-  loadout_a/_b      str     the loadouts, as given (a loadouts.toml id or a code)
-  code_a/_b         str     their codes, ``chassis:letters[+Nr]`` (r resistive, e ecm,
-                            m movement, s surveillance, h hand-to-hand, d direct fire,
-                            x smart; +Nr rockets)
-  game              int64   index of the duel within its cell
-  winner            int8    0 side a, 1 side b, 2 draw (undecided after round_cap
-                            rounds, or both out); the query views show a, b, draw
-  rounds            int8    rounds played
-  routed_a/_b       int8    1 when the side routed on a Morale check
-  systems_lost_a/_b int16   systems destroyed on that side's Armor
-  pilot_hits_a/_b   int16   Direct Hits that side's pilot took (a 6 on the loss die)
-  attacks_a/_b      int16   attacks the side made
-  hits_a/_b         int16   of those, hits
-  direct_hits_a/_b  int16   Direct Hits the side dealt
-  soldiers_lost_a/_b int16  foot soldiers the side lost (none in duels)
-  shutdowns_a/_b    int8    the side's Armors that shut down (depleted batteries)
-  grapples_a/_b     int16   grapples the side made
-  armors_left_a/_b  int8    the side's Armors operable at the end
-  seed              int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk             int32   the chunk the row came from
 """
 
 from __future__ import annotations
@@ -42,34 +19,67 @@ import pyarrow as pa
 from sims.alluvion import battle
 from sims.alluvion.catalog import Catalog
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, InputError, Option, comma_list, whole_number
+from sims.core.protocol import (
+    SIDES,
+    Batch,
+    Column,
+    Experiment,
+    InputError,
+    Option,
+    comma_list,
+    expanded,
+    per,
+    whole_number,
+)
 
 DUEL_CHUNK = 20_000  # duels a chunk: one vector call
-RESULT_KEYS = (
-    "winner",
-    "rounds",
-    "routed_a",
-    "routed_b",
-    "systems_lost_a",
-    "systems_lost_b",
-    "pilot_hits_a",
-    "pilot_hits_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "direct_hits_a",
-    "direct_hits_b",
-    "soldiers_lost_a",
-    "soldiers_lost_b",
-    "shutdowns_a",
-    "shutdowns_b",
-    "grapples_a",
-    "grapples_b",
-    "armors_left_a",
-    "armors_left_b",
+STR = pa.dictionary(pa.int32(), pa.string())  # a cell's text, dictionary-encoded
+
+
+def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
+    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
+
+
+# One row per duel (battle.py's results, in the engines' order after the cell's columns).
+RESULT_COLUMNS = (
+    Column(
+        "winner",
+        "label",
+        "the side that won; a draw when undecided after round_cap rounds, or both out",
+        pa.int8(),
+        battle.RESULTS,
+    ),
+    Column("rounds", "count", "rounds played", pa.int8()),
+    _side("routed", pa.int8(), "probability", "1 when the side routed on a Morale check"),
+    _side("systems_lost", pa.int16(), "count", "systems destroyed on that side's Armor"),
+    _side(
+        "pilot_hits",
+        pa.int16(),
+        "count",
+        "Direct Hits that side's pilot took (a 6 on the loss die)",
+    ),
+    _side("attacks", pa.int16(), "count", "attacks the side made"),
+    _side("hits", pa.int16(), "count", "of those, hits"),
+    _side("direct_hits", pa.int16(), "count", "Direct Hits the side dealt"),
+    _side("soldiers_lost", pa.int16(), "count", "foot soldiers the side lost (none in duels)"),
+    _side("shutdowns", pa.int8(), "count", "the side's Armors that shut down (depleted batteries)"),
+    _side("grapples", pa.int16(), "count", "grapples the side made"),
+    _side("armors_left", pa.int8(), "count", "the side's Armors operable at the end"),
 )
-LABELS = {"winner": battle.RESULTS}
+COLUMNS = (
+    Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()),
+    _side("loadout", STR, "id", "the loadouts, as given (a loadouts.toml id or a code)"),
+    _side(
+        "code",
+        STR,
+        "id",
+        "their codes, ``chassis:letters[+Nr]`` (r resistive, e ecm, m movement, "
+        "s surveillance, h hand-to-hand, d direct fire, x smart; +Nr rockets)",
+    ),
+    Column("game", "id", "index of the duel within its cell", pa.int64()),
+    *RESULT_COLUMNS,
+)
+RESULT_KEYS = tuple(c.name for c in expanded(RESULT_COLUMNS))
 
 
 def _engine(name: str) -> Any:
@@ -169,11 +179,12 @@ EXPERIMENTS = {
     "loadouts": Experiment(
         name="loadouts",
         summary="a round robin of loadouts in duels (every ordered pair, mirrors included)",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=DUEL_CHUNK,
         cells=loadout_cells,
         run_chunk=duel_rows,
-        labels=LABELS,
+        columns=COLUMNS,
+        rows="one row per duel; run options such as --cover are in the run's manifest",
         options=(LOADOUTS_OPTION, COVER_OPTION, RANGE_OPTION),
         # the scenarios are the engines' samples; the repairs a table only
         identity_files=(),

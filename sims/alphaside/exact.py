@@ -33,7 +33,7 @@ import polars as pl
 from sims.alphaside import rules
 from sims.alphaside.catalog import Catalog
 from sims.alphaside.params import Parameters
-from sims.core.dist import Dist, fraction_str
+from sims.core.dist import Dist, exact_frame
 from sims.core.protocol import Pivot, Table, columns
 
 DICE = range(1, 21)  # DESIGN contract: "dice 1..20"
@@ -110,38 +110,6 @@ DOC_WEAPON_VS_UNIT = (
     "out), expected_damage (rules.expected_damage) and damage_per_tl = "
     "expected_damage / the weapon's TL cost: the damage a Timeline space buys."
 )
-
-
-def _text(x: Fraction) -> str:
-    """``fraction_str`` of a Fraction, without its re-check (the tables hold ~75,000)."""
-    if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-    return fraction_str(x)
-
-
-def _column(rows: Sequence[Sequence[Any]], i: int) -> list[Any]:
-    return [r[i] for r in rows]
-
-
-def frame(
-    rows: Sequence[Sequence[Any]], names: Sequence[str], fraction_cols: Iterable[str]
-) -> pl.DataFrame:
-    """Row tuples (Fractions in ``fraction_cols``) -> frame with each fraction column as
-    ``a/b`` text and ``<col>_float`` right after it."""
-    fraction_cols = set(fraction_cols)
-    data: dict[str, list[Any]] = {}
-    for i, name in enumerate(names):
-        values = _column(rows, i)
-        if name in fraction_cols:
-            data[name] = [_text(v) for v in values]
-            data[f"{name}_float"] = [float(v) for v in values]
-        else:
-            data[name] = values
-    schema = {
-        n: (pl.Utf8 if n in fraction_cols else pl.Float64 if n.endswith("_float") else None)
-        for n in data
-    }
-    return pl.DataFrame({n: pl.Series(n, v, dtype=schema[n]) for n, v in data.items()})
 
 
 # ---- one attack -------------------------------------------------------------------------
@@ -352,7 +320,7 @@ def hits_table(catalog: Catalog) -> pl.DataFrame:
         for cf in CRIT_FROMS
         for h, c, prob in joint(n, a, cf, p)
     ]
-    return frame(rows, ("dice", "accuracy", "crit_from", "hits", "crits", "p"), ["p"])
+    return exact_frame(rows, ["p"], ("dice", "accuracy", "crit_from", "hits", "crits", "p"))
 
 
 def damage_table(catalog: Catalog) -> pl.DataFrame:
@@ -369,7 +337,7 @@ def damage_table(catalog: Catalog) -> pl.DataFrame:
             for (a, s), d in dists.items():
                 pmf = d.pmf()
                 rows += [(n, a, s, effect, k, pmf.get(k, Fraction(0))) for k in range(top + 1)]
-    return frame(rows, ("dice", "accuracy", "shields", "effect", "damage", "p"), ["p"])
+    return exact_frame(rows, ["p"], ("dice", "accuracy", "shields", "effect", "damage", "p"))
 
 
 def defeat_table(catalog: Catalog) -> pl.DataFrame:
@@ -381,7 +349,9 @@ def defeat_table(catalog: Catalog) -> pl.DataFrame:
                 for s in SHIELDS:
                     kills = defeat_chances(attack_damage(n, a, cf, s, p), HPS)
                     rows += [(n, a, cf, s, hp, k) for hp, k in zip(HPS, kills, strict=True)]
-    return frame(rows, ("dice", "accuracy", "crit_from", "shields", "hp", "p_defeat"), ["p_defeat"])
+    return exact_frame(
+        rows, ["p_defeat"], ("dice", "accuracy", "crit_from", "shields", "hp", "p_defeat")
+    )
 
 
 def over_attacks_table(catalog: Catalog) -> pl.DataFrame:
@@ -394,7 +364,9 @@ def over_attacks_table(catalog: Catalog) -> pl.DataFrame:
                 rows += [
                     (n, a, s, hp, k, kills[k - 1][i]) for i, hp in enumerate(HPS) for k in ATTACKS
                 ]
-    return frame(rows, ("dice", "accuracy", "shields", "hp", "attacks", "p_defeat"), ["p_defeat"])
+    return exact_frame(
+        rows, ["p_defeat"], ("dice", "accuracy", "shields", "hp", "attacks", "p_defeat")
+    )
 
 
 def area_table(catalog: Catalog) -> pl.DataFrame:
@@ -408,7 +380,9 @@ def area_table(catalog: Catalog) -> pl.DataFrame:
                         if s1 <= s2:
                             out = area_outcome(n, a, hp, s1, s2, p)
                             rows += [(n, a, hp, s1, s2, k, out[k]) for k in DEFEATED]
-    return frame(rows, ("dice", "accuracy", "hp", "shields_1", "shields_2", "defeated", "p"), ["p"])
+    return exact_frame(
+        rows, ["p"], ("dice", "accuracy", "hp", "shields_1", "shields_2", "defeated", "p")
+    )
 
 
 def collision_table(catalog: Catalog) -> pl.DataFrame:
@@ -420,10 +394,10 @@ def collision_table(catalog: Catalog) -> pl.DataFrame:
                 plain = defeat_chances(attack_damage(n, a, p.crit_from, s, p), HPS)
                 push = defeat_chances(push_damage(n, a, s, p), HPS)
                 rows += [(n, a, s, hp, plain[i], push[i]) for i, hp in enumerate(HPS)]
-    return frame(
+    return exact_frame(
         rows,
-        ("dice", "accuracy", "shields", "hp", "p_defeat_plain", "p_defeat_push"),
         ["p_defeat_plain", "p_defeat_push"],
+        ("dice", "accuracy", "shields", "hp", "p_defeat_plain", "p_defeat_push"),
     )
 
 
@@ -446,10 +420,10 @@ def weapon_vs_unit_table(catalog: Catalog) -> pl.DataFrame:
         for uid in catalog.units:
             _, kill, expected, per_tl = weapon_vs_unit(catalog, wid, uid)
             rows.append((wid, uid, kill, expected, per_tl))
-    return frame(
+    return exact_frame(
         rows,
-        ("weapon", "unit", "p_defeat", "expected_damage", "damage_per_tl"),
         ["p_defeat", "expected_damage", "damage_per_tl"],
+        ("weapon", "unit", "p_defeat", "expected_damage", "damage_per_tl"),
     )
 
 
@@ -471,13 +445,6 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
 
 def _percent(value: str) -> str:
     return f"{float(Fraction(value)) * 100:.1f}%"
-
-
-def _cell(column: str) -> Any:
-    def cell(row: Mapping[str, Any]) -> str:
-        return _percent(row[column])
-
-    return cell
 
 
 def _plain_then_push(row: Mapping[str, Any]) -> str:
@@ -512,7 +479,7 @@ TABLES: Sequence[Table] = (
             ("effect", "dice", "shields"),
             "accuracy",
             "damage",
-            _cell("p"),
+            "p",
             note="Each cell: P(exactly that much combat damage), a row per accuracy.",
         ),
     ),
@@ -531,7 +498,7 @@ TABLES: Sequence[Table] = (
             ("crit_from", "accuracy", "shields"),
             "dice",
             "hp",
-            _cell("p_defeat"),
+            "p_defeat",
             note="Each cell: P(one attack defeats the unit), a row per dice, a column per HP.",
         ),
     ),
@@ -550,7 +517,7 @@ TABLES: Sequence[Table] = (
             ("accuracy", "shields", "attacks"),
             "dice",
             "hp",
-            _cell("p_defeat"),
+            "p_defeat",
             note="Each cell: P(defeated within that many attacks), a row per dice, a "
             "column per HP.",
         ),
@@ -571,7 +538,7 @@ TABLES: Sequence[Table] = (
             ("defeated", "hp", "shields_1", "shields_2"),
             "dice",
             "accuracy",
-            _cell("p"),
+            "p",
             note="Each cell: P(that outcome of one area roll), a row per dice, a column "
             "per accuracy.",
         ),

@@ -6,29 +6,6 @@ each against itself. ``squads``: whole games between squads of 3 or 5 (squads.to
 ordered pair of the chosen squads. ``--n`` is the total number of games, each cell gets
 ceil(N / cells). A whole chunk is one engine call: every game carries its own compiled
 units.
-
-Row columns (one row per game; side a is the first unit or squad of the cell):
-  cell               int32   the grid cell (manifest.json lists each cell's values)
-  unit_a/_b          str     (duel) the unit ids (catalogs/alphaside/units.toml)
-  squad_a/_b         str     (squads) the squad ids (catalogs/alphaside/squads.toml)
-  game               int64   index of the game within its cell
-  winner             int8    0 side a, 1 side b (more VP; equal VP: the side that acted
-                             last); the query views show a, b
-  vp_a/_b            int16   victory points scored (the VP of each enemy unit defeated)
-  defeats_a/_b       int16   the side's units defeated (each defeat sends one back to
-                             the Reserve, +2 TL)
-  damage_a/_b        int16   damage the side dealt (combat and collision)
-  attacks_a/_b       int16   attacks the side made
-  hits_a/_b          int16   hits rolled (crits included)
-  crits_a/_b         int16   crits rolled
-  tl_attack_a/_b     int16   Timeline spaces the side spent on attacks
-  activations_a/_b   int16   activations the side took
-  first_defeat_a/_b  int8    the Timeline time (1..20: space + 10 x (Phase - 1)) the side
-                             first defeated an enemy unit; 0 never
-  damage_w<k>_<side> int16   damage dealt with weapon slot k (0, 1) of the side's units
-  tl_w<k>_<side>     int16   Timeline spaces spent attacking with weapon slot k
-  seed               int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk              int32   the chunk the row came from
 """
 
 from __future__ import annotations
@@ -43,39 +20,87 @@ import pyarrow as pa
 from sims.alphaside import battle
 from sims.alphaside.catalog import Catalog
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, Option, comma_list
+from sims.core.protocol import (
+    SIDES,
+    Batch,
+    Column,
+    Each,
+    Experiment,
+    Option,
+    comma_list,
+    expanded,
+    per,
+)
 
 GAME_CHUNK = 20_000  # games a chunk: one vector call
-RESULT_KEYS = (
-    "winner",
-    "vp_a",
-    "vp_b",
-    "defeats_a",
-    "defeats_b",
-    "damage_a",
-    "damage_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "crits_a",
-    "crits_b",
-    "tl_attack_a",
-    "tl_attack_b",
-    "activations_a",
-    "activations_b",
-    "first_defeat_a",
-    "first_defeat_b",
-    "damage_w0_a",
-    "damage_w1_a",
-    "damage_w0_b",
-    "damage_w1_b",
-    "tl_w0_a",
-    "tl_w1_a",
-    "tl_w0_b",
-    "tl_w1_b",
+STR = pa.dictionary(pa.int32(), pa.string())  # a cell's text, dictionary-encoded
+SLOT = Each("slot", (0, 1))  # a unit's weapon slots
+
+
+def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
+    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
+
+
+# The engines' results, in their order after the cell's columns (side a is the first
+# unit or squad of the cell).
+RESULT_COLUMNS = (
+    Column(
+        "winner",
+        "label",
+        "the side that won: more VP; equal VP, the side that acted last",
+        pa.int8(),
+        battle.RESULTS,
+    ),
+    _side("vp", pa.int16(), "count", "victory points scored (the VP of each enemy unit defeated)"),
+    _side(
+        "defeats",
+        pa.int16(),
+        "count",
+        "the side's units defeated (each defeat sends one back to the Reserve, +2 TL)",
+    ),
+    _side("damage", pa.int16(), "count", "damage the side dealt (combat and collision)"),
+    _side("attacks", pa.int16(), "count", "attacks the side made"),
+    _side("hits", pa.int16(), "count", "hits rolled (crits included)"),
+    _side("crits", pa.int16(), "count", "crits rolled"),
+    _side("tl_attack", pa.int16(), "count", "Timeline spaces the side spent on attacks"),
+    _side("activations", pa.int16(), "count", "activations the side took"),
+    _side(
+        "first_defeat",
+        pa.int8(),
+        "expectation",
+        "the Timeline time (1..20: space + 10 x (Phase - 1)) the side first defeated an "
+        "enemy unit; 0 never",
+    ),
+    per(
+        (SIDES, SLOT),
+        Column(
+            "damage_w<slot>_<side>",
+            "count",
+            "damage dealt with that weapon slot of the side's units",
+            pa.int16(),
+        ),
+    ),
+    per(
+        (SIDES, SLOT),
+        Column(
+            "tl_w<slot>_<side>",
+            "count",
+            "Timeline spaces spent attacking with that weapon slot",
+            pa.int16(),
+        ),
+    ),
 )
-LABELS = {"winner": battle.RESULTS}
+RESULT_KEYS = tuple(c.name for c in expanded(RESULT_COLUMNS))
+
+
+def _columns(side: str, ids: str) -> tuple[Any, ...]:
+    """The rows of a grid of ``side`` pairs (``unit``, ``squad``) named in ``ids``."""
+    return (
+        Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()),
+        _side(side, STR, "id", f"the {side} ids ({ids})"),
+        Column("game", "id", "index of the game within its cell", pa.int64()),
+        *RESULT_COLUMNS,
+    )
 
 
 def _engine(name: str) -> Any:
@@ -148,21 +173,23 @@ EXPERIMENTS = {
     "duel": Experiment(
         name="duel",
         summary="engagements of one unit a side over a whole game, every ordered pair",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=GAME_CHUNK,
         cells=duel_cells,
         run_chunk=duel_rows,
-        labels=LABELS,
+        columns=_columns("unit", "catalogs/alphaside/units.toml"),
+        rows="one row per game; side a is the cell's first unit",
         options=(UNITS_OPTION,),
     ),
     "squads": Experiment(
         name="squads",
         summary="whole games between squads of 3 or 5, every ordered pair",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=GAME_CHUNK,
         cells=squad_cells,
         run_chunk=squad_rows,
-        labels=LABELS,
+        columns=_columns("squad", "catalogs/alphaside/squads.toml"),
+        rows="one row per game; side a is the cell's first squad",
         options=(SQUADS_OPTION,),
     ),
 }

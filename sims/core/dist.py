@@ -33,6 +33,38 @@ def fraction_str(x: Fraction | int) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
+def _text(x: Any) -> str:
+    """:func:`fraction_str` of a Fraction without its re-check (tables hold ~75,000)."""
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return fraction_str(x)
+
+
+def exact_frame(
+    rows: Iterable[Mapping[str, Any]] | Iterable[Sequence[Any]],
+    exact: Iterable[str],
+    names: Sequence[str] | None = None,
+) -> pl.DataFrame:
+    """An exact table's frame: the one place its floats are made. ``rows`` are dicts (or
+    sequences in ``names`` order) whose ``exact`` columns hold Fractions; each of those is
+    written as text ``a/b`` with ``<column>_float``, its value as a float, right after it;
+    the other columns keep their values, in the rows' order."""
+    exact = set(exact)
+    rows = list(rows)
+    if names is None:
+        names = list(dict.fromkeys(k for row in rows for k in row))
+        rows = [[row.get(n) for n in names] for row in rows]
+    data: dict[str, pl.Series] = {}
+    for i, name in enumerate(names):
+        values = [row[i] for row in rows]
+        if name in exact:
+            data[name] = pl.Series(name, [_text(v) for v in values], pl.String)
+            data[f"{name}_float"] = pl.Series([float(v) for v in values], dtype=pl.Float64)
+        else:
+            data[name] = pl.Series(name, values)
+    return pl.DataFrame(data)
+
+
 def _exact(x: Exact) -> Fraction:
     # A float has already lost the value the caller meant (0.1 is not 1/10), so refuse it.
     if not isinstance(x, Rational | str):

@@ -41,7 +41,9 @@ generator state give the same results; randomness comes only from ``rng``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import textwrap
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -78,33 +80,165 @@ class Catalog(Protocol):
 
 # ---- tables ------------------------------------------------------------------------------
 
-# Column kinds: a key (catalog id or the value a row is for), an exact probability, an
-# exact expected value (both written as fractions a/b with a float column beside), a count.
-COLUMN_KINDS = ("id", "probability", "expectation", "count")
+# Column kinds: a key (``id``: a catalog id, the value a row is for, an index); an exact
+# probability and an exact expected value (in tables both written as fractions a/b with a
+# float column beside; in an experiment's rows, a 0/1 outcome and a number whose means
+# estimate them); a ``count`` of things; a ``label``, an outcome code whose words the
+# query views show.
+COLUMN_KINDS = ("id", "probability", "expectation", "count", "label")
 EXACT_KINDS = ("probability", "expectation")
 
 
 @dataclass(frozen=True)
 class Column:
+    """A column of an exact table or of an experiment's rows. ``dtype`` is the Arrow
+    type the rows carry (None for a table: its CSV is text); a ``label`` column holds
+    small integer codes, code i reading ``words[i]`` (the views' DuckDB ENUM). A row
+    column's name may hold ``<placeholders>``: it is then one of a :class:`Family`."""
+
     name: str
     kind: str  # one of COLUMN_KINDS
     meaning: str = ""
+    dtype: pa.DataType | None = None
+    words: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in COLUMN_KINDS:
             raise ValueError(f"column {self.name!r}: kind {self.kind!r} not in {COLUMN_KINDS}")
+        if (self.kind == "label") != bool(self.words):
+            raise ValueError(f"column {self.name!r}: a label, and only a label, has words")
+
+
+@dataclass(frozen=True)
+class Each:
+    """A placeholder ``<name>`` of a family's column names and the values it takes:
+    ``values``, or ``of(catalog)`` when the run's catalog decides them (``text`` says
+    which, for ``--describe``)."""
+
+    name: str
+    values: tuple[Any, ...] = ()
+    of: Callable[[Any], Sequence[Any]] | None = None
+    text: str = ""
+
+    def resolve(self, catalog: Any) -> tuple[Any, ...]:
+        return tuple(self.of(catalog)) if self.of is not None else self.values
+
+    def text_of(self) -> str:
+        return self.text or ", ".join(map(str, self.values))
+
+
+SIDES = Each("side", ("a", "b"))  # the two sides of a matchup: side a is the cell's first
+
+
+@dataclass(frozen=True)
+class Family:
+    """Row columns written for every combination of placeholder values, ``each``
+    outermost first; one combination's columns together, in order (``hex_<side>_<mech>``
+    then ``down_<side>_<mech>``, for side a's mechs, then side b's)."""
+
+    each: tuple[Each, ...]
+    columns: tuple[Column, ...]
+
+    def __post_init__(self) -> None:
+        # the views type a label column by its one name (Experiment.labels)
+        for c in self.columns:
+            if c.words:
+                raise ValueError(f"column {c.name!r}: a label column stands alone, not in a family")
+
+    def expand(self, catalog: Any = None) -> list[Column]:
+        combos: list[dict[str, Any]] = [{}]
+        for e in self.each:
+            combos = [{**c, e.name: v} for c in combos for v in e.resolve(catalog)]
+        return [
+            dataclasses.replace(col, name=_filled(col.name, combo))
+            for combo in combos
+            for col in self.columns
+        ]
+
+
+def _filled(pattern: str, values: Mapping[str, Any]) -> str:
+    for key, value in values.items():
+        pattern = pattern.replace(f"<{key}>", str(value))
+    return pattern
+
+
+def per(each: Each | Sequence[Each], *cols: Column) -> Family:
+    """``per(SIDES, Column("routed_<side>", ...))``: the family of ``cols`` over ``each``."""
+    return Family((each,) if isinstance(each, Each) else tuple(each), cols)
+
+
+def expanded(items: Sequence[Column | Family], catalog: Any = None) -> list[Column]:
+    """Columns in order, each family's expanded (for ``catalog`` where it decides them)."""
+    out: list[Column] = []
+    for item in items:
+        out.extend(item.expand(catalog) if isinstance(item, Family) else [item])
+    return out
+
+
+DESCRIBE_WIDTH = 96  # --describe's lines
+
+# what the runner adds to every experiment's rows, last
+RUNNER_COLUMNS = (
+    Column(
+        "seed",
+        "id",
+        "the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))",
+        pa.int64(),
+    ),
+    Column("chunk", "id", "the chunk the row came from", pa.int32()),
+)
+
+
+def type_text(dtype: pa.DataType | None) -> str:
+    """A row column's Arrow type, short: ``int8``, ``str``, ``dict<str>`` (dictionary-
+    encoded strings; the index type is the rows' business), ``decimal(38,0)``."""
+    if dtype is None:
+        return ""
+    if pa.types.is_dictionary(dtype):
+        return f"dict<{type_text(dtype.value_type)}>"
+    if pa.types.is_string(dtype) or pa.types.is_large_string(dtype):
+        return "str"
+    if pa.types.is_decimal(dtype):
+        return f"decimal({dtype.precision},{dtype.scale})"
+    return {"float": "float32", "double": "float64"}.get(str(dtype), str(dtype))
+
+
+def describe_columns(items: Sequence[Column | Family]) -> list[str]:
+    """A line per column (a family's by its pattern): type, kind and meaning, a label's
+    codes and words; then what each placeholder takes."""
+    flat = [c for item in items for c in (item.columns if isinstance(item, Family) else [item])]
+    wide = max(len(c.name) for c in flat) + 2
+    typed = max(len(type_text(c.dtype)) for c in flat) + 2
+    indent = " " * (2 + wide + typed + 13)
+    lines = []
+    for c in flat:
+        meaning = c.meaning
+        if c.words:
+            codes = ", ".join(f"{i} {w}" for i, w in enumerate(c.words))
+            meaning += f" (codes {codes}; the query views show the words)"
+        head = f"  {c.name:<{wide}}{type_text(c.dtype):<{typed}}{c.kind:<13}"
+        lines += textwrap.wrap(
+            meaning, DESCRIBE_WIDTH, initial_indent=head, subsequent_indent=indent
+        )
+    each = {e.name: e for item in items if isinstance(item, Family) for e in item.each}
+    if each:
+        where = "; ".join(f"<{n}> is {e.text_of()}" for n, e in each.items())
+        lines += textwrap.wrap(f"where {where}", DESCRIBE_WIDTH, subsequent_indent="  ")
+    return lines
 
 
 @dataclass(frozen=True)
 class Pivot:
     """How the printable Markdown shows a table too long to list: a section per value of
     ``sections``, a row per value of ``rows``, a column per value of ``columns``, each
-    cell ``cell(row)`` (the table's row as a dict); ``note`` says what a cell holds."""
+    cell the value of the column named ``cell`` written as its kind is (a probability as
+    a percentage ``pp.p%``, an expectation to two decimals), or ``cell(row)`` (the
+    table's row as a dict); ``note`` says what a cell holds."""
 
     sections: tuple[str, ...]
     rows: str
     columns: str
-    cell: Callable[[Mapping[str, Any]], str]
+    cell: str | Callable[[Mapping[str, Any]], str]
     note: str = ""
 
 
@@ -202,16 +336,17 @@ class Experiment:
     ``cells(catalog, options)`` lists the grid's cells before sweeps (e.g. every matchup)
     as dicts of column values; ``run_chunk(catalog, batch, rng, engine)`` plays a
     :class:`Batch` of rows (one engine call for the whole chunk) and returns them as an
-    Arrow table. ``chunk_size`` is the rows per chunk. ``schema`` documents the row
-    columns (``mechbal simulate GAME EXPERIMENT --describe``). Enumerations
-    (``needs_n=False``) have one row-group per cell and no randomness: ``--n``, the seed
-    and the engine do not enter their runs' identity. ``labels`` names the codes of
-    outcome columns (code i is ``labels[column][i]``); the query views show the labels
-    (DuckDB ENUMs) while the Parquet rows keep the small integer codes."""
+    Arrow table. ``chunk_size`` is the rows per chunk. ``columns`` declares the rows
+    ``run_chunk`` returns, in order, with their Arrow types (the runner adds
+    :data:`RUNNER_COLUMNS`); ``doc`` and ``rows`` (what one row is) introduce them in
+    ``mechbal simulate GAME EXPERIMENT --describe``. Enumerations (``needs_n=False``)
+    have one row-group per cell and no randomness: ``--n``, the seed and the engine do
+    not enter their runs' identity. The ``label`` columns' words (:attr:`labels`) are
+    what the query views show (DuckDB ENUMs) while the Parquet rows keep the codes."""
 
     name: str
     summary: str
-    schema: str
+    doc: str
     chunk_size: int
     cells: Callable[[Any, Mapping[str, Any]], list[dict[str, Any]]]
     run_chunk: Callable[..., pa.Table]
@@ -223,7 +358,24 @@ class Experiment:
     identity_files: tuple[str, ...] = ()  # catalog files only this experiment reads
     # what a run made up and its rows only name (e.g. generated entries), for the manifest
     run_notes: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
-    labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    columns: tuple[Column | Family, ...] = ()
+    rows: str = "one row per game"
+
+    @property
+    def labels(self) -> dict[str, tuple[str, ...]]:
+        """The label columns' words by column (code i is ``words[i]``)."""
+        return {c.name: c.words for c in self.columns if isinstance(c, Column) and c.words}
+
+    def row_columns(self, catalog: Any) -> list[Column]:
+        """Every column a run's rows hold, in order, its families expanded for
+        ``catalog`` (the run's, ``--set`` values applied)."""
+        return expanded(self.columns, catalog) + list(RUNNER_COLUMNS)
+
+    def describe(self) -> str:
+        """``doc``, then the row columns (``mechbal simulate GAME EXPERIMENT --describe``)."""
+        head = textwrap.wrap(f"Row columns ({self.rows}):", DESCRIBE_WIDTH)
+        lines = [self.doc.rstrip(), "", *head, *describe_columns([*self.columns, *RUNNER_COLUMNS])]
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ declares them; ``analysis.tables.write_tables`` writes them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import polars as pl
 
-from sims.core.dist import fraction_str
+from sims.core.dist import exact_frame
 from sims.core.protocol import Pivot, Table, columns
 from sims.labpartners import battle, draws, rules
 from sims.labpartners.catalog import Card, Catalog, Kaiju
@@ -79,23 +79,6 @@ DOC_BATTLE = (
 )
 
 
-def exact_columns(rows: Iterable[dict], fraction_cols: Iterable[str]) -> pl.DataFrame:
-    """Rows with Fraction values -> frame with ``col`` (string ``a/b``) and ``col_float``
-    right after it, the other columns in the rows' order."""
-    fraction_cols = set(fraction_cols)
-    out = []
-    for row in rows:
-        new: dict[str, Any] = {}
-        for col, value in row.items():  # the row's own order, each float beside its fraction
-            if col in fraction_cols:
-                new[col] = fraction_str(value)
-                new[f"{col}_float"] = float(value)
-            else:
-                new[col] = value
-        out.append(new)
-    return pl.DataFrame(out)
-
-
 def _decks(catalog: Catalog) -> dict[str, tuple[Card, ...]]:
     return {d: catalog.decks[d].cards for d in DECKS}
 
@@ -106,17 +89,17 @@ def _decks(catalog: Catalog) -> dict[str, tuple[Card, ...]]:
 def draws_table(catalog: Catalog) -> pl.DataFrame:
     """DESIGN's ``labpartners/draws.csv``: a series per deck, attribute and value."""
     rows = draws.draws_rows(_decks(catalog), tuple(catalog.forms), tuple(catalog.types))
-    return exact_columns(rows, ["p_at_least_one"])
+    return exact_frame(rows, ["p_at_least_one"])
 
 
 def lesson_table(catalog: Catalog) -> pl.DataFrame:
     rows = draws.lesson_rows(_decks(catalog), tuple(catalog.forms), catalog.params.lesson_threshold)
-    return exact_columns(rows, ["p_lesson", "p_lesson_can_take"])
+    return exact_frame(rows, ["p_lesson", "p_lesson_can_take"])
 
 
 def combo_table(catalog: Catalog) -> pl.DataFrame:
     rows = draws.combo_rows(_decks(catalog), tuple(range(1, catalog.params.power_tiers + 1)))
-    return exact_columns(rows, ["p_combo"])
+    return exact_frame(rows, ["p_combo"])
 
 
 # ---- crit.csv -----------------------------------------------------------------------------
@@ -138,7 +121,7 @@ def crit_table(catalog: Catalog) -> pl.DataFrame:
                     "p_crit": rules.p_crit(acc, p),
                 }
             )
-    return exact_columns(rows, ["p_crit"])
+    return exact_frame(rows, ["p_crit"])
 
 
 # ---- arm_damage.csv -----------------------------------------------------------------------
@@ -190,7 +173,7 @@ def arm_damage_table(catalog: Catalog) -> pl.DataFrame:
                             **arm_case(card, foe, bool(lesson), bool(head), p),
                         }
                     )
-    return exact_columns(rows, ["p_crit", "expected"])
+    return exact_frame(rows, ["p_crit", "expected"])
 
 
 # ---- battle.csv ---------------------------------------------------------------------------
@@ -215,9 +198,7 @@ def battle_row(catalog: Catalog, mech: str, kaiju: str) -> dict[str, Any]:
 
 def battle_table(catalog: Catalog) -> pl.DataFrame:
     rows = [battle_row(catalog, m, k) for m in catalog.mechs for k in catalog.kaiju]
-    return exact_columns(
-        rows, ["p_win", "p_city", "p_destroyed", "expected_gpa", "expected_rounds"]
-    )
+    return exact_frame(rows, ["p_win", "p_city", "p_destroyed", "expected_gpa", "expected_rounds"])
 
 
 def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
@@ -233,10 +214,6 @@ def tables(catalog: Catalog) -> dict[str, pl.DataFrame]:
 
 
 # ---- declarations -------------------------------------------------------------------------
-
-
-def _percent(value: str) -> str:
-    return f"{float(Fraction(value)) * 100:.1f}%"
 
 
 def _arm_cell(row: Mapping[str, Any]) -> str:
@@ -258,7 +235,7 @@ TABLES = (
             ("deck", "attribute"),
             "cards_seen",
             "value",
-            lambda row: _percent(row["p_at_least_one"]),
+            "p_at_least_one",
             note="Each cell: P(at least one) after that many body cards.",
         ),
     ),

@@ -5,37 +5,6 @@ Form, the locked slots with gaps, the spares a rebuild takes, the flipped Traits
 every kaiju, one row per Battle. The grid's cells are deck x kaiju x policy; ``--n`` is the
 total number of battles, each cell gets ceil(N / cells). The whole chunk is one engine
 call (each battle is its own compiled scenario).
-
-Row columns (one row per battle; run options such as --gap-percent are in the run's
-manifest; see ``mechbal query``):
-  cell            int32   the grid cell (manifest.json lists each cell's values)
-  deck            str     the deck the mech was dealt from: alpha (the 70-card alpha
-                          deck) or full (the 150-card full spread)
-  kaiju           str     the kaiju id (catalogs/labpartners/kaiju.toml)
-  policy          str     the group's Battle policy (policies.toml)
-  game            int64   index of the battle within its cell
-  lesson          str     the lesson Form (the top body card's Form, Assembly)
-  lesson_took     bool    3+ parts of the lesson Form: the lesson took
-  gaps            int8    empty slots of the locked mech (0..5)
-  weak_matches    int8    parts whose Form or Type the kaiju (Traits applied) is weak
-                          to, a part counted once
-  resist_matches  int8    parts whose Form or Type the kaiju resists, a part counted once
-  traits          str     the flipped Trait ids in flip order, comma-separated
-  legs, torso, head, arm_1, arm_2  str  the card id in each slot (null for a gap)
-  result          int8    0 win, 1 city (the kaiju reached the city after the last
-                          round), 2 destroyed (no intact part left); the query views
-                          show win, city, destroyed
-  gpa             float32 the group's GPA from the grade of the outcome (grades.toml)
-  rounds          int8    rounds played (the round the battle ended in)
-  kaiju_hp        int16   the kaiju's HP at the start (Traits and debuff applied)
-  kaiju_hp_left   int16   the kaiju's HP at the end (0 when defeated)
-  parts_lost      int8    parts destroyed in the battle (a part rebuilt and destroyed
-                          again counts twice)
-  rebuilds        int8    rebuilds made (a turn without firing each)
-  crits           int16   crits landed
-  punches         int8    wimpy punches thrown
-  seed            int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk           int32   the chunk the row came from
 """
 
 from __future__ import annotations
@@ -48,7 +17,16 @@ import numpy as np
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, Option, comma_list, whole_number
+from sims.core.protocol import (
+    Batch,
+    Column,
+    Each,
+    Experiment,
+    Option,
+    comma_list,
+    per,
+    whole_number,
+)
 from sims.labpartners import battle, rules, vector
 from sims.labpartners.catalog import SLOTS, Catalog, Deck
 from sims.labpartners.game import random_setup
@@ -251,8 +229,94 @@ GAP_OPTION = Option(
     metavar="PCT",
 )
 
-# The codes of the outcome column, in code order: the query views show these words.
-LABELS = {"result": battle.RESULTS}
+STR = pa.dictionary(pa.int32(), pa.string())  # text, dictionary-encoded
+
+
+def _cell_column() -> Column:
+    return Column(
+        "cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()
+    )
+
+
+def _mech_columns(parts: str) -> tuple[Column, ...]:
+    """The dealt or locked mech: ``parts`` says which parts count."""
+    return (
+        Column("lesson", "id", "the lesson Form (the top body card's Form, Assembly)", STR),
+        Column(
+            "lesson_took",
+            "probability",
+            f"3+ {parts} of the lesson Form: the lesson took",
+            pa.bool_(),
+        ),
+        Column("gaps", "count", "empty slots of the locked mech (0..5)", pa.int8()),
+        Column(
+            "weak_matches",
+            "count",
+            f"{parts} whose Form or Type the kaiju (Traits applied) is weak to, a part "
+            "counted once",
+            pa.int8(),
+        ),
+        Column(
+            "resist_matches",
+            "count",
+            f"{parts} whose Form or Type the kaiju resists, a part counted once",
+            pa.int8(),
+        ),
+    )
+
+
+TRAITS = Column("traits", "id", "the flipped Trait ids in flip order, comma-separated", STR)
+SLOT_COLUMNS = tuple(
+    Column(slot, "id", f"the card id in the {slot} slot (null for a gap)", STR) for slot in SLOTS
+)
+# The Battle's outcome (battle.py), the same in both experiments.
+BATTLE_COLUMNS = (
+    Column(
+        "result",
+        "label",
+        "how the battle ended: won, the kaiju reached the city after the last round, or the "
+        "mech destroyed (no intact part left)",
+        pa.int8(),
+        battle.RESULTS,
+    ),
+    Column(
+        "gpa",
+        "expectation",
+        "the group's GPA from the grade of the outcome (grades.toml)",
+        pa.float32(),
+    ),
+    Column("rounds", "count", "Battle rounds played (the round the battle ended in)", pa.int8()),
+    Column(
+        "kaiju_hp", "count", "the kaiju's HP at the start (Traits and debuff applied)", pa.int16()
+    ),
+    Column("kaiju_hp_left", "count", "the kaiju's HP at the end (0 when defeated)", pa.int16()),
+    Column(
+        "parts_lost",
+        "count",
+        "parts destroyed in the battle (a part rebuilt and destroyed again counts twice)",
+        pa.int8(),
+    ),
+    Column("rebuilds", "count", "rebuilds made (a turn without firing each)", pa.int8()),
+    Column("crits", "count", "crits landed", pa.int16()),
+    Column("punches", "count", "wimpy punches thrown", pa.int8()),
+)
+BATTLES_COLUMNS = (
+    _cell_column(),
+    Column(
+        "deck",
+        "id",
+        "the deck the mech was dealt from: alpha (the 70-card alpha deck) or full (the "
+        "150-card full spread)",
+        STR,
+    ),
+    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", STR),
+    Column("policy", "id", "the group's Battle policy (policies.toml)", STR),
+    Column("game", "id", "index of the battle within its cell", pa.int64()),
+    *_mech_columns("parts"),
+    TRAITS,
+    *SLOT_COLUMNS,
+    *BATTLE_COLUMNS,
+)
 
 
 def _cells_with_gap(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -264,7 +328,7 @@ def _cells_with_gap(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[s
 
 # ---- full-spread-vs-alpha: whole games, every game with every deck ----------------------
 
-GAMES_SCHEMA = """\
+GAMES_DOC = """\
 ``full-spread-vs-alpha``: whole games (game/play.py: Assembly played by the seats' player
 policies, the Battle of the locked mech, then the grades), every game played with every
 deck on the same random setup (common random numbers: one random_setup.Shuffle per chunk
@@ -273,53 +337,6 @@ are kaiju x players; ``--n`` is the total number of games, each cell gets ceil(N
 and every game writes one row per deck (--decks, then the --alpha-samples decks
 alpha-sample-1..K: the alpha's count of each Part-Type drawn from the full spread; their
 card lists are in the run's manifest notes).
-
-Row columns (one row per game and deck; see ``mechbal query``):
-  cell             int32   the grid cell (manifest.json lists each cell's values)
-  game             int64   index of the game within its cell (the same game in every deck)
-  deck             str     the deck played: alpha, full, a deck of decks.toml or
-                           alpha-sample-<k>
-  kaiju            str     the kaiju id (catalogs/labpartners/kaiju.toml)
-  players          int8    seats at the table (2..5)
-  mode             str     standalone or campaign (--mode)
-  seats            str     each seat's player policy (players.toml), comma-separated in
-                           seat order (--seats cycled over the seats)
-  lesson           str     the lesson Form
-  lesson_took      bool    3+ locked parts of the lesson Form: the lesson took
-  gaps             int8    empty slots of the locked mech (0..5)
-  weak_matches     int8    locked parts whose Form or Type the kaiju (Traits applied) is
-                           weak to, a part counted once
-  resist_matches   int8    locked parts whose Form or Type the kaiju resists, a part once
-  assembly_rounds  int8    Assembly rounds played (the countdown; fewer after a campaign
-                           early stop)
-  traits_flipped   int8    Trait cards flipped (applied to the kaiju)
-  traits           str     the flipped Trait ids in flip order, comma-separated
-  body_seen        int16   body cards that left the draw pile (hands, refills, Ace draws)
-  lesson_seen      bool    a body card of the lesson Form was among those body_seen cards
-  lesson_dealt     bool    a body card of the lesson Form was in the opening hands (the
-                          first 5 x players body cards: the exact draw odds apply)
-  legs, torso, head, arm_1, arm_2  str  the locked card id in each slot (null for a gap)
-  battle_policy    str     the group's Battle policy (policies.toml; campaign: the one of
-                           the Specialty a seat brings to Battle)
-  result           int8    0 win, 1 city (the kaiju reached the city after the last
-                           round), 2 destroyed (no intact part left); the query views
-                           show win, city, destroyed
-  gpa              float32 the group's grade GPA from the outcome (grades.toml)
-  rounds           int8    Battle rounds played (the round the battle ended in)
-  kaiju_hp         int16   the kaiju's HP at the start (Traits and debuff applied)
-  kaiju_hp_left    int16   the kaiju's HP at the end (0 when defeated)
-  parts_lost       int8    parts destroyed in the battle (a part rebuilt and destroyed
-                           again counts twice)
-  rebuilds         int8    rebuilds made (a turn without firing each)
-  crits            int16   crits landed
-  punches          int8    wimpy punches thrown
-  study_<k>        str     seat k's Independent Study id (k = 1..5; null for an empty seat)
-  study_done_<k>   bool    seat k's study is complete (null for an empty seat)
-  gpa_<k>          float32 seat k's GPA: the group's grade GPA + the group credits that
-                           hold + the personal credit of a completed study
-                           (credits.toml; null for an empty seat)
-  seed             int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk            int32   the chunk the row came from
 """
 
 # games a chunk (each written once per deck): about 0.5 s with the vector engine and two
@@ -399,7 +416,7 @@ def _strings(values: np.ndarray) -> pa.Array:
 
 def game_rows(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine: str) -> pa.Table:
     """One chunk: G games (one Shuffle), each played with every deck; the Battle's dice
-    of each deck from ``default_rng(bseed)`` (module docstring GAMES_SCHEMA)."""
+    of each deck from ``default_rng(bseed)`` (GAMES_DOC)."""
     options = batch.cells[0]
     decks = chunk_decks(catalog, options)
     G = batch.rows
@@ -540,26 +557,108 @@ GAMES_OPTIONS = (
     ),
 )
 
+SEAT = Each("seat", tuple(range(1, MAX_SEATS + 1)))
+GAMES_COLUMNS = (
+    _cell_column(),
+    Column(
+        "game", "id", "index of the game within its cell (the same game in every deck)", pa.int64()
+    ),
+    Column(
+        "deck",
+        "id",
+        "the deck played: alpha, full, a deck of decks.toml or alpha-sample-<k>",
+        STR,
+    ),
+    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", STR),
+    Column("players", "count", "seats at the table (2..5)", pa.int8()),
+    Column("mode", "id", "standalone or campaign (--mode)", STR),
+    Column(
+        "seats",
+        "id",
+        "each seat's player policy (players.toml), comma-separated in seat order (--seats "
+        "cycled over the seats)",
+        STR,
+    ),
+    *_mech_columns("locked parts"),
+    Column(
+        "assembly_rounds",
+        "count",
+        "Assembly rounds played (the countdown; fewer after a campaign early stop)",
+        pa.int8(),
+    ),
+    Column("traits_flipped", "count", "Trait cards flipped (applied to the kaiju)", pa.int8()),
+    TRAITS,
+    Column(
+        "body_seen",
+        "count",
+        "body cards that left the draw pile (hands, refills, Ace draws)",
+        pa.int16(),
+    ),
+    Column(
+        "lesson_seen",
+        "probability",
+        "a body card of the lesson Form was among those body_seen cards",
+        pa.bool_(),
+    ),
+    Column(
+        "lesson_dealt",
+        "probability",
+        "a body card of the lesson Form was in the opening hands (the first 5 x players "
+        "body cards: the exact draw odds apply)",
+        pa.bool_(),
+    ),
+    *SLOT_COLUMNS,
+    Column(
+        "battle_policy",
+        "id",
+        "the group's Battle policy (policies.toml; campaign: the one of the Specialty a seat "
+        "brings to Battle)",
+        STR,
+    ),
+    *BATTLE_COLUMNS,
+    per(
+        SEAT,
+        Column(
+            "study_<seat>", "id", "that seat's Independent Study id (null for an empty seat)", STR
+        ),
+        Column(
+            "study_done_<seat>",
+            "probability",
+            "that seat's study is complete (null for an empty seat)",
+            pa.bool_(),
+        ),
+        Column(
+            "gpa_<seat>",
+            "expectation",
+            "that seat's GPA: the group's grade GPA + the group credits that hold + the "
+            "personal credit of a completed study (credits.toml; null for an empty seat)",
+            pa.float32(),
+        ),
+    ),
+)
 
 EXPERIMENTS = {
     "battles": Experiment(
         name="battles",
         summary="finished mechs dealt from each deck (alpha, full) against every kaiju",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=BATTLE_CHUNK,
         cells=_cells_with_gap,
         run_chunk=_chunk,
-        labels=LABELS,
+        columns=BATTLES_COLUMNS,
+        rows="one row per battle; run options such as --gap-percent are in the run's "
+        "manifest; see ``mechbal query``",
         options=(DECKS_OPTION, KAIJU_OPTION, POLICY_OPTION, GAP_OPTION),
     ),
     "full-spread-vs-alpha": Experiment(
         name="full-spread-vs-alpha",
         summary="whole games (Assembly, Battle, grades), every game with every deck",
-        schema=GAMES_SCHEMA,
+        doc=GAMES_DOC,
         chunk_size=GAMES_CHUNK,
         cells=game_cells,
         run_chunk=game_rows,
-        labels=LABELS,
+        columns=GAMES_COLUMNS,
+        rows="one row per game and deck; see ``mechbal query``",
         options=GAMES_OPTIONS,
         identity_files=("studies.toml", "credits.toml", "players.toml"),
         run_notes=_sample_notes,

@@ -22,23 +22,8 @@ builds) and ``full``, the projected five-runner catalog ``parts_full.toml`` (003
 ``assumed``, written by ``make_full_catalog.py``; 7,200,000 builds).
 
 Rows (:func:`build_rows`, one per build; all builds with the ``legal`` flag unless
-``legal_only``, so the rows also show what the cap refuses and by how much):
-  chassis, head, right_arm, left_arm, legs, back  dictionary<int16, str>  part ids
-  class        dictionary<int8, str>  light | medium | heavy (the chassis class)
-  weight       int16  sum of the six parts' Weight (B3)
-  cap          int16  the class cap (B3)
-  over         int16  weight - cap (negative: Weight to spare)
-  overload     int16  Speed and Evasion lost: ceil(over / step) when over > 0 (B4)
-  legal        bool   over <= overload_max (B4)
-  evasion      int16  chassis + legs Evasion - overload (C; no pilot: Piloting 0)
-  speed        int16  chassis + legs Speed - overload (C)
-  sensors      int16  chassis + head + back Sensors (C)
-  e_def        int16  chassis + head E-Def (C; no pilot: Systems 0)
-  reactor_cap  int16  chassis + back Reactor (C)
-  hull         int16  sum of the six parts' Durability (C)
-  head_acc     int8   the head's Acc (C: added to every attack)
-  band_head, band_right_arm, band_left_arm, band_core, band_back, band_legs
-               int8   d20 faces per part: Sizes scaled to 20 by largest remainder (F4)
+``legal_only``, so the rows also show what the cap refuses and by how much): the columns
+``experiments.BUILD_COLUMNS`` declares (``mechbal simulate skirmish builds --describe``).
 """
 
 from __future__ import annotations

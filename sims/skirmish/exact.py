@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from sims.core.dist import fraction_str
+from sims.core.dist import exact_frame
 from sims.core.protocol import Pivot, Table, columns
 from sims.skirmish import modifiers, rules
 from sims.skirmish.catalog import Catalog, Mech, Part
@@ -68,20 +68,6 @@ DOC_STRIKES = (
 )
 
 
-def exact_columns(rows: Iterable[dict], fraction_cols: Iterable[str]) -> pl.DataFrame:
-    """Rows with Fraction values -> frame with ``col`` (string) and ``col_float``."""
-    fraction_cols = list(fraction_cols)
-    out = []
-    for row in rows:
-        row = dict(row)
-        for col in fraction_cols:
-            value = row.pop(col)
-            row[col] = fraction_str(value)
-            row[f"{col}_float"] = float(value)
-        out.append(row)
-    return pl.DataFrame(out)
-
-
 # ---- hit.csv -----------------------------------------------------------------------------
 
 
@@ -93,7 +79,7 @@ def hit_table() -> pl.DataFrame:
         for e in EVASION_RANGE
         for m in MODIFIER_RANGE
     )
-    return exact_columns(rows, ["p_hit"])
+    return exact_frame(rows, ["p_hit"])
 
 
 # ---- penetration.csv -----------------------------------------------------------------------
@@ -117,7 +103,7 @@ def penetration_table(params: rules.Parameters) -> pl.DataFrame:
                     rows.append(
                         {"pen": pen, "armor": armor, "margin": margin, "variant": variant, **odds}
                     )
-    return exact_columns(rows, rules.OUTCOMES)
+    return exact_frame(rows, rules.OUTCOMES)
 
 
 # ---- bands.csv --------------------------------------------------------------------------------
@@ -143,7 +129,7 @@ def bands_table(catalog: Catalog) -> pl.DataFrame:
         for cover in ("none", "hard")
         for row in kit_bands(catalog.mech(kit), catalog.params, cover)
     ]
-    return exact_columns(rows, ["p_strike"])
+    return exact_frame(rows, ["p_strike"])
 
 
 # ---- one hit over (part, outcome); weapon_vs_kit.csv --------------------------------------------
@@ -258,7 +244,7 @@ def weapon_vs_kit_table(catalog: Catalog) -> pl.DataFrame:
                     "expected_damage": expected_damage(weapon, target, catalog.params),
                 }
             )
-    return exact_columns(rows, ["p_hit", "crit_share", "expected_damage"])
+    return exact_frame(rows, ["p_hit", "crit_share", "expected_damage"])
 
 
 def strikes_table(catalog: Catalog) -> pl.DataFrame:
@@ -269,7 +255,7 @@ def strikes_table(catalog: Catalog) -> pl.DataFrame:
         for kit in catalog.kits
         for (part, outcome), p in strike_outcomes(w, catalog.mech(kit), catalog.params).items()
     ]
-    return exact_columns(rows, ["p"])
+    return exact_frame(rows, ["p"])
 
 
 def mean_crit_share(
@@ -344,14 +330,10 @@ def damage_by_range_table(catalog: Catalog, target: str | None = None) -> pl.Dat
                         "expected_damage": best[1],
                     }
                 )
-    return exact_columns(rows, ["expected_damage"])
+    return exact_frame(rows, ["expected_damage"])
 
 
 # ---- the table declarations (DESIGN.md "Tables"; the contract columns and their kinds) ----
-
-
-def _percent(value: str, digits: int = 1) -> str:
-    return f"{float(Fraction(value)) * 100:.{digits}f}%"
 
 
 def _full_or_better_and_crit(row: Mapping[str, Any]) -> str:
@@ -364,7 +346,7 @@ TABLES = (
         "hit",
         DOC_HIT,
         columns(("bonus", "id"), ("evasion", "id"), ("modifier", "id"), ("p_hit", "probability")),
-        Pivot(("modifier",), "bonus", "evasion", lambda row: _percent(row["p_hit"])),
+        Pivot(("modifier",), "bonus", "evasion", "p_hit"),
     ),
     Table(
         "penetration",

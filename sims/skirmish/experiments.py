@@ -3,41 +3,6 @@
 Every experiment here plays battles with the chosen engine and writes one row per
 battle. ``--n`` is the total number of battles: each grid cell (matchup x swept values)
 gets ceil(N / cells). Matchup grids are ordered pairs, mirror matches included.
-
-Row columns (one row per battle; swept values are the run's hive folders, run
-parameters come from its manifest; see ``mechbal query``):
-  cell            int32   the grid cell (manifest.json lists each cell's values)
-  side_a, side_b  str     kit ids; a team is its kit ids joined by "+"
-  policy_a/_b     str     the sides' policies (catalogs/skirmish/policies.toml)
-  battle          int64   index of the battle within its cell
-  winner          int8    0 side A, 1 side B, 2 draw (counted as half a win); the query
-                          views show the words a, b, draw (a DuckDB ENUM)
-  rounds          int8    rounds played (at most the round cap)
-  decided         int8    0 wipe, 1 points, 2 Hull percentage, 3 draw; the views show
-                          wipe, points, hull, draw
-  hull_a, hull_b  float32 Hull left per side, current over maximum Durability (0..1)
-  kills_a/_b      int16   enemy mechs destroyed by each side
-  crits_a/_b      int32   crits dealt by each side
-  shots_a/_b, hits_a/_b   int32  shots fired and hits landed by each side
-  destroyed_<side>_<part> int16  parts destroyed on that side's mechs, by location
-                          (head, right_arm, left_arm, core, back, legs)
-  points_a, points_b      int16  score (003 I4): 3 per enemy mech destroyed, 1 per zone
-                          held at the end of each round; after a sudden-death round, the
-                          score at the round cap (that round decides by a wipe or Hull)
-  zones_a, zones_b        int16  zone-rounds held (0 on the track: it has no zones)
-  zones_<side>_r<r>       int8   zones that side held at the end of round r (1..round cap)
-  hex_<side>_<k>          int16  where that side's k-th mech (0-based, its team order)
-                          stands at the end, or where it was destroyed: the map's flat
-                          hex index row * length + col (on the track its hex, side A
-                          starting at 0)
-  down_<side>_<k>         bool   that mech was destroyed
-  duels only (duel, crit-margin, bands), per weapon mount k (0 right arm, 1 left arm,
-  2 back) of each side:
-  weapon_<side>_<k> str   weapon id (null where the mount holds none)
-  hits_<side>_<k>, crits_<side>_<k>  int16  hits and crits that weapon's Fire landed
-  seed            int64   the run's seed (chunk k draws SeedSequence(seed, spawn_key=(k,)))
-  chunk           int32   the chunk the row came from (a chunk holds many cells: one
-                          engine call plays every matchup of the chunk)
 """
 
 from __future__ import annotations
@@ -51,7 +16,17 @@ import polars as pl
 import pyarrow as pa
 
 from sims.core.catalog import CatalogError
-from sims.core.protocol import Batch, Experiment, Option, comma_list, whole_number
+from sims.core.protocol import (
+    SIDES,
+    Batch,
+    Column,
+    Each,
+    Experiment,
+    Option,
+    comma_list,
+    per,
+    whole_number,
+)
 from sims.skirmish import builds, reference, rules, team_counts, teams, vector
 from sims.skirmish.battle import Battle, Side, compile_battle
 from sims.skirmish.catalog import Catalog
@@ -62,6 +37,13 @@ PART_LISTS = ("full", "playable")
 DUEL_CHUNK = 50_000
 TEAM_CHUNK = 20_000
 RULEBOOK_TEAMS = ("courier+foreman+reaver", "bastion+foreman+courier", "bastion+reaver+courier")
+STR = pa.dictionary(pa.int32(), pa.string())  # text, dictionary-encoded
+PART = Each("part", PARTS)  # a mech's locations, by which parts are destroyed
+ROUND = Each(
+    "round", of=lambda catalog: range(1, catalog.params.round_cap + 1), text="1..round_cap"
+)
+MOUNT = Each("mount", (0, 1, 2), text="0, 1, 2 (right arm, left arm, back)")
+CELL = Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32())
 
 
 def _policies(catalog: Catalog, options: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -274,37 +256,95 @@ def build_chunk(catalog: Catalog, batch: Batch, rng: np.random.Generator, engine
     return table.append_column("cell", pa.array(np.full(table.num_rows, cell["cell"], np.int32)))
 
 
-TEAM_CAP_SCHEMA = """Rows of ``team-cap`` (exact counts, no randomness; one chunk per cell):
-  of           str    what the rows count: kits (fielded teams of three distinct kits with
-                      their suggested pilots), builds (fielded teams of builds of the --parts
-                      list), kit_rosters (rosters of four distinct kits)
-  parts        str    the part list: full or playable (kits and rosters: playable)
-  team_cap     int16  the Team Cap, 100..200 (003 B3)
-  light, medium, heavy  int8  the class mix of the fielded three (null for rosters)
-  teams        decimal(38,0)  legal fielded teams: unordered, within the cap, at most
-                      copy_limit copies of any part (chassis and both arms included, B)
-  ordered      decimal(38,0)  builds: ordered triples (teams x 6 for kits)
-  piloted      decimal(38,0)  builds: teams with a pilot each, all different (ordered x
-                      P(P-1)(P-2)/6); kits: teams (their suggested pilots)
-  legal_trios  int8   rosters: how many of the roster's four trios fit the cap (4: every
-                      sideboard swap stays legal, I2)
-  rosters      int32  rosters with that many legal trios
-Methods: sims/skirmish/team_counts.py (builds), sims/skirmish/teams.py (kits, rosters).
-"""
+SLOTS = ("chassis", "head", "right_arm", "left_arm", "legs", "back")
+BUILD_COLUMNS = (
+    *(Column(s, "id", f"the {s} part id", pa.dictionary(pa.int16(), pa.string())) for s in SLOTS),
+    Column(
+        "class",
+        "id",
+        "light | medium | heavy (the chassis class)",
+        pa.dictionary(pa.int8(), pa.string()),
+    ),
+    Column("weight", "count", "sum of the six parts' Weight (B3)", pa.int16()),
+    Column("cap", "count", "the class cap (B3)", pa.int16()),
+    Column("over", "count", "weight - cap (negative: Weight to spare)", pa.int16()),
+    Column(
+        "overload",
+        "count",
+        "Speed and Evasion lost: ceil(over / step) when over > 0 (B4)",
+        pa.int16(),
+    ),
+    Column("legal", "probability", "over <= overload_max (B4)", pa.bool_()),
+    Column(
+        "evasion",
+        "count",
+        "chassis + legs Evasion - overload (C; no pilot: Piloting 0)",
+        pa.int16(),
+    ),
+    Column("speed", "count", "chassis + legs Speed - overload (C)", pa.int16()),
+    Column("sensors", "count", "chassis + head + back Sensors (C)", pa.int16()),
+    Column("e_def", "count", "chassis + head E-Def (C; no pilot: Systems 0)", pa.int16()),
+    Column("reactor_cap", "count", "chassis + back Reactor (C)", pa.int16()),
+    Column("hull", "count", "sum of the six parts' Durability (C)", pa.int16()),
+    Column("head_acc", "count", "the head's Acc (C: added to every attack)", pa.int8()),
+    per(
+        PART,
+        Column(
+            "band_<part>",
+            "count",
+            "d20 faces of that part: Sizes scaled to 20 by largest remainder (F4)",
+            pa.int8(),
+        ),
+    ),
+    CELL,
+)
 
-TEAM_CAP_COLUMNS = {
-    "of": pa.string(),
-    "parts": pa.string(),
-    "team_cap": pa.int16(),
-    "light": pa.int8(),
-    "medium": pa.int8(),
-    "heavy": pa.int8(),
-    "teams": pa.decimal128(38, 0),
-    "ordered": pa.decimal128(38, 0),
-    "piloted": pa.decimal128(38, 0),
-    "legal_trios": pa.int8(),
-    "rosters": pa.int32(),
-}
+TEAM_CAP_DOC = """``team-cap``: exact counts, no randomness, one chunk per cell. Methods:
+sims/skirmish/team_counts.py (builds), sims/skirmish/teams.py (kits, rosters)."""
+TEAM_CAP_COLUMNS = (
+    Column(
+        "of",
+        "id",
+        "what the rows count: kits (fielded teams of three distinct kits with their "
+        "suggested pilots), builds (fielded teams of builds of the --parts list), "
+        "kit_rosters (rosters of four distinct kits)",
+        pa.string(),
+    ),
+    Column(
+        "parts", "id", "the part list: full or playable (kits and rosters: playable)", pa.string()
+    ),
+    Column("team_cap", "id", "the Team Cap, 100..200 (003 B3)", pa.int16()),
+    *(
+        Column(c, "count", f"{c} mechs of the fielded three (null for rosters)", pa.int8())
+        for c in ("light", "medium", "heavy")
+    ),
+    Column(
+        "teams",
+        "count",
+        "legal fielded teams: unordered, within the cap, at most copy_limit copies of any "
+        "part (chassis and both arms included, B)",
+        pa.decimal128(38, 0),
+    ),
+    Column(
+        "ordered", "count", "builds: ordered triples (teams x 6 for kits)", pa.decimal128(38, 0)
+    ),
+    Column(
+        "piloted",
+        "count",
+        "builds: teams with a pilot each, all different (ordered x P(P-1)(P-2)/6); kits: "
+        "teams (their suggested pilots)",
+        pa.decimal128(38, 0),
+    ),
+    Column(
+        "legal_trios",
+        "count",
+        "rosters: how many of the roster's four trios fit the cap (4: every sideboard swap "
+        "stays legal, I2)",
+        pa.int8(),
+    ),
+    Column("rosters", "count", "rosters with that many legal trios", pa.int32()),
+    Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()),
+)
 
 
 def team_cap_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -335,8 +375,10 @@ def team_cap_chunk(
     rows = frame.with_columns(of=pl.lit(cell["of"]), parts=pl.lit(cell["parts"])).to_arrow()
     n = rows.num_rows
     cols = {
-        name: (rows[name].cast(kind) if name in rows.column_names else pa.nulls(n, kind))
-        for name, kind in TEAM_CAP_COLUMNS.items()
+        c.name: (
+            rows[c.name].cast(c.dtype) if c.name in rows.column_names else pa.nulls(n, c.dtype)
+        )
+        for c in TEAM_CAP_COLUMNS[:-1]
     }
     cols["cell"] = pa.array(np.full(n, cell["cell"], np.int32))
     return pa.table(cols)
@@ -375,51 +417,152 @@ CUSTOM = Option(
     "custom", "add this many strong custom teams (teams.custom_teams)", whole_number, metavar="K"
 )
 
-# The codes of the outcome columns, in code order (see the schema above): the query
-# views show these words.
-OUTCOME_LABELS = {"winner": ("a", "b", "draw"), "decided": ("wipe", "points", "hull", "draw")}
+
+def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
+    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
+
+
+def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
+    """The rows of :func:`battle_rows`: ``mech`` numbers a side's mechs; ``duels`` adds
+    the columns per weapon mount."""
+    columns = (
+        CELL,
+        _side("side", STR, "id", 'kit ids; a team is its kit ids joined by "+"'),
+        _side("policy", STR, "id", "the sides' policies (catalogs/skirmish/policies.toml)"),
+        Column("battle", "id", "index of the battle within its cell", pa.int64()),
+        Column(
+            "winner",
+            "label",
+            "the side that won; a draw counts as half a win",
+            pa.int8(),
+            ("a", "b", "draw"),
+        ),
+        Column("rounds", "count", "rounds played (at most the round cap)", pa.int8()),
+        Column(
+            "decided",
+            "label",
+            "what decided the battle: a wipe, points, Hull percentage, or a draw",
+            pa.int8(),
+            ("wipe", "points", "hull", "draw"),
+        ),
+        _side(
+            "hull", pa.float32(), "expectation", "Hull left, current over maximum Durability (0..1)"
+        ),
+        _side("kills", pa.int16(), "count", "enemy mechs destroyed by the side"),
+        _side("crits", pa.int32(), "count", "crits dealt by the side"),
+        _side("shots", pa.int32(), "count", "shots fired by the side"),
+        _side("hits", pa.int32(), "count", "hits landed by the side"),
+        per(
+            (SIDES, PART),
+            Column(
+                "destroyed_<side>_<part>",
+                "count",
+                "parts destroyed on that side's mechs, by location",
+                pa.int16(),
+            ),
+        ),
+        _side(
+            "points",
+            pa.int16(),
+            "count",
+            "score (003 I4): 3 per enemy mech destroyed, 1 per zone held at the end of each "
+            "round; after a sudden-death round, the score at the round cap (that round "
+            "decides by a wipe or Hull)",
+        ),
+        _side("zones", pa.int16(), "count", "zone-rounds held (0 on the track: it has no zones)"),
+        per(
+            (SIDES, ROUND),
+            Column(
+                "zones_<side>_r<round>",
+                "count",
+                "zones that side held at the end of that round",
+                pa.int8(),
+            ),
+        ),
+        per(
+            (SIDES, mech),
+            Column(
+                "hex_<side>_<mech>",
+                "id",
+                "where that mech stands at the end, or where it was destroyed: the map's flat "
+                "hex index row * length + col (on the track its hex, side A starting at 0)",
+                pa.int16(),
+            ),
+            Column("down_<side>_<mech>", "probability", "that mech was destroyed", pa.bool_()),
+        ),
+    )
+    if not duels:
+        return columns
+    return (
+        *columns,
+        per(
+            (SIDES, MOUNT),
+            Column(
+                "weapon_<side>_<mount>",
+                "id",
+                "the weapon id on that mount (null where it holds none)",
+                STR,
+            ),
+            Column("hits_<side>_<mount>", "count", "hits that weapon's Fire landed", pa.int16()),
+            Column("crits_<side>_<mount>", "count", "crits that weapon's Fire landed", pa.int16()),
+        ),
+    )
+
+
+DUEL_COLUMNS = battle_columns(Each("mech", (0,), text="0 (one mech a side)"), duels=True)
+TEAM_COLUMNS = battle_columns(
+    Each(
+        "mech", of=lambda catalog: range(catalog.params.fielded), text="0..fielded - 1 (team order)"
+    ),
+    duels=False,
+)
+DUEL_ROWS = "one row per battle; swept values are the run's hive folders, run parameters come from its manifest; see ``mechbal query``"
 
 EXPERIMENTS = {
     "duel": Experiment(
         name="duel",
         summary="every kit against every kit (both orders, mirrors) under the chosen policies",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
-        labels=OUTCOME_LABELS,
+        columns=DUEL_COLUMNS,
+        rows=DUEL_ROWS,
         options=(KITS, POLICY),
     ),
     "teamfight": Experiment(
         name="teamfight",
         summary="3v3 between the given fielded teams (default: the rulebook's three)",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=TEAM_CHUNK,
         cells=team_cells,
         run_chunk=battle_rows,
-        labels=OUTCOME_LABELS,
+        columns=TEAM_COLUMNS,
+        rows=DUEL_ROWS,
         options=(TEAMS, POLICY),
     ),
     "ratings": Experiment(
         name="ratings",
         summary="round robin of every legal kit team at the Team Cap, for Bradley-Terry "
         "ratings (analysis.ratings)",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=TEAM_CHUNK,
         cells=rating_cells,
         run_chunk=battle_rows,
-        labels=OUTCOME_LABELS,
+        columns=TEAM_COLUMNS,
+        rows=DUEL_ROWS,
         options=(TEAMS, POLICY, CUSTOM),
         run_notes=rating_notes,
     ),
     "crit-margin": Experiment(
         name="crit-margin",
         summary="the duel grid swept over crit_margin 2..6 (003 F5)",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
-        labels=OUTCOME_LABELS,
+        columns=DUEL_COLUMNS,
+        rows=DUEL_ROWS,
         default_sweep={"crit_margin": [2, 3, 4, 5, 6]},
         check_sweep=_only("crit-margin", r"crit_margin"),
         options=(KITS, POLICY),
@@ -427,7 +570,9 @@ EXPERIMENTS = {
     "builds": Experiment(
         name="builds",
         summary="every mech buildable from the part list (--parts full|playable), legal flag",
-        schema=builds.__doc__ or "",
+        doc=builds.__doc__ or "",
+        columns=BUILD_COLUMNS,
+        rows="one row per build, with the legal flag",
         chunk_size=1,
         cells=build_cells,
         run_chunk=build_chunk,
@@ -439,7 +584,9 @@ EXPERIMENTS = {
         name="team-cap",
         summary="exact counts of legal fielded teams (kits and builds) and kit rosters for "
         "every Team Cap 100..200, by class mix",
-        schema=TEAM_CAP_SCHEMA,
+        doc=TEAM_CAP_DOC,
+        columns=TEAM_CAP_COLUMNS,
+        rows="one row per count",
         chunk_size=1,
         cells=team_cap_cells,
         run_chunk=team_cap_chunk,
@@ -450,11 +597,12 @@ EXPERIMENTS = {
     "bands": Experiment(
         name="bands",
         summary="the duel grid with one part's Size varied (--sweep part.ID.size=...)",
-        schema=__doc__ or "",
+        doc=__doc__ or "",
         chunk_size=DUEL_CHUNK,
         cells=duel_cells,
         run_chunk=battle_rows,
-        labels=OUTCOME_LABELS,
+        columns=DUEL_COLUMNS,
+        rows=DUEL_ROWS,
         sweep_required="--sweep part.ID.size=V1,V2,... (one part's Size)",
         check_sweep=_only("bands", r"part\.[a-z0-9_]+\.size"),
         options=(KITS, POLICY),

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from sims.core.dist import exact_frame
 from sims.skirmish import rules
 from sims.skirmish.catalog import CLASSES, Catalog
-from sims.skirmish.exact import exact_columns
 
 # ---- D: pilot synergy over every trio -----------------------------------------------
 
@@ -50,7 +50,7 @@ def activation_shares(trios: pl.DataFrame) -> pl.DataFrame:
         {"pilots_on": k, "trios": counts[k], "share": Fraction(counts[k], total)}
         for k in (3, 2, 1, 0)
     ]
-    return exact_columns(rows, ["share"])
+    return exact_frame(rows, ["share"])
 
 
 # ---- B3: fielded kit teams against the Team Cap -------------------------------------

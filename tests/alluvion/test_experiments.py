@@ -14,7 +14,7 @@ from sims.alluvion import experiments
 from sims.alluvion.catalog import load_catalog
 from sims.core.catalog import CatalogError
 from sims.core.runner import simulate
-from tests.conformance import documented
+from tests.conformance import check_declared_columns, chunk_tables
 from tests.conftest import CATALOGS
 from tests.registration import installed
 
@@ -121,11 +121,12 @@ def test_rows_are_documented_and_each_the_duel_of_its_cell(game, catalog, tmp_pa
     from analysis.cli import main
 
     assert main(["simulate", "alluvion", "loadouts", "--describe"]) == 0
-    assert experiments.EXPERIMENTS["loadouts"].schema in capsys.readouterr().out
+    exp = experiments.EXPERIMENTS["loadouts"]
+    assert exp.describe() in capsys.readouterr().out
     out = simulate(game, "loadouts", n=SMALL, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
     rows = rows_of(out)
-    schema = experiments.EXPERIMENTS["loadouts"].schema
-    assert [c for c in rows.columns if not documented(c, schema)] == []
+    for table in chunk_tables(out):
+        check_declared_columns(exp, catalog, table)
     assert {
         "cell",
         "loadout_a",

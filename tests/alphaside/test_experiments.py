@@ -15,7 +15,7 @@ from sims.alphaside import experiments
 from sims.alphaside.catalog import load_catalog
 from sims.core.catalog import CatalogError
 from sims.core.runner import simulate
-from tests.conformance import documented
+from tests.conformance import check_declared_columns, chunk_tables
 from tests.conftest import CATALOGS
 from tests.registration import installed
 
@@ -121,12 +121,12 @@ def test_duel_rows_are_documented_and_add_up(game, catalog, tmp_path, capsys):
     from analysis.cli import main
 
     assert main(["simulate", "alphaside", "duel", "--describe"]) == 0
-    schema = experiments.EXPERIMENTS["duel"].schema
-    assert schema in capsys.readouterr().out
-    rows = rows_of(
-        simulate(game, "duel", n=SMALL, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
-    )
-    assert [c for c in rows.columns if not documented(c, schema)] == []
+    exp = experiments.EXPERIMENTS["duel"]
+    assert exp.describe() in capsys.readouterr().out
+    out = simulate(game, "duel", n=SMALL, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
+    rows = rows_of(out)
+    for table in chunk_tables(out):
+        check_declared_columns(exp, catalog, table)
     assert {
         "cell",
         "unit_a",
@@ -186,11 +186,10 @@ def test_duel_rows_are_documented_and_add_up(game, catalog, tmp_path, capsys):
 
 
 def test_squad_rows_are_the_games_of_their_cells(game, catalog, tmp_path):
-    rows = rows_of(
-        simulate(game, "squads", n=32, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
-    )
-    schema = experiments.EXPERIMENTS["squads"].schema
-    assert [c for c in rows.columns if not documented(c, schema)] == []
+    out = simulate(game, "squads", n=32, seed=5, catalog_root=CATALOGS, store_root=tmp_path)
+    rows = rows_of(out)
+    for table in chunk_tables(out):
+        check_declared_columns(experiments.EXPERIMENTS["squads"], catalog, table)
     assert rows.height == 32 and rows["winner"].is_between(0, 1).all()
     cells = experiments.squad_cells(catalog, {})
     per = rows.group_by("cell", "squad_a", "squad_b").len().sort("cell")

@@ -18,12 +18,12 @@ from analysis.queries import win_rates
 from analysis.query import (
     BASE_COLUMNS,
     QueryError,
-    add_query_parser,
     connect,
     parameters,
     query,
     views,
 )
+from analysis.query_cli import add_query_parser
 
 MATCHUP = ("side_a", "side_b", "policy_a", "policy_b")  # the fake bout rows' matchup
 

@@ -20,6 +20,7 @@ from polars.testing import assert_frame_equal
 
 from analysis.cli import main
 from tests import runs
+from tests.conformance import check_declared_columns
 from tests.conftest import CATALOGS, ROOT
 from tests.runs import assert_user_error, counts_of, manifest, run_id_of, run_ok, simulate, snapshot
 
@@ -299,40 +300,16 @@ def _check_schema(schema: pa.Schema, expected: dict) -> None:
             assert got == dtype, (name, got, dtype)
 
 
-def test_documented_columns_are_written(tmp_path, capsys):
+def test_declared_columns_are_written(tmp_path, capsys, skirmish):
+    """The rows hold the declared columns (tests/conformance.py) and, written out here
+    independently, the types below."""
     from sims.skirmish import experiments
 
-    doc = experiments.__doc__ or ""
-    for stem in (
-        "cell",
-        "side_a",
-        "policy_a",
-        "battle",
-        "winner",
-        "rounds",
-        "decided",
-        "hull_a",
-        "kills_a",
-        "crits_a",
-        "shots_a",
-        "hits_a",
-        "destroyed_<side>_<part>",
-        "points_a",
-        "zones_a",
-        "zones_<side>_r<r>",
-        "hex_<side>_<k>",
-        "down_<side>_<k>",
-        "weapon_<side>_<k>",
-        "hits_<side>_<k>",
-        "crits_<side>_<k>",
-        "seed",
-        "chunk",
-    ):
-        assert stem in doc  # the expectations below are the docstring's
     store = tmp_path / "store"
     run_ok(tiny_duel(store), capsys)
     (part,) = only_run(store).glob("part-*.parquet")
     _check_schema(pq.read_schema(part), {**COMMON, **per_mech(1), **PER_WEAPON})
+    check_declared_columns(experiments.EXPERIMENTS["duel"], skirmish, pq.ParquetFile(part).read())
     rows = pl.read_parquet(part)
     assert rows["winner"].is_in([0, 1, 2]).all()
     assert rows["decided"].is_in([0, 1, 2, 3]).all()
@@ -341,7 +318,9 @@ def test_documented_columns_are_written(tmp_path, capsys):
     assert rows["battle"].to_list() == list(range(20))
 
 
-def test_teamfight_rows_have_no_per_weapon_columns(tmp_path, capsys):
+def test_teamfight_rows_have_no_per_weapon_columns(tmp_path, capsys, skirmish):
+    from sims.skirmish import experiments
+
     store = tmp_path / "store"
     words = "skirmish teamfight --teams courier+foreman+reaver,bastion+foreman+courier --n 8"
     out = run_ok(simulate(words, "--out", store, "--catalog", CATALOGS), capsys)
@@ -349,6 +328,8 @@ def test_teamfight_rows_have_no_per_weapon_columns(tmp_path, capsys):
     folder = only_run(store, "teamfight")
     for part in folder.glob("part-*.parquet"):
         _check_schema(pq.read_schema(part), {**COMMON, **per_mech(3)})
+        table = pq.ParquetFile(part).read()
+        check_declared_columns(experiments.EXPERIMENTS["teamfight"], skirmish, table)
     rows = read_rows(folder / "part-*.parquet")
     assert rows.height == 8
     assert set(rows["side_a"]) == {"courier+foreman+reaver", "bastion+foreman+courier"}

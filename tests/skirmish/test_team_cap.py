@@ -5,7 +5,8 @@ from fractions import Fraction
 
 import polars as pl
 
-from sims.skirmish import rules, teams
+from sims.skirmish import experiments, rules, teams
+from tests.conformance import check_declared_columns, chunk_tables
 
 
 def test_kit_team_counts_equal_brute_force(skirmish):
@@ -143,6 +144,8 @@ def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
         options={"parts": "playable"},
     )
     assert out.rows == 101 * 10 * 2 + 101 * 5  # kits and builds: caps x mixes; rosters
+    for table in chunk_tables(out):
+        check_declared_columns(experiments.EXPERIMENTS["team-cap"], skirmish, table)
     rows = query(
         "SELECT of, sum(teams) AS teams, sum(rosters) AS rosters, typeof(sum(teams)) "
         "AS kind FROM team_cap WHERE team_cap = 145 GROUP BY of ORDER BY of",
@@ -163,7 +166,7 @@ def test_team_cap_experiment_writes_exact_counts(tmp_path, skirmish):
     assert again.ran == 0 and again.plan.run_id == out.plan.run_id
 
 
-def test_builds_experiment_writes_every_playable_build(tmp_path):
+def test_builds_experiment_writes_every_playable_build(tmp_path, skirmish):
     from analysis.query import query
     from sims.core.runner import simulate
     from tests.conftest import CATALOGS
@@ -176,6 +179,8 @@ def test_builds_experiment_writes_every_playable_build(tmp_path):
         options={"parts": "playable"},
     )
     assert out.rows == 121_000  # 8 chassis x 5 heads x 11 x 11 arms x 5 legs x 5 backs
+    for table in chunk_tables(out):
+        check_declared_columns(experiments.EXPERIMENTS["builds"], skirmish, table)
     legal = query("SELECT count(*) AS n FROM builds WHERE legal", tmp_path)["n"].item()
     assert legal == 117_022
     again = simulate(

@@ -27,10 +27,12 @@ from sims.core.catalog import (
     entries,
     load_toml,
 )
-from sims.core.dist import Dist, fraction_str
+from sims.core.dist import Dist, exact_frame, fraction_str
 from sims.core.params import load_params, param
 from sims.core.protocol import (
+    SIDES,
     Batch,
+    Column,
     Engines,
     Experiment,
     Explain,
@@ -41,6 +43,7 @@ from sims.core.protocol import (
     Table,
     columns,
     comma_list,
+    per,
 )
 from sims.core.targets import (
     Estimate,
@@ -120,17 +123,8 @@ def exact(catalog: Catalog) -> dict[str, pl.DataFrame]:
     for a in catalog.fighters:
         for b in catalog.fighters:
             p_a, p_b = p_round(catalog, a, b), p_round(catalog, b, a)
-            rows.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "p_a": fraction_str(p_a),
-                    "p_a_float": float(p_a),
-                    "p_tie": fraction_str(1 - p_a - p_b),
-                    "p_tie_float": float(1 - p_a - p_b),
-                }
-            )
-    return {"round": pl.DataFrame(rows)}
+            rows.append({"a": a, "b": b, "p_a": p_a, "p_tie": 1 - p_a - p_b})
+    return {"round": exact_frame(rows, ["p_a", "p_tie"])}
 
 
 TABLES = (
@@ -293,15 +287,15 @@ TARGETS = {
 
 # ---- the experiment ----------------------------------------------------------------------
 
-SCHEMA = """Rows of ``bout`` (one per game):
-  cell            int32   the grid cell
-  side_a, side_b  str     fighter ids
-  game            int64   the game's number within its cell
-  winner          int8    0 side A, 1 side B, 2 draw
-  rounds          int8    rounds played
-  hp_a, hp_b      int16   HP left
-  seed, chunk     the run's seed and the chunk of the row
-"""
+DOC = "``bout``: every fighter against every fighter, both seats, mirrors included."
+COLUMNS = (
+    Column("cell", "id", "the grid cell", pa.int32()),
+    per(SIDES, Column("side_<side>", "id", "fighter ids", pa.dictionary(pa.int32(), pa.string()))),
+    Column("game", "id", "the game's number within its cell", pa.int64()),
+    Column("winner", "label", "the side that won, or a draw", pa.int8(), ("a", "b", "draw")),
+    Column("rounds", "count", "rounds played", pa.int8()),
+    per(SIDES, Column("hp_<side>", "count", "HP left", pa.int16())),
+)
 
 
 def seconds(text: str) -> float:
@@ -356,7 +350,7 @@ GAME = Game(
         "bout": Experiment(
             "bout",
             "every fighter against every fighter",
-            SCHEMA,
+            DOC,
             1_000,
             duel_cells,
             duel_rows,
@@ -369,7 +363,7 @@ GAME = Game(
                     metavar="SECONDS",
                 ),
             ),
-            labels={"winner": ("a", "b", "draw")},
+            columns=COLUMNS,
         )
     },
     explain={
