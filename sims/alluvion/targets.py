@@ -7,7 +7,7 @@ Simulated (the ``loadouts`` experiment: duels between the named loadouts, no cov
 rules' start range; N duels per evaluation):
   score(loadout=, opponent=)   the loadout's score (win 1, draw 1/2) against the opponent,
                                every duel it played in either seat; opponent omitted:
-                               against every named loadout
+                               against every other loadout (mirrors left out)
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ TARGETS = {
         lambda catalog: catalog.loadouts,
         doc="The loadout's score (win 1, draw 1/2) against the opponent in the loadouts "
         "experiment (duels between loadouts.toml's loadouts, no cover), every duel it "
-        "played in either seat; opponent omitted: against every loadout. Simulated, N "
-        "duels per evaluation.",
+        "played in either seat; opponent omitted: against every other loadout, mirrors "
+        "left out. Simulated, N duels per evaluation.",
     ),
 }

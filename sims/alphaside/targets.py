@@ -6,7 +6,7 @@ Exact (from the catalog, no simulation), as in weapon_vs_unit.csv:
 Simulated (the ``duel`` experiment: one unit a side over a whole game; N games per
 evaluation):
   score(unit=, opponent=)        the unit's win rate against the opponent, every game it
-                                 played in either seat; opponent omitted: against every unit
+                                 played in either seat; opponent omitted: against every other unit
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ TARGETS = {
         lambda catalog: catalog.units,
         doc="The unit's win rate against the opponent in the duel experiment (one unit a "
         "side over a whole game), every game it played in either seat; opponent "
-        "omitted: against every unit. Simulated, N games per evaluation.",
+        "omitted: against every other unit, mirrors left out. Simulated, N games per "
+        "evaluation.",
         draw=None,  # equal VP goes to the side that acted last: no draws
     ),
 }

@@ -206,12 +206,14 @@ def score_target(
     draw: int | None = 2,
 ) -> Target:
     """A round robin's score as a simulated target: the choice named by ``filters[0]``
-    against the one named by ``filters[1]`` (omitted: every choice), its score (win 1,
-    draw 1/2, loss 0; ``draw`` the winner code of a draw, None when the game has none)
-    over every game it played in either seat of ``experiment`` (rows with the side
-    columns ``<side>_a`` and ``<side>_b``, :func:`both_seats`). When both choices are
-    named, the experiment's ``option`` (the list of choices it plays) is set to them, so
-    all N games are theirs. ``choices(catalog)`` lists the choices, each filter's values."""
+    against the one named by ``filters[1]``, its score (win 1, draw 1/2, loss 0; ``draw``
+    the winner code of a draw, None when the game has none) over every game it played in
+    either seat of ``experiment`` (rows with the side columns ``<side>_a`` and
+    ``<side>_b``, :func:`both_seats`). The second filter omitted: the choice's standing,
+    against every other choice with the mirrors left out, as the report's flags read it
+    (a mirror scores one half by construction). When both choices are named, the
+    experiment's ``option`` (the list of choices it plays) is set to them, so all N games
+    are theirs. ``choices(catalog)`` lists the choices, each filter's values."""
     mine, theirs = filters
     a, b = f"{side}_a", f"{side}_b"
 
@@ -235,6 +237,8 @@ def score_target(
             options={option: played} if played else {},
             columns=(a, b, "winner"),
         )
+        if theirs not in given:  # a standing: the mirrors left out
+            rows = rows.filter(pl.col(a).cast(pl.String) != pl.col(b).cast(pl.String))
         rows = rows.with_columns(winner_score(pl.col("winner"), draw).alias("score"))
         seats = both_seats(rows, a, b, "score")
         return mean_estimates(seats, given, {mine: "side", theirs: "opponent"}, "score")

@@ -95,6 +95,7 @@ TARGETS = {
         lambda catalog: catalog.kits,
         doc="kit_a's score against kit_b (win 1, draw 1/2) in the duel experiment (policy "
         "gunline, the rules' board), every battle either kit played in either seat; "
-        "kit_b omitted: against every kit. Simulated, N battles per evaluation.",
+        "kit_b omitted: against every other kit, mirrors left out. Simulated, N battles "
+        "per evaluation.",
     ),
 }

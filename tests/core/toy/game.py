@@ -264,7 +264,8 @@ TARGETS = {
         ("fighter", "opponent"),
         lambda catalog: catalog.fighters,
         "The fighter's score (win 1, draw 1/2) against the opponent in the "
-        "bout experiment, either seat. Simulated.",
+        "bout experiment, either seat; opponent omitted: every other fighter. "
+        "Simulated.",
     ),
 }
 
