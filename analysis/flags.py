@@ -3,12 +3,18 @@
 A flag is one sentence a designer can act on, with the number behind it and how it
 was computed, listed first in the report ("what is out of balance"). The limits a game
 may set are declared by its analysis plugin (``analysis/<game>/``); the flags
-themselves are computed there, from its tables and runs.
+themselves are computed there, from its tables and runs, by one rule for every game
+(:data:`RULE`, DESIGN.md "One flag rule"): a choice is flagged when its whole 95%
+interval lies beyond the limit (:func:`beyond`; an exact number is its own interval),
+and a round robin's mirror matches are left out of a choice's standing
+(:func:`analysis.round_robin.standings`, :func:`standing_flags`). A point estimate
+beyond the limit whose interval reaches back inside is noise the data cannot tell from
+balance, and is not flagged (a larger --n may yet raise it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -24,6 +30,14 @@ class Limit:
     min: float
     max: float
     provenance: str
+
+
+# What a flag means, said on every report page beside the flags.
+RULE = (
+    "A flag means the whole 95% interval of the number lies beyond its limit (an exact "
+    "number is its own interval); a round robin's mirror matches, which score one half by "
+    "construction, are left out of a choice's standing."
+)
 
 
 @dataclass(frozen=True)
@@ -84,13 +98,48 @@ def load_limits(path: Path, names: Sequence[str]) -> dict[str, Limit]:
     return out
 
 
-def outside(value: float, limit: Limit) -> tuple[str, float] | None:
-    """("above", max) or ("below", min) when ``value`` leaves the limit, else None."""
-    if value > limit.max:
+def beyond(low: float, high: float, limit: Limit) -> tuple[str, float] | None:
+    """("above", max) when the whole interval [low, high] lies above the limit's max,
+    ("below", min) when it lies below its min, else None: the one flag rule (an exact
+    value is the interval [value, value])."""
+    if low > limit.max:
         return "above", limit.max
-    if value < limit.min:
+    if high < limit.min:
         return "below", limit.min
     return None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One choice's standing over a round robin, mirrors left out: its games (from its
+    side), score and 95% interval."""
+
+    subject: str
+    games: int
+    score: float
+    low: float
+    high: float
+
+
+# (standing, "above" | "below", the bound crossed) -> (sentence, evidence)
+Words = Callable[[Standing, str, float], tuple[str, str]]
+
+
+def standing_flags(
+    standings: pl.DataFrame, side: str, count: str, limit: Limit, words: Words
+) -> list[Flag]:
+    """The choices of ``standings`` (:func:`analysis.round_robin.standings`: one row per
+    choice ``side`` with its ``count`` of games, ``score``, ``low``, ``high``) whose whole
+    interval lies beyond ``limit``, in the order of the choices, each worded by the game's
+    ``words``."""
+    flags = []
+    for row in standings.sort(side).select(side, count, "score", "low", "high").iter_rows():
+        standing = Standing(*row)
+        if (out := beyond(standing.low, standing.high, limit)) is None:
+            continue
+        sentence, evidence = words(standing, *out)
+        flags.append(Flag(standing.subject, limit.name, standing.score, sentence, evidence))
+    return flags
 
 
 def pct(x: float) -> str:

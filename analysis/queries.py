@@ -19,7 +19,9 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from analysis.query import fetch, ident, parameters
+from analysis import round_robin
+from analysis.query import parameters
+from analysis.round_robin import RoundRobin
 
 
 def matchup_keys(con: duckdb.DuckDBPyConnection, view: str, matchup: Sequence[str]) -> list[str]:
@@ -30,27 +32,9 @@ def matchup_keys(con: duckdb.DuckDBPyConnection, view: str, matchup: Sequence[st
 
 
 def win_rates(con: duckdb.DuckDBPyConnection, view: str, matchup: Sequence[str]) -> pl.DataFrame:
-    """Per run, matchup (the ``matchup`` columns) and parameter values: battles, wins,
-    draws, losses of side A, its score (draws count half) with a 95% Wilson interval,
-    and the mean rounds played."""
-    keys = ", ".join(ident(k) for k in matchup_keys(con, view, matchup))
-    sql = f"""
-    WITH m AS (
-        SELECT {keys},
-               count(*) AS battles,
-               count(*) FILTER (WHERE winner = 'a') AS wins_a,
-               count(*) FILTER (WHERE winner = 'draw') AS draws,
-               count(*) FILTER (WHERE winner = 'b') AS losses_a,
-               avg(rounds) AS mean_rounds
-        FROM {ident(view)}
-        GROUP BY {keys}
-    )
-    SELECT {keys}, battles, wins_a, draws, losses_a,
-           (wins_a + draws / 2) / battles AS score_a,
-           wilson_low(wins_a + draws / 2, battles) AS score_low,
-           wilson_high(wins_a + draws / 2, battles) AS score_high,
-           mean_rounds
-    FROM m
-    ORDER BY {keys}
-    """
-    return fetch(con, sql)
+    """Per run, matchup (the ``matchup`` columns) and parameter values:
+    :func:`analysis.round_robin.cells` (battles, wins, draws, losses of side A, its score
+    with a 95% Wilson interval, draws counting half) and the mean rounds played."""
+    keys = matchup_keys(con, view, matchup)
+    rr = RoundRobin(matchup[0].removesuffix("_a"))  # the count and the draws: battles, drawn
+    return round_robin.cells(con, view, rr, keys, {"mean_rounds": "avg(rounds)"})

@@ -36,7 +36,7 @@ import altair as alt
 import duckdb
 import polars as pl
 
-from analysis.flags import Flag, flags_frame, load_limits
+from analysis.flags import RULE, Flag, flags_frame, load_limits
 from analysis.html import EXPORT_OPTIONS, chart_name, page, write_page
 from analysis.plugin import Analysis, Page, ReportContext, Section, as_section, get_analysis
 from analysis.tables import check_frames, write_tables
@@ -80,14 +80,16 @@ def frame_table(frame: pl.DataFrame, columns: list[str] | None = None, limit: in
 
 
 def flags_html(flags: list[Flag]) -> str:
+    """The flags, each with its evidence, and what a flag means (the one rule)."""
+    rule = f"<p class='small rule'>{html.escape(RULE)}</p>"
     if not flags:
-        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>"
+        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>" + rule
     items = "".join(
         f"<li><strong>{html.escape(f.sentence)}</strong><br>"
         f"<span class='small'>{html.escape(f.evidence)}</span></li>"
         for f in flags
     )
-    return f"<ol class='flags'>{items}</ol>"
+    return f"<ol class='flags'>{items}</ol>" + rule
 
 
 def verdict(claims: list[ClaimResult]) -> str:

@@ -8,10 +8,8 @@ the labelled outcome (``winner = 'a'``, ``'b'``, ``'draw'``). A score is (wins +
 2) / duels, with its 95% Wilson interval (``wilson_low``/``wilson_high`` of the fractional
 count wins + draws / 2).
 
-Every ordered pair is a cell of the round robin, mirrors included, so a matchup X-Y of two
-different loadouts is played in two cells (X as side a, and X as side b); its rows pool
-both, each duel counted once, from X's side. In a mirror both sides are the loadout: its
-score is 1/2 by construction, and its wins, draws and losses are side a's.
+The round robin's cells, matchups and standings are :mod:`analysis.round_robin`'s, read
+with the loadout's columns; a standing leaves the mirrors out.
 """
 
 from __future__ import annotations
@@ -19,10 +17,15 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
+from analysis import round_robin
 from analysis.query import fetch, ident
+from analysis.round_robin import RoundRobin
 
 GAME = "alluvion"
 EXPERIMENT = "loadouts"
+# The round robin's sides: loadout_a against loadout_b, one row a duel, draws possible.
+LOADOUTS = RoundRobin("loadout", count="duels")
+SUMS = {"attacks": "CAST(sum(attacks) AS BIGINT)", "hits": "CAST(sum(hits) AS BIGINT)"}
 
 
 def view_of(con: duckdb.DuckDBPyConnection, experiment: str = EXPERIMENT) -> str:
@@ -35,113 +38,43 @@ def view_of(con: duckdb.DuckDBPyConnection, experiment: str = EXPERIMENT) -> str
 
 def cells(con: duckdb.DuckDBPyConnection, view: str = "loadouts") -> pl.DataFrame:
     """Per run and ordered cell (``loadout_a`` as side a against ``loadout_b``, mirrors
-    included): duels, side a's wins, draws and losses, its score with the 95% Wilson
-    interval, mean rounds, and each side's attacks and hits."""
-    sql = f"""
-    WITH m AS (
-        SELECT run, loadout_a, loadout_b,
-               count(*) AS duels,
-               count(*) FILTER (WHERE winner = 'a') AS wins_a,
-               count(*) FILTER (WHERE winner = 'draw') AS draws,
-               count(*) FILTER (WHERE winner = 'b') AS losses_a,
-               avg(rounds) AS mean_rounds,
-               CAST(sum(attacks_a) AS BIGINT) AS attacks_a,
-               CAST(sum(hits_a) AS BIGINT) AS hits_a,
-               CAST(sum(attacks_b) AS BIGINT) AS attacks_b,
-               CAST(sum(hits_b) AS BIGINT) AS hits_b
-        FROM {ident(view)}
-        GROUP BY run, loadout_a, loadout_b
-    )
-    SELECT run, loadout_a, loadout_b, duels, wins_a, draws, losses_a,
-           (wins_a + draws / 2) / duels AS score_a,
-           wilson_low(wins_a + draws / 2, duels) AS score_low,
-           wilson_high(wins_a + draws / 2, duels) AS score_high,
-           mean_rounds, attacks_a, hits_a, attacks_b, hits_b
-    FROM m
-    ORDER BY run, loadout_a, loadout_b
-    """
-    return fetch(con, sql)
+    included): :func:`analysis.round_robin.cells` (duels, side a's wins, draws and losses,
+    its score with the 95% Wilson interval), mean rounds, and each side's attacks and
+    hits."""
+    extra = {"mean_rounds": "avg(rounds)"}
+    for column in ("attacks_a", "hits_a", "attacks_b", "hits_b"):
+        extra[column] = f"CAST(sum({column}) AS BIGINT)"
+    return round_robin.cells(con, view, LOADOUTS, extra=extra)
 
 
 def matchups(con: duckdb.DuckDBPyConnection, view: str = "loadouts") -> pl.DataFrame:
-    """Per run, loadout and opponent: the duels of both cells of the matchup pooled, each
-    counted once from the loadout's side (a mirror once, from side a): duels, wins, draws,
-    losses, the score with its 95% Wilson interval (a mirror's is exactly 1/2, its
-    interval [1/2, 1/2]), mean rounds, and the loadout's attacks, hits and hit share."""
-    sql = f"""
-    WITH sides AS (
-        SELECT run, loadout_a AS loadout, loadout_b AS opponent,
-               winner = 'a' AS won, winner = 'draw' AS drew, winner = 'b' AS lost,
-               rounds, attacks_a AS attacks, hits_a AS hits
-        FROM {ident(view)}
-        UNION ALL
-        SELECT run, loadout_b AS loadout, loadout_a AS opponent,
-               winner = 'b' AS won, winner = 'draw' AS drew, winner = 'a' AS lost,
-               rounds, attacks_b AS attacks, hits_b AS hits
-        FROM {ident(view)}
-        WHERE loadout_a <> loadout_b
-    ),
-    m AS (
-        SELECT run, loadout, opponent,
-               count(*) AS duels,
-               count(*) FILTER (WHERE won) AS wins,
-               count(*) FILTER (WHERE drew) AS draws,
-               count(*) FILTER (WHERE lost) AS losses,
-               avg(rounds) AS mean_rounds,
-               CAST(sum(attacks) AS BIGINT) AS attacks, CAST(sum(hits) AS BIGINT) AS hits
-        FROM sides
-        GROUP BY run, loadout, opponent
+    """Per run, loadout and opponent: :func:`analysis.round_robin.matchups` (the duels of
+    both cells of the matchup pooled, each counted once from the loadout's side, a mirror
+    once from side a: duels, wins, draws, losses, the score with its 95% Wilson interval,
+    a mirror's exactly 1/2), mean rounds, and the loadout's attacks, hits and hit share."""
+    return round_robin.matchups(
+        con,
+        view,
+        LOADOUTS,
+        "rounds, attacks_{me} AS attacks, hits_{me} AS hits",
+        {"mean_rounds": "avg(rounds)", **SUMS},
+        ("mean_rounds", "attacks", "hits", "hits / nullif(attacks, 0) AS hit_share"),
     )
-    SELECT run, loadout, opponent, loadout = opponent AS mirror,
-           duels, wins, draws, losses,
-           CASE WHEN loadout = opponent THEN 0.5
-                ELSE (wins + draws / 2) / duels END AS score,
-           CASE WHEN loadout = opponent THEN 0.5
-                ELSE wilson_low(wins + draws / 2, duels) END AS low,
-           CASE WHEN loadout = opponent THEN 0.5
-                ELSE wilson_high(wins + draws / 2, duels) END AS high,
-           mean_rounds, attacks, hits,
-           hits / nullif(attacks, 0) AS hit_share
-    FROM m
-    ORDER BY run, loadout, opponent
-    """
-    return fetch(con, sql)
 
 
 def standings(con: duckdb.DuckDBPyConnection, view: str = "loadouts") -> pl.DataFrame:
-    """Per run and loadout, over the whole round robin (every opponent, mirrors included:
-    a mirror duel counts once from each side, so exactly half a point each time): duels
-    (from the loadout's side), wins, draws, losses, the score with its 95% Wilson
-    interval, and its attacks, hits and hit share."""
-    sql = f"""
-    WITH sides AS (
-        SELECT run, loadout_a AS loadout, winner = 'a' AS won, winner = 'draw' AS drew,
-               winner = 'b' AS lost, attacks_a AS attacks, hits_a AS hits
-        FROM {ident(view)}
-        UNION ALL
-        SELECT run, loadout_b AS loadout, winner = 'b' AS won, winner = 'draw' AS drew,
-               winner = 'a' AS lost, attacks_b AS attacks, hits_b AS hits
-        FROM {ident(view)}
-    ),
-    m AS (
-        SELECT run, loadout,
-               count(*) AS duels,
-               count(*) FILTER (WHERE won) AS wins,
-               count(*) FILTER (WHERE drew) AS draws,
-               count(*) FILTER (WHERE lost) AS losses,
-               CAST(sum(attacks) AS BIGINT) AS attacks, CAST(sum(hits) AS BIGINT) AS hits
-        FROM sides
-        GROUP BY run, loadout
+    """Per run and loadout over the whole round robin, mirrors left out:
+    :func:`analysis.round_robin.standings` (duels from the loadout's side, wins, draws,
+    losses, the score with its 95% Wilson interval), and its attacks, hits and hit
+    share."""
+    return round_robin.standings(
+        con,
+        view,
+        LOADOUTS,
+        "attacks_{me} AS attacks, hits_{me} AS hits",
+        SUMS,
+        ("attacks", "hits", "hits / nullif(attacks, 0) AS hit_share"),
     )
-    SELECT run, loadout, duels, wins, draws, losses,
-           (wins + draws / 2) / duels AS score,
-           wilson_low(wins + draws / 2, duels) AS low,
-           wilson_high(wins + draws / 2, duels) AS high,
-           attacks, hits, hits / nullif(attacks, 0) AS hit_share
-    FROM m
-    ORDER BY run, loadout
-    """
-    return fetch(con, sql)
 
 
 def side_a(con: duckdb.DuckDBPyConnection, view: str = "loadouts") -> pl.DataFrame:

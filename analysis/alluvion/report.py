@@ -543,7 +543,8 @@ def study_sections(
         f"<p>{study.duels:,} duels: each of the {n_loadouts} loadouts against every "
         f"loadout, itself included, in every ordered pair ({study.cells.height} cells, "
         f"{int(study.cells['duels'].min()):,} duels each). A score is wins + draws / 2 "
-        f"over duels, with its 95% Wilson interval.</p>"
+        f"over duels, with its 95% Wilson interval; a loadout's score over the round robin "
+        f"leaves its mirror out (a mirror scores one half by construction).</p>"
     )
     items = [
         extreme_sentence(study.standings, True),

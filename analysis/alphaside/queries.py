@@ -9,10 +9,9 @@ of ``duel``, ``squad_a``/``squad_b`` of ``squads``: ``key``) are filled in. ``wi
 the labelled outcome (``winner = 'a'`` or ``'b'``: equal VP goes to the side that acted
 last, so there are no draws). A score is wins / games, with its 95% Wilson interval.
 
-Every ordered pair is a cell, mirrors included, so a matchup X-Y of two different units is
-played in two cells (X as side a, and X as side b); its rows pool both, each game counted
-once, from X's seat. In a mirror both sides are the unit: its score is 1/2 by
-construction, and every other number of it is side a's.
+The round robin's cells, matchups and standings are :mod:`analysis.round_robin`'s, read
+with the side columns (``key``); a matchup counts a mirror once, from side a, and a
+standing leaves the mirrors out (a mirror's score is 1/2 by construction).
 
 Damage per Timeline space (TL) is a ratio estimator: the damage summed over the games
 divided by the TL spent on attacks summed over the same games (games without an attack
@@ -27,7 +26,9 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
+from analysis import round_robin
 from analysis.query import fetch, ident
+from analysis.round_robin import RoundRobin
 
 GAME = "alphaside"
 DUEL = "duel"
@@ -50,6 +51,12 @@ def _key(key: str) -> str:
     return key
 
 
+def _round_robin(key: str) -> RoundRobin:
+    """The round robin of ``duel`` (``unit``) or ``squads`` (``squad``): one row a whole
+    game, no draws (equal VP goes to the side that acted last)."""
+    return RoundRobin(_key(key), count="games", draws=False)
+
+
 def _ratio(prefix: str = "") -> str:
     """SQL of the ratio s_d / s_t (``damage_per_tl``) and its delta-method standard error
     and 95% interval (``<prefix>se``, ``<prefix>low``, ``<prefix>high``), from the sums
@@ -65,54 +72,14 @@ def _ratio(prefix: str = "") -> str:
 
 def cells(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
     """Per run and ordered cell (``<key>_a`` as side a against ``<key>_b``, mirrors
-    included): games, side a's wins and losses, its score with the 95% Wilson interval,
-    each side's mean VP, and each side's damage, TL spent on attacks, attacks, hits and
-    crits summed."""
-    k = _key(key)
-    a, b = ident(f"{k}_a"), ident(f"{k}_b")
-    sql = f"""
-    WITH m AS (
-        SELECT run, {a}, {b},
-               count(*) AS games,
-               count(*) FILTER (WHERE winner = 'a') AS wins_a,
-               count(*) FILTER (WHERE winner = 'b') AS losses_a,
-               avg(vp_a) AS mean_vp_a, avg(vp_b) AS mean_vp_b,
-               CAST(sum(damage_a) AS BIGINT) AS damage_a,
-               CAST(sum(damage_b) AS BIGINT) AS damage_b,
-               CAST(sum(tl_attack_a) AS BIGINT) AS tl_attack_a,
-               CAST(sum(tl_attack_b) AS BIGINT) AS tl_attack_b,
-               CAST(sum(attacks_a) AS BIGINT) AS attacks_a,
-               CAST(sum(attacks_b) AS BIGINT) AS attacks_b,
-               CAST(sum(hits_a) AS BIGINT) AS hits_a, CAST(sum(hits_b) AS BIGINT) AS hits_b,
-               CAST(sum(crits_a) AS BIGINT) AS crits_a, CAST(sum(crits_b) AS BIGINT) AS crits_b
-        FROM {ident(view)}
-        GROUP BY run, {a}, {b}
-    )
-    SELECT run, {a}, {b}, games, wins_a, losses_a,
-           wins_a / games AS score_a,
-           wilson_low(wins_a, games) AS score_low,
-           wilson_high(wins_a, games) AS score_high,
-           mean_vp_a, mean_vp_b, damage_a, damage_b, tl_attack_a, tl_attack_b,
-           attacks_a, attacks_b, hits_a, hits_b, crits_a, crits_b
-    FROM m
-    ORDER BY run, {a}, {b}
-    """
-    return fetch(con, sql)
-
-
-def _sides(view: str, k: str, columns: str) -> str:
-    """Each game once from each seat (a mirror once, from side a): ``columns`` written
-    with ``{me}`` and ``{foe}`` for the seat's own side letter and the other's."""
-    a, b = ident(f"{k}_a"), ident(f"{k}_b")
-    seat_a = columns.format(me="a", foe="b")
-    seat_b = columns.format(me="b", foe="a")
-    return f"""
-        SELECT run, {a} AS {ident(k)}, {b} AS opponent, winner = 'a' AS won, {seat_a}
-        FROM {ident(view)}
-        UNION ALL
-        SELECT run, {b} AS {ident(k)}, {a} AS opponent, winner = 'b' AS won, {seat_b}
-        FROM {ident(view)}
-        WHERE {a} <> {b}"""
+    included): :func:`analysis.round_robin.cells` (games, side a's wins and losses, its
+    score with the 95% Wilson interval), each side's mean VP, and each side's damage, TL
+    spent on attacks, attacks, hits and crits summed."""
+    extra = {"mean_vp_a": "avg(vp_a)", "mean_vp_b": "avg(vp_b)"}
+    for stem in ("damage", "tl_attack", "attacks", "hits", "crits"):
+        for column in (f"{stem}_a", f"{stem}_b"):
+            extra[column] = f"CAST(sum({column}) AS BIGINT)"
+    return round_robin.cells(con, view, _round_robin(key), extra=extra)
 
 
 SIDE_COLUMNS = (
@@ -124,97 +91,68 @@ SIDE_COLUMNS = (
 
 
 def matchups(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
-    """Per run, ``<key>`` and opponent: the games of both cells of the matchup pooled,
-    each counted once from the ``<key>``'s seat (a mirror once, from side a): games,
-    wins, losses, the score with its 95% Wilson interval (a mirror's is exactly 1/2, its
-    interval [1/2, 1/2]); mean VP scored and conceded, each with its 95% interval (mean
+    """Per run, ``<key>`` and opponent: :func:`analysis.round_robin.matchups` (the games of
+    both cells of the matchup pooled, each counted once from the ``<key>``'s seat, a
+    mirror once from side a: games, wins, losses, the score with its 95% Wilson interval,
+    a mirror's exactly 1/2); mean VP scored and conceded, each with its 95% interval (mean
     +/- 1.96 standard errors), the mean VP margin likewise; enemy units defeated and own
     units lost per game; and the damage dealt, TL spent on attacks, attacks, hits and
     crits summed, with the hits per attack and the share of hits that are crits."""
-    k = _key(key)
-    sql = f"""
-    WITH sides AS ({_sides(view, k, SIDE_COLUMNS)}
-    ),
-    m AS (
-        SELECT run, {ident(k)}, opponent,
-               count(*) AS games,
-               count(*) FILTER (WHERE won) AS wins,
-               count(*) FILTER (WHERE NOT won) AS losses,
-               avg(vp) AS vp, stddev_samp(vp) AS sd_vp,
-               avg(vp_against) AS vp_against, stddev_samp(vp_against) AS sd_against,
-               avg(vp - vp_against) AS margin, stddev_samp(vp - vp_against) AS sd_margin,
-               avg(defeats) AS defeats, avg(defeated) AS defeated,
-               CAST(sum(damage) AS BIGINT) AS damage,
-               CAST(sum(damage_taken) AS BIGINT) AS damage_taken,
-               CAST(sum(tl) AS BIGINT) AS tl, CAST(sum(attacks) AS BIGINT) AS attacks,
-               CAST(sum(hits) AS BIGINT) AS hits, CAST(sum(crits) AS BIGINT) AS crits,
-               avg(activations) AS activations
-        FROM sides
-        GROUP BY run, {ident(k)}, opponent
+    aggregates = {
+        "vp": "avg(vp)",
+        "sd_vp": "stddev_samp(vp)",
+        "vp_against": "avg(vp_against)",
+        "sd_against": "stddev_samp(vp_against)",
+        "margin": "avg(vp - vp_against)",
+        "sd_margin": "stddev_samp(vp - vp_against)",
+        "defeats": "avg(defeats)",
+        "defeated": "avg(defeated)",
+        **{c: f"CAST(sum({c}) AS BIGINT)" for c in ("damage", "damage_taken", "tl")},
+        **{c: f"CAST(sum({c}) AS BIGINT)" for c in ("attacks", "hits", "crits")},
+        "activations": "avg(activations)",
+    }
+    outputs = (
+        "vp, vp - 1.96 * sd_vp / sqrt(games) AS vp_low",
+        "vp + 1.96 * sd_vp / sqrt(games) AS vp_high",
+        "vp_against, vp_against - 1.96 * sd_against / sqrt(games) AS vp_against_low",
+        "vp_against + 1.96 * sd_against / sqrt(games) AS vp_against_high",
+        "margin, margin - 1.96 * sd_margin / sqrt(games) AS margin_low",
+        "margin + 1.96 * sd_margin / sqrt(games) AS margin_high",
+        "defeats, defeated, damage, damage_taken, tl, attacks, hits, crits, activations",
+        "hits / nullif(attacks, 0) AS hits_per_attack",
+        "crits / nullif(hits, 0) AS crit_share",
     )
-    SELECT run, {ident(k)}, opponent, {ident(k)} = opponent AS mirror,
-           games, wins, losses,
-           CASE WHEN {ident(k)} = opponent THEN 0.5 ELSE wins / games END AS score,
-           CASE WHEN {ident(k)} = opponent THEN 0.5 ELSE wilson_low(wins, games) END AS low,
-           CASE WHEN {ident(k)} = opponent THEN 0.5 ELSE wilson_high(wins, games) END AS high,
-           vp, vp - 1.96 * sd_vp / sqrt(games) AS vp_low,
-           vp + 1.96 * sd_vp / sqrt(games) AS vp_high,
-           vp_against, vp_against - 1.96 * sd_against / sqrt(games) AS vp_against_low,
-           vp_against + 1.96 * sd_against / sqrt(games) AS vp_against_high,
-           margin, margin - 1.96 * sd_margin / sqrt(games) AS margin_low,
-           margin + 1.96 * sd_margin / sqrt(games) AS margin_high,
-           defeats, defeated, damage, damage_taken, tl, attacks, hits, crits, activations,
-           hits / nullif(attacks, 0) AS hits_per_attack,
-           crits / nullif(hits, 0) AS crit_share
-    FROM m
-    ORDER BY run, {ident(k)}, opponent
-    """
-    return fetch(con, sql)
+    return round_robin.matchups(con, view, _round_robin(key), SIDE_COLUMNS, aggregates, outputs)
 
 
 def standings(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
-    """Per run and ``<key>`` over the whole round robin (every opponent, mirrors included:
-    a mirror game counts once from each seat, so exactly half a point each time): games
-    (from its seat), wins, losses, the score with its 95% Wilson interval, its mean VP
-    and VP conceded, and its damage per TL spent on attacks over every game (the ratio
-    estimator with its delta-method 95% interval, the module docstring)."""
-    k = _key(key)
-    a, b = ident(f"{k}_a"), ident(f"{k}_b")
-    sql = f"""
-    WITH sides AS (
-        SELECT run, {a} AS {ident(k)}, winner = 'a' AS won, vp_a AS vp, vp_b AS vp_against,
-               damage_a AS d, tl_attack_a AS t, hits_a AS hits, attacks_a AS attacks
-        FROM {ident(view)}
-        UNION ALL
-        SELECT run, {b} AS {ident(k)}, winner = 'b' AS won, vp_b AS vp, vp_a AS vp_against,
-               damage_b AS d, tl_attack_b AS t, hits_b AS hits, attacks_b AS attacks
-        FROM {ident(view)}
-    ),
-    m AS (
-        SELECT run, {ident(k)},
-               count(*) AS games,
-               count(*) FILTER (WHERE won) AS wins,
-               count(*) FILTER (WHERE NOT won) AS losses,
-               avg(vp) AS vp, avg(vp_against) AS vp_against,
-               CAST(sum(d) AS DOUBLE) AS s_d, CAST(sum(t) AS DOUBLE) AS s_t,
-               sum(CAST(d AS DOUBLE) * d) AS s_dd, sum(CAST(d AS DOUBLE) * t) AS s_dt,
-               sum(CAST(t AS DOUBLE) * t) AS s_tt,
-               CAST(sum(hits) AS BIGINT) AS hits, CAST(sum(attacks) AS BIGINT) AS attacks
-        FROM sides
-        GROUP BY run, {ident(k)}
+    """Per run and ``<key>`` over the whole round robin, mirrors left out:
+    :func:`analysis.round_robin.standings` (games from its seat, wins, losses, the score
+    with its 95% Wilson interval), its mean VP and VP conceded, and its damage per TL
+    spent on attacks over every game (the ratio estimator with its delta-method 95%
+    interval, the module docstring)."""
+    seat = (
+        "vp_{me} AS vp, vp_{foe} AS vp_against, damage_{me} AS d, tl_attack_{me} AS t, "
+        "hits_{me} AS hits, attacks_{me} AS attacks"
     )
-    SELECT run, {ident(k)}, games, wins, losses,
-           wins / games AS score,
-           wilson_low(wins, games) AS low,
-           wilson_high(wins, games) AS high,
-           vp, vp_against,
-           CAST(s_d AS BIGINT) AS damage, CAST(s_t AS BIGINT) AS tl,
-           {_ratio("dpt_")},
-           attacks, hits, hits / nullif(attacks, 0) AS hits_per_attack
-    FROM m
-    ORDER BY run, {ident(k)}
-    """
-    return fetch(con, sql)
+    aggregates = {
+        "vp": "avg(vp)",
+        "vp_against": "avg(vp_against)",
+        "s_d": "CAST(sum(d) AS DOUBLE)",
+        "s_t": "CAST(sum(t) AS DOUBLE)",
+        "s_dd": "sum(CAST(d AS DOUBLE) * d)",
+        "s_dt": "sum(CAST(d AS DOUBLE) * t)",
+        "s_tt": "sum(CAST(t AS DOUBLE) * t)",
+        "hits": "CAST(sum(hits) AS BIGINT)",
+        "attacks": "CAST(sum(attacks) AS BIGINT)",
+    }
+    outputs = (
+        "vp, vp_against",
+        "CAST(s_d AS BIGINT) AS damage, CAST(s_t AS BIGINT) AS tl",
+        _ratio("dpt_"),
+        "attacks, hits, hits / nullif(attacks, 0) AS hits_per_attack",
+    )
+    return round_robin.standings(con, view, _round_robin(key), seat, aggregates, outputs)
 
 
 def side_a(con: duckdb.DuckDBPyConnection, view: str = DUEL) -> pl.DataFrame:
@@ -253,7 +191,7 @@ def damage_per_tl(
     share of games in which it attacked."""
     k = _key(key)
     sql = f"""
-    WITH sides AS ({_sides(view, k, "damage_{me} AS d, tl_attack_{me} AS t")}
+    WITH sides AS ({round_robin.seats(view, _round_robin(k), "damage_{me} AS d, tl_attack_{me} AS t")}
     ),
     m AS (
         SELECT run, {ident(k)}, opponent,
@@ -292,7 +230,7 @@ def weapons(
     keys = "run, unit, opponent, slot" if per_opponent else "run, unit, slot"
     mirror = ", unit = opponent AS mirror" if per_opponent else ""
     sql = f"""
-    WITH sides AS ({_sides(view, "unit", seat)}
+    WITH sides AS ({round_robin.seats(view, _round_robin("unit"), seat)}
     ),
     slots AS ({slots}),
     m AS (
@@ -323,7 +261,7 @@ def defeat_times(
     Timeline time (1..20: space + 10 x (Phase - 1)); time 0: games with none."""
     k = _key(key)
     sql = f"""
-    WITH sides AS ({_sides(view, k, "first_defeat_{me} AS first_defeat")}
+    WITH sides AS ({round_robin.seats(view, _round_robin(k), "first_defeat_{me} AS first_defeat")}
     )
     SELECT run, {ident(k)}, opponent, CAST(first_defeat AS INTEGER) AS time,
            count(*) AS games

@@ -725,7 +725,8 @@ def summary_section(study: Study, squads: SquadStudy | None, limits: Mapping[str
         f"({cells.height} cells, {int(cells['games'].min()):,} games each), one unit a "
         f"side over a whole game (two Phases on the Timeline). A score is wins over "
         f"games (equal VP goes to the side that acted last, so there are no draws), with "
-        f"its 95% Wilson interval.</p>"
+        f"its 95% Wilson interval; a unit's score over the round robin leaves its mirror "
+        f"out (a mirror scores one half by construction).</p>"
     )
     items = [
         extreme_sentence(study.standings, True),

@@ -2,30 +2,19 @@
 from the whole-game study ``full-spread-vs-alpha``: kaiju whose win rate with the full
 spread, and kaiju whose alpha-minus-full gap, leave their limits.
 
-A flag is raised only when the 95% interval lies wholly outside the limits: a point
-estimate outside them whose interval reaches back inside is noise the data cannot tell
-from balance, and is not flagged (a larger --n may yet raise it).
+A flag is raised by the one flag rule of :mod:`analysis.flags`: only when the 95%
+interval lies wholly outside the limits.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from analysis.flags import Flag, Limit
+from analysis.flags import Flag, Limit, beyond
 from analysis.flags import pct as _pct
 from analysis.readings import wilson
 
 LIMITS = ("win_rate", "deck_gap")
-
-
-def beyond(low: float, high: float, limit: Limit) -> tuple[str, float] | None:
-    """("above", max) when the whole interval [low, high] lies above the limit's max,
-    ("below", min) when it lies below its min, else None."""
-    if low > limit.max:
-        return "above", limit.max
-    if high < limit.min:
-        return "below", limit.min
-    return None
 
 
 def win_rate_flags(win: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:

@@ -1,13 +1,15 @@
 """Mecha Skirmish balance flags (limits in ``catalogs/skirmish/limits.toml``): weapons
-whose exact crit share, and kits whose simulated duel score, leave their limits."""
+whose exact crit share, and kits whose simulated duel standing (their score over every
+other kit, mirrors left out), leave their limits, by the one flag rule of
+:mod:`analysis.flags` (the whole 95% interval beyond the limit; an exact share is its
+own interval)."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from analysis.flags import Flag, Limit, outside
+from analysis.flags import Flag, Limit, Standing, beyond, standing_flags
 from analysis.flags import pct as _pct
-from analysis.readings import wilson
 
 LIMITS = ("crit_share", "win_rate")
 
@@ -19,7 +21,7 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
     )
     flags = []
     for weapon, share, kits in per_weapon.iter_rows():
-        if (out := outside(share, limit)) is None:
+        if (out := beyond(share, share, limit)) is None:
             continue
         side, bound = out
         evidence = (
@@ -39,48 +41,18 @@ def crit_share_flags(weapon_vs_kit: pl.DataFrame, limit: Limit, margin: int) -> 
     return flags
 
 
-def win_rate_flags(win_rates: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
-    """Kits whose duel score against every other kit leaves the limits. Both seats
-    count: a kit's score as side A, and one minus its opponent's as side B. Each sentence
-    gives the score's 95% Wilson interval, and says the data cannot decide when that
-    interval reaches back inside the limits."""
-    others = win_rates.filter(pl.col("side_a") != pl.col("side_b"))
-    as_a = others.select(
-        pl.col("side_a").alias("kit"), pl.col("score_a").alias("score"), pl.col("battles")
-    )
-    as_b = others.select(
-        pl.col("side_b").alias("kit"), (1 - pl.col("score_a")).alias("score"), pl.col("battles")
-    )
-    both = pl.concat([as_a, as_b])
-    per_kit = (
-        both.group_by("kit", maintain_order=True)
-        .agg(
-            ((pl.col("score") * pl.col("battles")).sum() / pl.col("battles").sum()).alias("score"),
-            pl.col("battles").sum(),
+def win_rate_flags(standings: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]:
+    """Kits whose duel standing leaves the limits: ``standings`` is
+    :func:`analysis.skirmish.queries.standings` of one run (``side``, ``battles``,
+    ``score``, ``low``, ``high``: the kit's score over both seats against every other
+    kit, draws counted half, with its 95% Wilson interval)."""
+
+    def words(s: Standing, side: str, bound: float) -> tuple[str, str]:
+        return (
+            f"The {s.subject} scores {_pct(s.score)} in its duels "
+            f"(95% interval {_pct(s.low)} to {_pct(s.high)}), {side} "
+            f"the limit of {_pct(bound)}.",
+            f"simulated: {s.games:,} duels against every other kit, both seats; {caption}",
         )
-        .sort("score")
-    )
-    flags = []
-    for kit, score, battles in per_kit.iter_rows():
-        if (out := outside(score, limit)) is None:
-            continue
-        side, bound = out
-        low, high = wilson(score * battles, battles)
-        undecided = (
-            f"; the interval reaches inside the limits, so the data cannot decide whether it "
-            f"is really {side} them (a larger --n can)"
-            if low <= bound <= high
-            else ""
-        )
-        flags.append(
-            Flag(
-                kit,
-                "win_rate",
-                score,
-                f"The {kit} scores {_pct(score)} in its duels "
-                f"(95% interval {_pct(low)} to {_pct(high)}), {side} "
-                f"the limit of {_pct(bound)}{undecided}.",
-                f"simulated: {battles:,} duels against every other kit, both seats; {caption}",
-            )
-        )
-    return flags
+
+    return standing_flags(standings, "side", "battles", limit, words)

@@ -15,10 +15,12 @@ from collections.abc import Mapping, Sequence
 import duckdb
 import polars as pl
 
-from analysis import queries
+from analysis import queries, round_robin
 from analysis.query import fetch, ident
+from analysis.round_robin import RoundRobin
 
 MATCHUP = ("side_a", "side_b", "policy_a", "policy_b")
+SIDES = RoundRobin("side")  # side_a against side_b, one row a battle, draws possible
 MOUNTS = 3  # weapon mounts per mech: right arm, left arm, back
 TRACK = "track"  # the rules' one-dimensional range track (no zones, no hexes)
 # How a battle is decided (decided_by_map), in reading order.
@@ -34,6 +36,14 @@ def win_rates(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel") -> pl
     """:func:`analysis.queries.win_rates` per run, kit (or team) pair, policy pair and
     parameter values."""
     return queries.win_rates(con, view, MATCHUP)
+
+
+def standings(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel") -> pl.DataFrame:
+    """Per run and kit (or team), ``side``: its standing over both seats against every
+    other side, mirrors left out (:func:`analysis.round_robin.standings`: battles, wins,
+    draws, losses, the score with draws counting half and its 95% Wilson interval), every
+    policy pair pooled."""
+    return round_robin.standings(con, view, SIDES)
 
 
 def destroyed_by_round(con: duckdb.DuckDBPyConnection, view: str = "skirmish_duel") -> pl.DataFrame:

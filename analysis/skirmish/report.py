@@ -172,7 +172,8 @@ def _page(ctx: ReportContext, con: Any, runs: Mapping[str, RunOutcome]) -> Page:
     if "crit_share" in limits:
         flags += crit_share_flags(frames["weapon_vs_kit"], limits["crit_share"], margin)
     if "win_rate" in limits:
-        flags += win_rate_flags(win, limits["win_rate"], duel_caption + " Policy gunline.")
+        standings = _of_run(queries.standings(con, "skirmish_duel"), duel)
+        flags += win_rate_flags(standings, limits["win_rate"], duel_caption + " Policy gunline.")
     exact_caption = caption(source="exact", params={"crit_margin": margin})
     damage = frames.get("damage_by_range")
     sections: list[Section] = [

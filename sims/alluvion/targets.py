@@ -7,7 +7,7 @@ Simulated (the ``loadouts`` experiment: duels between the named loadouts, no cov
 rules' start range; N duels per evaluation):
   score(loadout=, opponent=)   the loadout's score (win 1, draw 1/2) against the opponent,
                                every duel it played in either seat; opponent omitted:
-                               against every named loadout
+                               against every other loadout (mirrors left out)
 """
 
 from __future__ import annotations
@@ -16,18 +16,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from sims.alluvion import exact, rules
 from sims.alluvion.catalog import Catalog
 from sims.core.targets import (
     Estimate,
     Target,
-    both_seats,
     exact_estimates,
-    mean_estimates,
-    run_rows,
-    winner_score,
+    score_target,
 )
 
 
@@ -50,32 +45,6 @@ def p_hit(
     return exact_estimates(filters, _pool_domains(catalog), value)
 
 
-def _loadout_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
-    return {"loadout": list(catalog.loadouts), "opponent": list(catalog.loadouts)}
-
-
-def score(
-    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
-) -> list[Estimate]:
-    named = [filters.get("loadout"), filters.get("opponent")]
-    # both named: only their duels are played (all N on them)
-    loadouts = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows(
-        "alluvion",
-        "loadouts",
-        catalog,
-        n=n,
-        seed=seed,
-        jobs=jobs,
-        store=store,
-        options={"loadouts": loadouts} if loadouts else {},
-        columns=("loadout_a", "loadout_b", "winner"),
-    )
-    rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
-    seats = both_seats(rows, "loadout_a", "loadout_b", "score")
-    return mean_estimates(seats, filters, {"loadout": "side", "opponent": "opponent"}, "score")
-
-
 TARGETS = {
     "p_hit": Target(
         doc="attack.csv's P(an attack hits): highest Attack die + spot - highest Defense "
@@ -87,14 +56,16 @@ TARGETS = {
         estimate=p_hit,
         defaults={"spot": "0"},
     ),
-    "score": Target(
+    "score": score_target(
+        "alluvion",
+        "loadouts",
+        "loadout",
+        "loadouts",
+        ("loadout", "opponent"),
+        lambda catalog: catalog.loadouts,
         doc="The loadout's score (win 1, draw 1/2) against the opponent in the loadouts "
         "experiment (duels between loadouts.toml's loadouts, no cover), every duel it "
-        "played in either seat; opponent omitted: against every loadout. Simulated, N "
-        "duels per evaluation.",
-        filters=("loadout", "opponent"),
-        exact=False,
-        domains=_loadout_domains,
-        estimate=score,
+        "played in either seat; opponent omitted: against every other loadout, mirrors "
+        "left out. Simulated, N duels per evaluation.",
     ),
 }

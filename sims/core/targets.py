@@ -18,7 +18,9 @@ line before anything runs (:func:`check_filters`).
 Helpers: :func:`exact_estimates` (an exact value per combination of filter values,
 pooled by equal-weight averages), :func:`mean_estimates` (means of a row column with
 their standard errors), :func:`both_seats` (a two-sided game's rows seen from each side)
-and :func:`winner_score` (a side's score from a winner code: 1 win, 1/2 draw, 0 loss).
+and :func:`winner_score` (a side's score from a winner code: 1 win, 1/2 draw, 0 loss);
+:func:`score_target`, a round robin's score of one choice against another, built from
+them for any two-sided game (the game passes its side columns).
 """
 
 from __future__ import annotations
@@ -191,6 +193,57 @@ def both_seats(rows: pl.DataFrame, a: str, b: str, score: str) -> pl.DataFrame:
         (1.0 - pl.col(score).cast(pl.Float64)).alias("score"),
     )
     return pl.concat([first, second])
+
+
+def score_target(
+    game: str,
+    experiment: str,
+    side: str,
+    option: str,
+    filters: tuple[str, str],
+    choices: Callable[[Any], Sequence[Any]],
+    doc: str,
+    draw: int | None = 2,
+) -> Target:
+    """A round robin's score as a simulated target: the choice named by ``filters[0]``
+    against the one named by ``filters[1]``, its score (win 1, draw 1/2, loss 0; ``draw``
+    the winner code of a draw, None when the game has none) over every game it played in
+    either seat of ``experiment`` (rows with the side columns ``<side>_a`` and
+    ``<side>_b``, :func:`both_seats`). The second filter omitted: the choice's standing,
+    against every other choice with the mirrors left out, as the report's flags read it
+    (a mirror scores one half by construction). When both choices are named, the
+    experiment's ``option`` (the list of choices it plays) is set to them, so all N games
+    are theirs. ``choices(catalog)`` lists the choices, each filter's values."""
+    mine, theirs = filters
+    a, b = f"{side}_a", f"{side}_b"
+
+    def domains(catalog: Any) -> Mapping[str, Sequence[Any]]:
+        return {mine: list(choices(catalog)), theirs: list(choices(catalog))}
+
+    def estimate(
+        catalog: Any, given: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
+    ) -> list[Estimate]:
+        named = [given.get(mine), given.get(theirs)]
+        # both named: only their games are played (all N on them)
+        played = sorted(set(named)) if all(v not in (None, ALL) for v in named) else None
+        rows = run_rows(
+            game,
+            experiment,
+            catalog,
+            n=n,
+            seed=seed,
+            jobs=jobs,
+            store=store,
+            options={option: played} if played else {},
+            columns=(a, b, "winner"),
+        )
+        if theirs not in given:  # a standing: the mirrors left out
+            rows = rows.filter(pl.col(a).cast(pl.String) != pl.col(b).cast(pl.String))
+        rows = rows.with_columns(winner_score(pl.col("winner"), draw).alias("score"))
+        seats = both_seats(rows, a, b, "score")
+        return mean_estimates(seats, given, {mine: "side", theirs: "opponent"}, "score")
+
+    return Target(doc=doc, filters=filters, exact=False, domains=domains, estimate=estimate)
 
 
 def run_rows(

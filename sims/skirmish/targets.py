@@ -16,17 +16,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from sims.core.protocol import InputError
 from sims.core.targets import (
     Estimate,
     Target,
-    both_seats,
     exact_estimates,
-    mean_estimates,
-    run_rows,
-    winner_score,
+    score_target,
 )
 from sims.skirmish import exact
 from sims.skirmish.catalog import Catalog
@@ -72,32 +67,6 @@ def expected_damage(
     return exact_estimates(filters, _pair_domains(catalog), value)
 
 
-def _duel_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
-    return {"kit_a": list(catalog.kits), "kit_b": list(catalog.kits)}
-
-
-def win_rate(
-    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
-) -> list[Estimate]:
-    named = [filters.get("kit_a"), filters.get("kit_b")]
-    # both kits named: only their matchups are played (all N on them)
-    kits = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows(
-        "skirmish",
-        "duel",
-        catalog,
-        n=n,
-        seed=seed,
-        jobs=jobs,
-        store=store,
-        options={"kits": kits} if kits else {},
-        columns=("side_a", "side_b", "winner"),
-    )
-    rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
-    seats = both_seats(rows, "side_a", "side_b", "score")
-    return mean_estimates(seats, filters, {"kit_a": "side", "kit_b": "opponent"}, "score")
-
-
 TARGETS = {
     "crit_share": Target(
         doc="P(crit | hit) of the weapon fired as in weapon_vs_kit.csv (Gunnery 2, no Head "
@@ -117,13 +86,16 @@ TARGETS = {
         domains=_pair_domains,
         estimate=expected_damage,
     ),
-    "win_rate": Target(
+    "win_rate": score_target(
+        "skirmish",
+        "duel",
+        "side",
+        "kits",
+        ("kit_a", "kit_b"),
+        lambda catalog: catalog.kits,
         doc="kit_a's score against kit_b (win 1, draw 1/2) in the duel experiment (policy "
         "gunline, the rules' board), every battle either kit played in either seat; "
-        "kit_b omitted: against every kit. Simulated, N battles per evaluation.",
-        filters=("kit_a", "kit_b"),
-        exact=False,
-        domains=_duel_domains,
-        estimate=win_rate,
+        "kit_b omitted: against every other kit, mirrors left out. Simulated, N battles "
+        "per evaluation.",
     ),
 }

@@ -11,8 +11,9 @@ side b wins):
     CA 10  0 90   CB 30  0 70   CC 45 10 45
 
 Pooled from each loadout's side: A against B wins 80 + 80, draws 10, loses 30 of 200,
-score 165/200; A against C 180/200; B against C 140/200. Over the round robin (a mirror
-counted from both sides) A wins 420, draws 50, loses 130 of 600 sides: 445/600.
+score 165/200; A against C 180/200; B against C 140/200. Over the round robin (mirrors
+left out) A wins 340, draws 10, loses 50 of 400 duels from its side: 345/400; B 175/400;
+C 80/400.
 """
 
 from __future__ import annotations
@@ -114,14 +115,15 @@ def test_matchups_pool_both_cells_from_each_side(con):
     assert (mirror["score"], mirror["low"], mirror["high"]) == (0.5, 0.5, 0.5)
 
 
-def test_standings_count_the_mirror_from_both_sides(con):
+def test_standings_leave_the_mirrors_out(con):
     s = queries.standings(con, "loadouts")
     a = one(s, loadout="A")
-    assert (a["duels"], a["wins"], a["draws"], a["losses"]) == (600, 420, 50, 130)
-    assert a["score"] == pytest.approx(445 / 600)
-    assert (a["low"], a["high"]) == pytest.approx(wilson(445, 600))
-    # the score over the round robin is the mean of the three matchups' (a mirror 1/2)
-    assert a["score"] == pytest.approx((0.5 + 0.825 + 0.9) / 3)
+    assert (a["duels"], a["wins"], a["draws"], a["losses"]) == (400, 340, 10, 50)
+    assert a["score"] == 345 / 400
+    assert (a["low"], a["high"]) == pytest.approx(wilson(345, 400))
+    # the score over the round robin is the mean of the other two matchups' (no mirror)
+    assert a["score"] == pytest.approx((0.825 + 0.9) / 2)
+    assert one(s, loadout="B")["score"] == 175 / 400 and one(s, loadout="C")["score"] == 0.2
     assert s["score"].sum() == pytest.approx(1.5)  # every duel's point is shared out
 
 
@@ -223,12 +225,12 @@ def test_best_and_worst_say_when_the_data_cannot_decide(con):
     s = queries.standings(con, "loadouts")
     best = report.extreme_sentence(s, best=True)
     assert best.startswith(
-        "A scores highest, 74.2% (95% 70.5% to 77.5%) over the round robin, "
-        "clear of every other: the best loadout (the next, B, 45.8% (95% "
+        "A scores highest, 86.2% (95% 82.5% to 89.3%) over the round robin, "
+        "clear of every other: the best loadout (the next, B, 43.8% (95% "
     )
     worst = report.extreme_sentence(s, best=False)
     assert worst.startswith(
-        "C scores lowest, 30.0% (95% 26.5% to 33.8%) over the round robin, "
+        "C scores lowest, 20.0% (95% 16.4% to 24.2%) over the round robin, "
         "clear of every other: the worst loadout (the next, B, "
     )
     close = pl.DataFrame(
@@ -251,11 +253,14 @@ def test_flags_only_when_the_whole_interval_is_outside(con):
     s = queries.standings(con, "loadouts")
     limit = Limit("loadout_score", "m", 0.35, 0.70, "assumed")
     out = flags.score_flags(s, limit, "run r1")
-    # A 445/600 (95% 70.5% to 77.5%): above; C 180/600 (95% 26.5% to 33.8%): below; B inside
+    # A 345/400 (95% 82.5% to 89.3%): above; C 80/400 (95% 16.4% to 24.2%): below; B inside
     assert [(f.subject, f.limit) for f in out] == [("A", "loadout_score"), ("C", "loadout_score")]
     assert "above the limit of 70.0%" in out[0].sentence and "(95% interval" in out[0].sentence
     assert "below the limit of 35.0%" in out[1].sentence and "run r1" in out[1].evidence
-    wide = Limit("loadout_score", "m", 0.34, 0.72, "assumed")  # A's interval reaches inside
+    assert out[0].value == 0.8625 and "400 duels from A's side" in out[0].evidence
+    assert "mirrors left out" in out[0].evidence
+    # A's 86.2% is above a limit of 85% but its interval (from 82.5%) reaches inside: no flag
+    wide = Limit("loadout_score", "m", 0.34, 0.85, "assumed")
     assert [f.subject for f in flags.score_flags(s, wide, "")] == ["C"]
 
 
@@ -354,7 +359,7 @@ def test_page_has_its_sections_each_with_a_chart_and_its_run(built):
     back = other.join(other, left_on=["loadout", "opponent"], right_on=["opponent", "loadout"])
     assert (back["score"] + back["score_right"]).to_list() == pytest.approx([1.0] * 56)
     standings = page.sections[0].data["standings"]
-    assert standings.height == 8 and set(standings["duels"]) == {800}
+    assert standings.height == 8 and set(standings["duels"]) == {700}  # 7 others, no mirror
     ratings = page.sections[2].data["ratings"]
     assert sorted(ratings["loadout"]) == sorted(ctx.catalog.loadouts)
     text = "".join(p for p in pieces(page.sections[0]) if isinstance(p, str))

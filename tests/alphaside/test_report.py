@@ -14,8 +14,7 @@ A side that wins scored 3 VP, dealt 6 damage for 4 TL with weapon slot 0 and fir
 defeated the enemy at time 4 + game % 3; a side that loses scored 1 VP and dealt 2 damage
 for 3 TL with slot 1 (C carries one weapon: everything in slot 0), no defeat. Pooled from
 each unit's seat: A against B wins 8 + 7 of 20, A against C 9 + 8, B against C 6 + 5.
-Over the round robin (a mirror counted from both seats) A wins 10 + 8 + 9 + 7 + 8 = 42
-of 60, B 26, C 22.
+Over the round robin (mirrors left out) A wins 8 + 7 + 9 + 8 = 32 of 40, B 16, C 12.
 """
 
 from __future__ import annotations
@@ -149,15 +148,15 @@ def test_matchups_pool_both_cells_from_each_seat(con):
     assert one(m, unit="C", opponent="B")["score"] == pytest.approx(9 / 20)
 
 
-def test_standings_count_the_mirror_from_both_seats(con):
+def test_standings_leave_the_mirrors_out(con):
     s = queries.standings(con, "duel")
     a = one(s, unit="A")
-    assert (a["games"], a["wins"], a["losses"]) == (60, 42, 18)
-    assert (a["score"], a["low"], a["high"]) == pytest.approx((0.7, *wilson(42, 60)))
-    assert [one(s, unit=u)["wins"] for u in "BC"] == [26, 22]
+    assert (a["games"], a["wins"], a["losses"]) == (40, 32, 8)
+    assert (a["score"], a["low"], a["high"]) == pytest.approx((0.8, *wilson(32, 40)))
+    assert [one(s, unit=u)["wins"] for u in "BC"] == [16, 12]
     assert s["score"].sum() == pytest.approx(1.5)  # every game's point is shared out
-    r, se = ratio([6] * 42 + [2] * 18, [4] * 42 + [3] * 18)
-    assert (a["damage"], a["tl"]) == (288, 222)
+    r, se = ratio([6] * 32 + [2] * 8, [4] * 32 + [3] * 8)
+    assert (a["damage"], a["tl"]) == (208, 152)
     assert a["damage_per_tl"] == pytest.approx(r)
     assert (a["dpt_low"], a["dpt_high"]) == pytest.approx((r - 1.96 * se, r + 1.96 * se))
 
@@ -262,22 +261,22 @@ def test_best_and_worst_say_when_the_data_cannot_decide(con):
     s = queries.standings(con, "duel")
     best = report.extreme_sentence(s, best=True)
     assert best.startswith(
-        "A scores highest, 70.0% (95% 57.5% to 80.1%) over the round "
-        "robin, clear of every other: the best unit (the next, B, 43.3% "
+        "A scores highest, 80.0% (95% 65.2% to 89.5%) over the round "
+        "robin, clear of every other: the best unit (the next, B, 40.0% "
         "(95% "
     )
     worst = report.extreme_sentence(s, best=False)
     assert worst.startswith(
         "The data cannot decide which unit is worst over the round robin: "
-        "C scores lowest, 36.7% (95% "
+        "C scores lowest, 30.0% (95% "
     )
-    assert "overlap it (B, 43.3% (95% " in worst
+    assert "overlap it (B, 40.0% (95% " in worst
     tl = report.unit_tl_sentence(s)
     assert tl == (
-        "A deals highest, 1.30 (95% 1.21 to 1.38) per Timeline space spent "
-        "attacking, clear of every other: the best unit (the next, B, 1.09 (95% 0.98 "
+        "A deals highest, 1.37 (95% 1.28 to 1.46) per Timeline space spent "
+        "attacking, clear of every other: the best unit (the next, B, 1.06 (95% 0.93 "
         "to 1.19))."
-    )  # 288 / 222 against 166 / 153
+    )  # 208 / 152 against 144 / 136
     assert report.leader_sentence(s.head(0), "unit") == "No unit to compare."
 
 
@@ -285,12 +284,16 @@ def test_flags_only_when_the_whole_interval_is_outside(con):
     s = queries.standings(con, "duel")
     limit = Limit("unit_score", "m", 0.50, 0.55, "assumed")
     out = flags.score_flags(s, limit, "run r1")
-    # A 42/60 (95% 57.5% to 80.1%): above; C 22/60 (95% 25.4% to 49.5%): below; B straddles
+    # A 32/40 (95% 65.2% to 89.5%): above; C 12/40 (95% 18.1% to 45.4%): below; B straddles
     assert [(f.subject, f.limit) for f in out] == [("A", "unit_score"), ("C", "unit_score")]
     assert "above the limit of 55.0%" in out[0].sentence and "(95% interval" in out[0].sentence
     assert "below the limit of 50.0%" in out[1].sentence and "run r1" in out[1].evidence
+    assert out[0].value == 0.8 and "40 engagements from A's seat" in out[0].evidence
     wide = Limit("unit_score", "m", 0.30, 0.55, "assumed")  # C's interval reaches inside
     assert [f.subject for f in flags.score_flags(s, wide, "")] == ["A"]
+    # A's 80.0% is above a limit of 66% but its interval (from 65.2%) reaches inside
+    high = Limit("unit_score", "m", 0.50, 0.66, "assumed")
+    assert [f.subject for f in flags.score_flags(s, high, "")] == ["C"]
 
 
 def test_matrix_and_damage_tables_read_in_order(con):
@@ -467,7 +470,7 @@ def test_page_has_its_sections_each_with_a_chart_and_its_run(built):
     back = other.join(other, left_on=["unit", "opponent"], right_on=["opponent", "unit"])
     assert (back["score"] + back["score_right"]).to_list() == pytest.approx([1.0] * 56)
     standings = page.sections[0].data["standings"]
-    assert standings.height == 8 and set(standings["games"]) == {320}
+    assert standings.height == 8 and set(standings["games"]) == {280}  # 7 others, no mirror
     text = "".join(p for p in pieces(page.sections[0]) if isinstance(p, str))
     assert "scores highest, " in text and "scores lowest, " in text
     assert "(95% " in text and "Side a " in text and "per Timeline space" in text

@@ -1,5 +1,5 @@
 """Coin Duel's analysis plugin (what ``analysis/<game>/`` holds for a real game): its
-default run and its report page, with a win-rate flag."""
+default run and its report page, with a win-rate flag (the one flag rule)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from typing import Any
 
 import polars as pl
 
-from analysis import queries
+from analysis import queries, round_robin
 from analysis.charts import caption, win_rate_heatmap
-from analysis.flags import Flag, outside
+from analysis.flags import Standing, standing_flags
 from analysis.plugin import Analysis, Page, ReportContext
 from analysis.query import connect
+from analysis.round_robin import RoundRobin
 from sims.core.runner import simulate
 
 
@@ -36,19 +37,13 @@ def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
     con = connect(ctx.store, catalog=ctx.catalog_root, runs=[run])
     win = queries.win_rates(con, "bout", ("side_a", "side_b"))
     win = win.filter(pl.col("run") == run)
-    flags = []
+    standings = round_robin.standings(con, "bout", RoundRobin("side"))
     limit = ctx.limits.get("win_rate")
-    for row in win.filter(pl.col("side_a") != pl.col("side_b")).iter_rows(named=True):
-        if limit and outside(row["score_a"], limit):
-            flags.append(
-                Flag(
-                    row["side_a"],
-                    "win_rate",
-                    row["score_a"],
-                    f"{row['side_a']} scores {row['score_a']:.0%} against {row['side_b']}.",
-                    f"simulated, run {run}",
-                )
-            )
+
+    def words(s: Standing, side: str, bound: float) -> tuple[str, str]:
+        return f"{s.subject} scores {s.score:.0%}, {side} {bound:.0%}.", f"simulated, run {run}"
+
+    flags = standing_flags(standings, "side", "battles", limit, words) if limit else []
     text = caption(source="simulated", n=runs["bout"].rows, seed=ctx.seed, run=run)
     return Page([("Who wins?", win_rate_heatmap(win, text))], flags)
 

@@ -48,11 +48,8 @@ from sims.core.protocol import (
 from sims.core.targets import (
     Estimate,
     Target,
-    both_seats,
     exact_estimates,
-    mean_estimates,
-    run_rows,
-    winner_score,
+    score_target,
 )
 
 ROUND_OF = {1: 0, -1: 1, 0: 2}  # sign of a - b -> winner code (0 A, 1 B, 2 draw)
@@ -245,27 +242,6 @@ def round_target(
     )
 
 
-def win_rate_target(
-    catalog: Catalog, filters: Mapping[str, str], n: int, seed: int, jobs: int, store: Path
-) -> list[Estimate]:
-    named = [filters.get("fighter"), filters.get("opponent")]
-    fighters = sorted(set(named)) if all(v not in (None, "*") for v in named) else None
-    rows = run_rows(
-        "toy",
-        "bout",
-        catalog,
-        n=n,
-        seed=seed,
-        jobs=jobs,
-        store=store,
-        options={"fighters": fighters} if fighters else {},
-        columns=("side_a", "side_b", "winner"),
-    )
-    rows = rows.with_columns(winner_score(pl.col("winner")).alias("score"))
-    seats = both_seats(rows, "side_a", "side_b", "score")
-    return mean_estimates(seats, filters, {"fighter": "side", "opponent": "opponent"}, "score")
-
-
 TARGETS = {
     "p_round": Target(
         "P(the fighter's total beats the opponent's) in one round. Exact.",
@@ -274,13 +250,16 @@ TARGETS = {
         _pairs,
         round_target,
     ),
-    "win_rate": Target(
-        "The fighter's score (win 1, draw 1/2) against the opponent in the "
-        "bout experiment, either seat. Simulated.",
+    "win_rate": score_target(
+        "toy",
+        "bout",
+        "side",
+        "fighters",
         ("fighter", "opponent"),
-        False,
-        _pairs,
-        win_rate_target,
+        lambda catalog: catalog.fighters,
+        "The fighter's score (win 1, draw 1/2) against the opponent in the "
+        "bout experiment, either seat; opponent omitted: every other fighter. "
+        "Simulated.",
     ),
 }
 
