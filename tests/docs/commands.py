@@ -69,6 +69,7 @@ NOT_RUN = {
     "battles into a store: a measurement at scale, not a test",
 }
 TOOLS = {"cp", "mkdir", "ls", "cat"}  # other programs a doc may run, as subprocesses
+SHELL_OPERATORS = {"|", "||", "&&", ";", ">", ">>", "<", "&"}
 MECHBAL = ".venv/bin/mechbal"
 PYTHON = ".venv/bin/python"
 SHELL_LANGS = {"sh", "bash", "shell"}
@@ -204,6 +205,8 @@ def argv_of(command: Command) -> tuple[str, list[str]]:
     """("mechbal", its argv) or ("program", the subprocess argv); ValueError when the
     command cannot run here."""
     words = shlex.split(command.text, comments=True)
+    if SHELL_OPERATORS & set(words):
+        raise ValueError("pipes, redirections and lists of commands are not run here")
     if words[0] == MECHBAL:
         return "mechbal", shrink(words[1:])
     if words[0] == PYTHON and len(words) > 1:

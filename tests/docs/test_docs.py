@@ -87,6 +87,10 @@ def test_the_extraction_finds_what_a_writer_would_expect() -> None:
         "1",
     ]
     assert shrink(["report", "g"]) == ["report", "g", "--n", str(SMALL_N)]
+    with pytest.raises(ValueError, match="pipes"):
+        argv_of(extract_text("x.md", "`.venv/bin/mechbal claims x | head`")[0])
+    with pytest.raises(ValueError, match="NOT_RUN"):
+        argv_of(extract_text("x.md", "```sh\njupyter lab\n```")[0])
     assert shrink(["tune", "g", "--list"]) == ["tune", "g", "--list"]
 
 
