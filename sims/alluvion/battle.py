@@ -97,7 +97,6 @@ from sims.alluvion.catalog import Catalog, Loadout, Scenario
 from sims.alluvion.params import Parameters
 
 SLOTS = ("a0", "a1", "b0", "b1")  # the four Armor slots: side = slot // 2
-RESULTS = ("a", "b", "draw")  # winner codes
 DEFENSE = {"block": 0, "highest": 1}
 AMBUSH = {"none": -1, "a": 0, "b": 1}
 # 3d: the system a grappled Armor gives up (the one it needs least while held)
@@ -224,3 +223,22 @@ def scenario_battle(catalog: Catalog, scenario: Scenario | str) -> Battle:
 def duel(catalog: Catalog, a: Loadout | str, b: Loadout | str, **terms) -> Battle:
     """One Armor a side: the loadouts study's battle."""
     return compile_battle(catalog, [a], [b], **terms)
+
+
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """Every battle of scenarios.toml: duels, an ambush, a fight in cover, squads with
+    morale, depleted batteries (the conformance test plays each on both engines)."""
+    return [(sid, scenario_battle(catalog, sid)) for sid in catalog.scenarios]
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The per-battle numbers both engines must agree on (float arrays): each side's win
+    and the draw (``rules.RESULTS``), and every other result."""
+    w = results["winner"]
+    out = {
+        "win_a": (w == rules.SIDE_A).astype(np.float64),
+        "win_b": (w == rules.SIDE_B).astype(np.float64),
+        "draw": (w == rules.DRAW).astype(np.float64),
+    }
+    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
+    return out

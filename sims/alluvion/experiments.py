@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.alluvion import battle
+from sims.alluvion import battle, rules
 from sims.alluvion.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, InputError, Option, comma_list, whole_number
@@ -69,7 +69,7 @@ RESULT_KEYS = (
     "armors_left_a",
     "armors_left_b",
 )
-LABELS = {"winner": battle.RESULTS}
+LABELS = {"winner": rules.RESULTS}
 
 
 def _engine(name: str) -> Any:

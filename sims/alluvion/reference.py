@@ -50,19 +50,19 @@ R12 The Opportunity die is rolled only when ``opportunity_die`` > 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from sims.alluvion import rules
 from sims.alluvion.battle import DEFENSE, GRAPPLE_LOSS, Battle, batch_key
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alluvion-reference-1"
 
-A, B, DRAW = 0, 1, 2  # battle.RESULTS codes
-ONGOING = -1
+A, B = rules.SIDE_A, rules.SIDE_B  # the sides, also their winner codes
+ONGOING = rules.ONGOING
 BLOCK = DEFENSE["block"]
 D2 = 2  # the initiative tie-breaker
 ROCKET = True  # an Attack die's flag: this round's rocket die
@@ -552,13 +552,8 @@ def beaten(s: State, side: int) -> bool:
 
 
 def end(battle: Battle, s: State) -> None:
-    out_a, out_b = beaten(s, A), beaten(s, B)
-    if out_a and out_b:
-        s.winner = DRAW
-    elif out_a or out_b:
-        s.winner = B if out_a else A
-    elif s.round >= battle.params.round_cap:
-        s.winner = DRAW
+    """6. End: ``rules.winner``."""
+    s.winner = rules.winner(beaten(s, A), beaten(s, B), s.round >= battle.params.round_cap)
 
 
 def play_round(battle: Battle, s: State, dice: Dice) -> None:
@@ -621,30 +616,7 @@ def play_battle(battle: Battle, dice: Dice) -> dict[str, int]:
     return results(s)
 
 
-def play_dice(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-) -> dict[str, np.ndarray]:
-    """Battles one after another on ``dice``: battle i plays ``battles[scenario_ids[i]]``."""
-    if len({batch_key(b) for b in battles}) > 1:
-        raise ValueError("alluvion reference: battles of different batch_key in one call")
-    rows = [play_battle(battles[i], dice) for i in np.asarray(scenario_ids, np.int64).tolist()]
-    return {k: np.array([r[k] for r in rows], dtype=t) for k, t in FIELDS.items()}
-
-
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: :func:`play_dice` on dice drawn from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
-
-
-def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The per-battle numbers both engines must agree on (float arrays)."""
-    w = results["winner"]
-    out = {
-        "win_a": (w == A).astype(np.float64),
-        "win_b": (w == B).astype(np.float64),
-        "draw": (w == DRAW).astype(np.float64),
-    }
-    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
-    return out
+# play_dice(battles, scenario_ids, dice): battles one after another on ``dice``, battle i
+# playing ``battles[scenario_ids[i]]``; play: the engine contract's, on dice from ``rng``
+play_dice = engine.one_at_a_time(play_battle, FIELDS, batch_key)
+play = engine.seeded(play_dice)

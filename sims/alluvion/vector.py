@@ -72,6 +72,7 @@ import numpy as np
 from sims.alluvion import rules
 from sims.alluvion.battle import AMBUSH, DEFENSE, GRAPPLE_LOSS, Battle, batch_key
 from sims.alluvion.params import Parameters
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alluvion-vector-1"
@@ -125,29 +126,12 @@ EMPTY = np.zeros(0, np.int64)
 
 
 def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
-    """The ids as a 1-D int array; a call mixing battles of different ``batch_key`` or
-    ids outside the battles is refused in one line."""
-    if not len(battles):
-        raise ValueError("no battles to play: give at least one compiled battle")
-    key = batch_key(battles[0])
-    for i, b in enumerate(battles[1:], 1):
-        if batch_key(b) != key:
-            raise ValueError(
-                f"battles {i} and 0 cannot share a vector call: their rules "
-                "parameters differ (battle.batch_key)"
-            )
-    ids = np.asarray(scenario_ids)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
-        )
+    """The ids as a 1-D int array (``sims.core.engine.check_batch``); battles whose
+    spotting reach tables differ in length cannot share a call either."""
+    ids = engine.check_batch(battles, scenario_ids, batch_key)
     if len({len(b.reach_range) for b in battles}) > 1:
         raise ValueError("battles of one vector call must share the spotting reach table")
-    return ids.astype(np.int64)
+    return ids
 
 
 def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
@@ -748,16 +732,13 @@ class _Battles:
                             self.turn(rows, s)
             self.squads(live)
             self.morale_checks(live)
-            # 6. End
-            beaten = (~self.op.reshape(2, 2, self.n).any(1) | self.routed) & live
-            end = np.flatnonzero(beaten.any(0))
+            # 6. End: rules.winner
+            beaten = ~self.op.reshape(2, 2, self.n).any(1) | self.routed
+            winner = rules.winner(beaten[0], beaten[1], r >= self.p.round_cap)
+            end = np.flatnonzero(live & (winner != rules.ONGOING))
             if len(end):
-                b = beaten[:, end]
-                self.store(end, np.where(b.all(0), 2, np.where(b[0], 1, 0)), r)
+                self.store(end, winner[end], r)
                 live[end] = False
-        rest = np.flatnonzero(live)
-        if len(rest):
-            self.store(rest, 2, self.p.round_cap)
         return self.final
 
 
@@ -769,15 +750,7 @@ def play_dice(
     sets of up to ``CHUNK`` battles."""
     sid = check_batch(battles, scenario_ids)
     st, params = stack(battles), battles[0].params
-    parts = [
-        _Battles(st, sid[i : i + CHUNK], dice, params).play()
-        for i in range(0, max(len(sid), 1), CHUNK)
-    ]
-    return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_DTYPES}
+    return engine.in_working_sets(lambda ids: _Battles(st, ids, dice, params).play(), sid, CHUNK)
 
 
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
+play = engine.seeded(play_dice)  # the engine contract's entry point: dice from ``rng``

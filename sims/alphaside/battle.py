@@ -85,7 +85,6 @@ SLOTS = tuple(f"{s}{i}" for s in "ab" for i in range(SIDE_SLOTS))
 WEAPONS = 2  # weapon slots a unit carries at most
 ABILITIES = 2
 MAX_SHIELDS = 6  # expected damage is tabled against 0..MAX_SHIELDS + ability Shields
-RESULTS = ("a", "b")  # winner codes: equal VP goes to the side that acted last
 APPROACH = {"close": 0, "keep_range": 1}
 CHOICE = {"strongest": 0, "per_tl": 1}
 ABILITY = {"strength": 0, "accuracy": 1, "repair": 2, "shields": 3}
@@ -242,11 +241,20 @@ SAMPLES = (
 )
 
 
-def sample_battles(catalog: Catalog) -> list[tuple[str, Battle]]:
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """The battles of SAMPLES, by name (the conformance test plays each on both engines)."""
     out = []
     for a, b in SAMPLES:
         if a in catalog.squads:
             out.append((f"{a} v {b}", compile_battle(catalog, a, b, label=f"{a} v {b}")))
         else:
             out.append((f"{a} v {b}", duel(catalog, a, b)))
+    return out
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The per-game numbers both engines must agree on (float arrays): side A's win
+    (``rules.RESULTS``) and every other result."""
+    out = {"win_a": (results["winner"] == rules.SIDE_A).astype(np.float64)}
+    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
     return out

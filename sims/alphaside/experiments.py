@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.alphaside import battle
+from sims.alphaside import battle, rules
 from sims.alphaside.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list
@@ -75,7 +75,7 @@ RESULT_KEYS = (
     "tl_w0_b",
     "tl_w1_b",
 )
-LABELS = {"winner": battle.RESULTS}
+LABELS = {"winner": rules.RESULTS}
 
 
 def _engine(name: str) -> Any:

@@ -97,6 +97,7 @@ from sims.alphaside.battle import (
     batch_key,
 )
 from sims.alphaside.params import Parameters
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alphaside-vector-1"
@@ -153,30 +154,6 @@ T_ACC, T_STR, T_CRIT, T_DMG = (TACTIC[k] for k in ("accuracy", "strength", "crit
 
 
 # ---- the batch ------------------------------------------------------------------------------
-
-
-def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
-    """The ids as a 1-D int array; a call mixing battles of different ``batch_key`` or
-    ids outside the battles is refused in one line."""
-    if not len(battles):
-        raise ValueError("no battles to play: give at least one compiled battle")
-    key = batch_key(battles[0])
-    for i, b in enumerate(battles[1:], 1):
-        if batch_key(b) != key:
-            raise ValueError(
-                f"battles {i} and 0 cannot share a vector call: their rules "
-                "parameters differ (battle.batch_key)"
-            )
-    ids = np.asarray(scenario_ids)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
-        )
-    return ids.astype(np.int64)
 
 
 def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
@@ -572,13 +549,11 @@ class _Games:
     # ---- the game --------------------------------------------------------------------------
 
     def store(self, rows: np.ndarray) -> None:
-        """4. Finished games' results at their places in the call: more VP wins, equal VP
-        goes to the side that acted last."""
+        """4. Finished games' results at their places in the call: ``rules.winner``
+        (more VP wins, equal VP goes to the side that acted last)."""
         f, ix = self.final, self.index[rows]
         vp = self.vp[:, rows]
-        f["winner"][ix] = np.where(
-            vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, self.last_side[rows])
-        )
+        f["winner"][ix] = rules.winner(vp[0], vp[1], self.last_side[rows])
         for side, x in enumerate("ab"):
             f[f"vp_{x}"][ix] = vp[side]
             f[f"first_defeat_{x}"][ix] = self.first[side, rows]
@@ -629,17 +604,9 @@ def play_dice(
     """Play game i of ``battles[scenario_ids[i]]`` for every i, drawing from ``dice`` (a
     :class:`~sims.core.batch.ScriptedDice` for one hand-traced game), in working sets of
     up to ``CHUNK`` games."""
-    sid = check_batch(battles, scenario_ids)
+    sid = engine.check_batch(battles, scenario_ids, batch_key)
     st, params = stack(battles), battles[0].params
-    parts = [
-        _Games(st, sid[i : i + CHUNK], dice, params).play()
-        for i in range(0, max(len(sid), 1), CHUNK)
-    ]
-    return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_KEYS}
+    return engine.in_working_sets(lambda ids: _Games(st, ids, dice, params).play(), sid, CHUNK)
 
 
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
+play = engine.seeded(play_dice)  # the engine contract's entry point: dice from ``rng``

@@ -251,6 +251,11 @@ class Engines:
     batch_key: Callable[[Any], Hashable]  # scenarios with equal keys may share a call
     reference_version: str
     vector_version: str
+    # (reference, vector) on dice passed in (sims.core.engine.PlayDice): both read a
+    # battle's dice in one order, so a game the reference plays on RecordingDice replays
+    # die for die in the vector engine (tests/conformance.py). None, said on purpose,
+    # where the two engines draw in different orders.
+    play_dice: tuple[Callable[..., Results], Callable[..., Results]] | None
 
     def version(self, engine: str) -> str:
         return self.vector_version if engine == "vector" else self.reference_version

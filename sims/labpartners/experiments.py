@@ -246,7 +246,7 @@ GAP_OPTION = Option(
 )
 
 # The codes of the outcome column, in code order: the query views show these words.
-LABELS = {"result": battle.RESULTS}
+LABELS = {"result": rules.RESULTS}
 
 
 def _cells_with_gap(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, Any]]:
