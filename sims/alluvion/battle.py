@@ -95,9 +95,9 @@ import numpy as np
 from sims.alluvion import rules
 from sims.alluvion.catalog import Catalog, Loadout, Scenario
 from sims.alluvion.params import Parameters
+from sims.alluvion.policy import DEFENSE
 
 SLOTS = ("a0", "a1", "b0", "b1")  # the four Armor slots: side = slot // 2
-DEFENSE = {"block": 0, "highest": 1}
 AMBUSH = {"none": -1, "a": 0, "b": 1}
 # 3d: the system a grappled Armor gives up (the one it needs least while held)
 GRAPPLE_LOSS = (

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.alluvion import rules
-from sims.alluvion.battle import DEFENSE, GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion import policy, rules
+from sims.alluvion.battle import GRAPPLE_LOSS, Battle, batch_key
 from sims.core import engine
 from sims.core.batch import Dice
 
@@ -63,7 +63,6 @@ ENGINE_VERSION = "alluvion-reference-1"
 
 A, B = rules.SIDE_A, rules.SIDE_B  # the sides, also their winner codes
 ONGOING = rules.ONGOING
-BLOCK = DEFENSE["block"]
 D2 = 2  # the initiative tie-breaker
 ROCKET = True  # an Attack die's flag: this round's rocket die
 
@@ -206,7 +205,7 @@ def pools(battle: Battle, s: State, dice: Dice) -> None:
         a.skill = [roll(dice, x) for x in rules.skill_dice(p)]
         a.attack = [(roll(dice, x), not ROCKET) for x in rules.attack_dice(u, p)]
         start_at = int(battle.rockets_from[a.slot])
-        if a.rockets > 0 and start_at and s.round >= start_at:
+        if policy.fires_rocket(a.rockets, start_at, s.round):
             a.rockets -= 1  # spent with the roll
             a.attack += [(roll(dice, x), ROCKET) for x in rules.rocket_dice(1, p)]
         ecm, resistive = rules.defense_dice(u, p)
@@ -388,7 +387,7 @@ def defend(battle: Battle, t: Armor, value: int, spot_value: int, opp: int, kind
     cands += [(f, 1, i) for i, f in enumerate(t.ecm)]
     if not cands:
         return spend_highest(t.skill)
-    if battle.defense[t.slot] == BLOCK:
+    if policy.blocks(battle.defense[t.slot]):
         misses = [c for c in cands if not rules.is_hit(value, spot_value, c[0] + opp, p)]
         face, fam, i = min(misses or cands)
     else:

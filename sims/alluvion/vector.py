@@ -69,8 +69,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from sims.alluvion import rules
-from sims.alluvion.battle import AMBUSH, DEFENSE, GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion import policy, rules
+from sims.alluvion.battle import AMBUSH, GRAPPLE_LOSS, Battle, batch_key
 from sims.alluvion.params import Parameters
 from sims.core import engine
 from sims.core.batch import Dice
@@ -93,7 +93,6 @@ SLOT_FIELDS = (
     "cover_oh",
     "depleted",
 )
-BLOCK = DEFENSE["block"]
 CLOSE, RANGED, SMART = range(3)  # attack kinds: rules.attack_case("close" | "ranged" | "smart")
 COUNTERS = (
     "systems_lost",
@@ -360,7 +359,7 @@ class _Battles:
             for step in steps:
                 if step is None:
                     start = self.rockets_from[s]
-                    fires = on[s] & (self.rockets[s] > 0) & (start > 0) & (r >= start)
+                    fires = on[s] & policy.fires_rocket(self.rockets[s], start, r)
                     rows = np.flatnonzero(fires)
                     if len(rows):
                         self.rockets[s, rows] -= 1  # spent with the roll
@@ -462,7 +461,7 @@ class _Battles:
         f_miss, j_miss = lowest(cand, miss)
         f_low, j_low = lowest(cand, valid)
         f_high, j_high = top(cand)
-        block = self.defense[t, rows] == BLOCK
+        block = policy.blocks(self.defense[t, rows])
         face = np.where(block, np.where(f_miss > 0, f_miss, f_low), f_high)
         j = np.where(block, np.where(f_miss > 0, j_miss, j_low), j_high)
         has = face > 0

@@ -95,7 +95,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.alphaside import rules
+from sims.alphaside import policy, rules
 from sims.alphaside.battle import ABILITY, APPROACH, CHOICE, SIDE_SLOTS, TACTIC, Battle, batch_key
 from sims.core import engine
 from sims.core.batch import Dice
@@ -364,7 +364,7 @@ def step(battle: Battle, s: State, m: Mech, direction: int, hexes: int) -> int:
 
 def goal_of(st: Static, m: Mech) -> int:
     ranges = [st.w_range[m.slot][k] for k in st.weapons[m.slot]]
-    return max(ranges) if st.keep_range[m.slot] else min(ranges)
+    return policy.advance_goal(st.keep_range[m.slot], min(ranges), max(ranges))
 
 
 def advance(

@@ -84,7 +84,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sims.alphaside import rules
+from sims.alphaside import policy, rules
 from sims.alphaside.battle import (
     ABILITIES,
     ABILITY,
@@ -200,7 +200,7 @@ def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
     wp = out["w_present"].reshape(-1, WEAPONS)
     shortest = np.where(wp, rng, BIG).min(1)
     longest = np.where(wp, rng, 0).max(1)
-    out["goal"] = np.where(out["approach"] == KEEP, longest, shortest).astype(I32)
+    out["goal"] = policy.advance_goal(out["approach"] == KEEP, shortest, longest).astype(I32)
     out["t_effect"] = np.stack([b.t_effect for b in battles]).astype(I32)
     out["t_value"] = np.stack([b.t_value for b in battles]).astype(I32)
     return out

@@ -6,8 +6,9 @@ the same compiled :class:`Battle` (static per-mech numbers, built once from the 
 by :func:`compile_battle`) and call the same formulas below, which are written so that
 they work on Python ints and on NumPy arrays alike. What differs between the engines
 is only control flow: ``if`` in the reference, masks in the vector engine. Both take a
-batch of battles each carrying its own matchup (``play(battles, scenario, rng)``: battle
-i plays ``battles[scenario[i]]``); matchups of one call share a :func:`batch_key`.
+batch of battles each carrying its own matchup (``play(battles, scenario_ids, rng)``:
+battle i plays ``battles[scenario_ids[i]]``); matchups of one call share a
+:func:`batch_key` (``sims.core.engine.check_batch``).
 
 The battle model (the engines' docstrings refer here):
 
