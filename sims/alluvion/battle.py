@@ -231,6 +231,33 @@ def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
     return [(sid, scenario_battle(catalog, sid)) for sid in catalog.scenarios]
 
 
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "winner": np.int8,
+    "rounds": np.int8,
+    "routed_a": np.int8,
+    "routed_b": np.int8,
+    "systems_lost_a": np.int16,
+    "systems_lost_b": np.int16,
+    "pilot_hits_a": np.int16,
+    "pilot_hits_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "direct_hits_a": np.int16,
+    "direct_hits_b": np.int16,
+    "soldiers_lost_a": np.int16,
+    "soldiers_lost_b": np.int16,
+    "shutdowns_a": np.int8,
+    "shutdowns_b": np.int8,
+    "grapples_a": np.int16,
+    "grapples_b": np.int16,
+    "armors_left_a": np.int8,
+    "armors_left_b": np.int8,
+}
+
+
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The per-battle numbers both engines must agree on (float arrays): each side's win
     and the draw (``rules.RESULTS``), and every other result."""

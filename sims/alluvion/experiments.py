@@ -45,30 +45,7 @@ from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, InputError, Option, comma_list, whole_number
 
 DUEL_CHUNK = 20_000  # duels a chunk: one vector call
-RESULT_KEYS = (
-    "winner",
-    "rounds",
-    "routed_a",
-    "routed_b",
-    "systems_lost_a",
-    "systems_lost_b",
-    "pilot_hits_a",
-    "pilot_hits_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "direct_hits_a",
-    "direct_hits_b",
-    "soldiers_lost_a",
-    "soldiers_lost_b",
-    "shutdowns_a",
-    "shutdowns_b",
-    "grapples_a",
-    "grapples_b",
-    "armors_left_a",
-    "armors_left_b",
-)
+RESULT_KEYS = tuple(battle.FIELDS)  # the engines' results, row columns in this order
 LABELS = {"winner": rules.RESULTS}
 
 

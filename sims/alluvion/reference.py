@@ -52,10 +52,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from sims.alluvion import policy, rules
-from sims.alluvion.battle import GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion.battle import FIELDS, GRAPPLE_LOSS, Battle, batch_key
 from sims.core import engine
 from sims.core.batch import Dice
 
@@ -570,31 +568,6 @@ def play_round(battle: Battle, s: State, dice: Dice) -> None:
 
 
 # ---- results -----------------------------------------------------------------------------
-
-FIELDS = {
-    "winner": np.int8,
-    "rounds": np.int8,
-    "routed_a": np.int8,
-    "routed_b": np.int8,
-    "systems_lost_a": np.int16,
-    "systems_lost_b": np.int16,
-    "pilot_hits_a": np.int16,
-    "pilot_hits_b": np.int16,
-    "attacks_a": np.int16,
-    "attacks_b": np.int16,
-    "hits_a": np.int16,
-    "hits_b": np.int16,
-    "direct_hits_a": np.int16,
-    "direct_hits_b": np.int16,
-    "soldiers_lost_a": np.int16,
-    "soldiers_lost_b": np.int16,
-    "shutdowns_a": np.int8,
-    "shutdowns_b": np.int8,
-    "grapples_a": np.int16,
-    "grapples_b": np.int16,
-    "armors_left_a": np.int8,
-    "armors_left_b": np.int8,
-}
 
 
 def results(s: State) -> dict[str, int]:

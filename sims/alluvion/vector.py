@@ -70,7 +70,7 @@ from functools import lru_cache
 import numpy as np
 
 from sims.alluvion import policy, rules
-from sims.alluvion.battle import AMBUSH, GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion.battle import AMBUSH, FIELDS, GRAPPLE_LOSS, Battle, batch_key
 from sims.alluvion.params import Parameters
 from sims.core import engine
 from sims.core.batch import Dice
@@ -104,15 +104,6 @@ COUNTERS = (
     "shutdowns",
     "grapples",
 )
-RESULT_DTYPES = {
-    "winner": np.int8,
-    "rounds": np.int8,
-    "routed_a": np.int8,
-    "routed_b": np.int8,
-    **{f"{c}_{s}": (np.int8 if c == "shutdowns" else np.int16) for c in COUNTERS for s in "ab"},
-    "armors_left_a": np.int8,
-    "armors_left_b": np.int8,
-}
 GRAPPLE_ORDER = np.array(GRAPPLE_LOSS)
 TAGS = 16  # a pool's die position rides in a key's low 4 bits (face * TAGS + tag)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
@@ -712,7 +703,7 @@ class _Battles:
         self.n = len(keep)
 
     def play(self) -> dict[str, np.ndarray]:
-        self.final = {k: np.zeros(self.n, dt) for k, dt in RESULT_DTYPES.items()}
+        self.final = {k: np.zeros(self.n, dt) for k, dt in FIELDS.items()}
         live = np.ones(self.n, bool)
         for r in range(1, self.p.round_cap + 1):
             if not live.any():

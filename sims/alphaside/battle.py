@@ -252,6 +252,38 @@ def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
     return out
 
 
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "winner": np.int8,
+    "vp_a": np.int16,
+    "vp_b": np.int16,
+    "defeats_a": np.int16,
+    "defeats_b": np.int16,
+    "damage_a": np.int16,
+    "damage_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "crits_a": np.int16,
+    "crits_b": np.int16,
+    "tl_attack_a": np.int16,
+    "tl_attack_b": np.int16,
+    "activations_a": np.int16,
+    "activations_b": np.int16,
+    "first_defeat_a": np.int8,
+    "first_defeat_b": np.int8,
+    "damage_w0_a": np.int16,
+    "damage_w1_a": np.int16,
+    "damage_w0_b": np.int16,
+    "damage_w1_b": np.int16,
+    "tl_w0_a": np.int16,
+    "tl_w1_a": np.int16,
+    "tl_w0_b": np.int16,
+    "tl_w1_b": np.int16,
+}
+
+
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The per-game numbers both engines must agree on (float arrays): side A's win
     (``rules.RESULTS``) and every other result."""

@@ -46,35 +46,7 @@ from sims.core.catalog import CatalogError
 from sims.core.protocol import Batch, Experiment, Option, comma_list
 
 GAME_CHUNK = 20_000  # games a chunk: one vector call
-RESULT_KEYS = (
-    "winner",
-    "vp_a",
-    "vp_b",
-    "defeats_a",
-    "defeats_b",
-    "damage_a",
-    "damage_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "crits_a",
-    "crits_b",
-    "tl_attack_a",
-    "tl_attack_b",
-    "activations_a",
-    "activations_b",
-    "first_defeat_a",
-    "first_defeat_b",
-    "damage_w0_a",
-    "damage_w1_a",
-    "damage_w0_b",
-    "damage_w1_b",
-    "tl_w0_a",
-    "tl_w1_a",
-    "tl_w0_b",
-    "tl_w1_b",
-)
+RESULT_KEYS = tuple(battle.FIELDS)  # the engines' results, row columns in this order
 LABELS = {"winner": rules.RESULTS}
 
 

@@ -93,10 +93,17 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from sims.alphaside import policy, rules
-from sims.alphaside.battle import ABILITY, APPROACH, CHOICE, SIDE_SLOTS, TACTIC, Battle, batch_key
+from sims.alphaside.battle import (
+    ABILITY,
+    APPROACH,
+    CHOICE,
+    FIELDS,
+    SIDE_SLOTS,
+    TACTIC,
+    Battle,
+    batch_key,
+)
 from sims.core import engine
 from sims.core.batch import Dice
 
@@ -578,36 +585,6 @@ def end(s: State) -> int:
 
 
 # ---- results -----------------------------------------------------------------------------
-
-FIELDS = {
-    "winner": np.int8,
-    "vp_a": np.int16,
-    "vp_b": np.int16,
-    "defeats_a": np.int16,
-    "defeats_b": np.int16,
-    "damage_a": np.int16,
-    "damage_b": np.int16,
-    "attacks_a": np.int16,
-    "attacks_b": np.int16,
-    "hits_a": np.int16,
-    "hits_b": np.int16,
-    "crits_a": np.int16,
-    "crits_b": np.int16,
-    "tl_attack_a": np.int16,
-    "tl_attack_b": np.int16,
-    "activations_a": np.int16,
-    "activations_b": np.int16,
-    "first_defeat_a": np.int8,
-    "first_defeat_b": np.int8,
-    "damage_w0_a": np.int16,
-    "damage_w1_a": np.int16,
-    "damage_w0_b": np.int16,
-    "damage_w1_b": np.int16,
-    "tl_w0_a": np.int16,
-    "tl_w1_a": np.int16,
-    "tl_w0_b": np.int16,
-    "tl_w1_b": np.int16,
-}
 
 
 def results(s: State) -> dict[str, int]:

@@ -90,6 +90,7 @@ from sims.alphaside.battle import (
     ABILITY,
     APPROACH,
     CHOICE,
+    FIELDS,
     SIDE_SLOTS,
     TACTIC,
     WEAPONS,
@@ -111,38 +112,6 @@ NEVER = 1 << 10  # the time of an empty slot's token (every time fits below it)
 CHUNK = 65536  # games per working set (bounds the memory of one call)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
 COUNTERS = ("defeats", "damage", "attacks", "hits", "crits", "tl_attack", "activations")
-RESULT_KEYS = (
-    "winner",
-    "vp_a",
-    "vp_b",
-    "defeats_a",
-    "defeats_b",
-    "damage_a",
-    "damage_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "crits_a",
-    "crits_b",
-    "tl_attack_a",
-    "tl_attack_b",
-    "activations_a",
-    "activations_b",
-    "first_defeat_a",
-    "first_defeat_b",
-    "damage_w0_a",
-    "damage_w1_a",
-    "damage_w0_b",
-    "damage_w1_b",
-    "tl_w0_a",
-    "tl_w1_a",
-    "tl_w0_b",
-    "tl_w1_b",
-)
-RESULT_DTYPES = {
-    k: (np.int8 if k == "winner" or k.startswith("first_defeat") else np.int16) for k in RESULT_KEYS
-}
 SLOT = np.arange(NS, dtype=I32)[:, None]
 ENEMY = np.arange(SIDE_SLOTS, dtype=I32)[:, None]  # enemy slot within its side
 KEEP = APPROACH["keep_range"]
@@ -575,7 +544,7 @@ class _Games:
         """2. The Timeline: every step each unfinished game's next unit acts (the lowest
         token; both sides there: the side that did not act most recently, side A when
         nobody has; within a side the token that arrived first)."""
-        self.final = {k: np.zeros(self.n, dt) for k, dt in RESULT_DTYPES.items()}
+        self.final = {k: np.zeros(self.n, dt) for k, dt in FIELDS.items()}
         live = np.ones(self.n, bool)
         while True:
             if live.sum() < COMPACT * self.n:

@@ -395,6 +395,21 @@ def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
     return out
 
 
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "result": np.int8,
+    "kaiju_hp_left": np.int16,
+    "rounds": np.int8,
+    "grade": np.int8,
+    "gpa": np.float64,
+    "parts_lost": np.int8,
+    "rebuilds": np.int8,
+    "crits": np.int8,
+    "punches": np.int8,
+    "intervened": np.int8,
+}
+
+
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The per-game numbers both engines must agree on (float arrays): the win
     (``rules.RESULTS``), the GPA, the rounds, the kaiju's HP left and the parts lost."""

@@ -23,12 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from sims.core import engine
 from sims.core.batch import Dice
 from sims.labpartners import rules
-from sims.labpartners.battle import ARM_SLOTS, HEAD, LEGS, TORSO, Battle, batch_key
+from sims.labpartners.battle import ARM_SLOTS, FIELDS, HEAD, LEGS, TORSO, Battle, batch_key
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS
 
 ENGINE_VERSION = "labpartners-reference-1"
@@ -377,20 +375,6 @@ def grade(battle: Battle, s: State) -> int:
             int(s.result == WIN), max(s.kaiju, 0), int(battle.kaiju_hp), battle.grades
         )
     )
-
-
-FIELDS = {
-    "result": np.int8,
-    "kaiju_hp_left": np.int16,
-    "rounds": np.int8,
-    "grade": np.int8,
-    "gpa": np.float64,
-    "parts_lost": np.int8,
-    "rebuilds": np.int8,
-    "crits": np.int8,
-    "punches": np.int8,
-    "intervened": np.int8,
-}
 
 
 def results(battle: Battle, s: State) -> dict[str, int | float]:

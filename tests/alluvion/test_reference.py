@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from sims.alluvion import reference as ref
-from sims.alluvion.battle import compile_battle, duel, metrics, scenario_battle
+from sims.alluvion.battle import FIELDS, compile_battle, duel, metrics, scenario_battle
 from sims.alluvion.catalog import load_catalog
 from sims.core.batch import ScriptedDice
 from tests.conftest import CATALOGS
@@ -617,10 +617,10 @@ def test_results_in_fields_order_and_one_outcome_each(cat):
     battles = [scenario_battle(cat, sid) for sid in cat.scenarios]
     ids = np.arange(len(battles)).repeat(4)
     one = ref.play(battles, ids, np.random.default_rng(7))
-    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in ref.FIELDS.items()}
-    assert list(one) == list(ref.FIELDS)
+    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in FIELDS.items()}
+    assert list(one) == list(FIELDS)
     m = metrics(one)
-    assert set(m) == {"win_a", "win_b", "draw"} | set(ref.FIELDS) - {"winner"}
+    assert set(m) == {"win_a", "win_b", "draw"} | set(FIELDS) - {"winner"}
     assert np.all(m["win_a"] + m["win_b"] + m["draw"] == 1)
     assert set(np.unique(one["winner"]).tolist()) <= {0, 1, 2}
 

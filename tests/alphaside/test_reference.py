@@ -22,7 +22,7 @@ import pytest
 
 from sims.alphaside import reference as ref
 from sims.alphaside import rules
-from sims.alphaside.battle import compile_battle, duel, metrics, sample_scenarios
+from sims.alphaside.battle import FIELDS, compile_battle, duel, metrics, sample_scenarios
 from sims.alphaside.catalog import load_catalog
 from sims.core.batch import ScriptedDice
 from tests.conftest import CATALOGS
@@ -644,10 +644,10 @@ def test_results_add_up():
     battles = [b for _, b in sample_scenarios(cat)]
     ids = np.arange(len(battles)).repeat(3)
     one = ref.play(battles, ids, np.random.default_rng(7))
-    assert list(one) == list(ref.FIELDS)
-    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in ref.FIELDS.items()}
+    assert list(one) == list(FIELDS)
+    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in FIELDS.items()}
     m = metrics(one)
-    assert set(m) == {"win_a"} | set(ref.FIELDS) - {"winner"}
+    assert set(m) == {"win_a"} | set(FIELDS) - {"winner"}
     assert np.all(m["damage_w0_a"] + m["damage_w1_a"] == m["damage_a"])
     assert np.all(m["tl_w0_b"] + m["tl_w1_b"] == m["tl_attack_b"])
     # the winner: more VP, else the side that acted last

@@ -24,7 +24,7 @@ import pytest
 from sims.core.batch import ScriptedDice
 from sims.labpartners import reference as ref
 from sims.labpartners import rules
-from sims.labpartners.battle import card_battle, catalog_battle, metrics, with_params
+from sims.labpartners.battle import FIELDS, card_battle, catalog_battle, metrics, with_params
 from sims.labpartners.catalog import SLOTS, load_catalog
 from tests.conftest import CATALOGS
 
@@ -288,7 +288,7 @@ def test_results_in_fields_order_and_metrics(cat):
     a = catalog_battle(cat, "mechsuit_lesson", "gorgadon")
     c = catalog_battle(cat, "beast_pack", "thornmaw")
     one = ref.play([a, c], np.array([1, 0, 1, 1, 0]), np.random.default_rng(7))
-    assert list(one) == list(ref.FIELDS)
-    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in ref.FIELDS.items()}
+    assert list(one) == list(FIELDS)
+    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in FIELDS.items()}
     assert set(metrics(one)) == {"win", "gpa", "rounds", "kaiju_hp_left", "parts_lost"}
     assert np.array_equal(metrics(one)["win"], (one["result"] == rules.WIN).astype(float))
