@@ -22,3 +22,13 @@ def advance_goal(keep_range: Any, shortest: Any, longest: Any) -> Any:
     if isinstance(keep_range, np.ndarray):
         return np.where(keep_range, longest, shortest)
     return longest if keep_range else shortest
+
+
+def weapon_weight(expected: Any, tl: Any, per_tl: Any) -> Any:
+    """3f (# reading R7): a weapon's weight in the policy's choice: its expected damage
+    against the target's active Shields (``strongest``), or that per TL it costs
+    (``per_tl``; a weapon costs at least 1 TL). The first weapon with a strictly greater
+    weight is chosen."""
+    if isinstance(expected, np.ndarray):
+        return np.where(per_tl, expected / np.maximum(tl, 1), expected)
+    return expected / max(tl, 1) if per_tl else expected

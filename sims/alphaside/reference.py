@@ -420,9 +420,9 @@ def choose_weapon(st: Static, m: Mech, target: Mech, in_range: list[int]) -> int
     best, weight = -1, 0.0
     for k in in_range:
         table = st.w_expected[m.slot][k]
-        w = table[min(target.active, len(table) - 1)]
-        if st.per_tl[m.slot]:
-            w = w / st.w_tl[m.slot][k]
+        w = policy.weapon_weight(
+            table[min(target.active, len(table) - 1)], st.w_tl[m.slot][k], st.per_tl[m.slot]
+        )
         if best < 0 or w > weight:
             best, weight = k, w
     return best

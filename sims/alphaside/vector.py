@@ -160,7 +160,9 @@ def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
     for f in ("present", "use_abilities", "w_present", "a_present"):
         out[f] = flat(f, bool)
     out["w_expected"] = flat("w_expected", np.float64)
-    per_tl = np.stack([b.w_expected / np.maximum(b.w_tl, 1)[..., None] for b in battles])
+    per_tl = np.stack(
+        [policy.weapon_weight(b.w_expected, b.w_tl[..., None], True) for b in battles]
+    )
     out["w_score"] = np.concatenate([out["w_expected"], per_tl.reshape(-1)])  # by CHOICE
     eff = np.where(out["a_present"], out["a_effect"], -1).reshape(-1, ABILITIES)
     for name, kinds in (("b_abilities", (REPAIR, SHIELDS)), ("f_abilities", (STRENGTH, ACCURACY))):
