@@ -89,7 +89,7 @@ def seeded(play_dice: PlayDice) -> Play:
     dice drawn from ``rng``."""
 
     def play(scenarios: Sequence[Any], scenario_ids: Any, rng: np.random.Generator) -> Results:
+        """The engine contract's entry point: ``play_dice`` on dice drawn from ``rng``."""
         return play_dice(scenarios, scenario_ids, Dice(rng))
 
-    play.__doc__ = f"{play_dice.__module__}.play_dice on dice drawn from ``rng``."
     return play
