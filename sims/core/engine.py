@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from sims.core.batch import Dice
+from sims.core.protocol import Results
 
-Results = dict[str, np.ndarray]
 PlayDice = Callable[[Sequence[Any], Any, Dice], Results]
 Play = Callable[[Sequence[Any], Any, np.random.Generator], Results]
 
