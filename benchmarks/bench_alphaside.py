@@ -1,7 +1,7 @@
 """ALPHASIDE engines' throughput, measured in one run (this machine is noisy and shared,
 so the figures that matter are the ratios):
 
-- each sample battle of ``battle.SAMPLES`` (``battle.sample_battles``: duels across the
+- each sample battle of ``battle.SAMPLES`` (``battle.sample_scenarios``: duels across the
   roles, squads of 3 and of 5) played alone, N times in one call: games per second of the
   reference engine and of the vector engine, and their ratio;
 - a duel round-robin chunk: the 64 cells of the ``duel`` experiment (every ordered pair of
@@ -45,7 +45,7 @@ def rate(play: Callable, battles: Sequence[Battle], n: int, seed: int, repeat: i
 
 def engines(catalog, args) -> None:
     rows = []
-    for name, game in battle.sample_battles(catalog):
+    for name, game in battle.sample_scenarios(catalog):
         rows.append(
             (
                 name,

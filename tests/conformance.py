@@ -5,9 +5,15 @@ Each game: its catalog meets the Catalog protocol and every rules parameter is d
 with a tuning range holding its rules.toml value; its claims hold; its exact tables are
 written with exactly the declared columns, every exact column with a float beside it;
 every experiment writes exactly the columns it declares (names, order, Arrow types,
-label codes; ``--describe`` lists them), and the same rows whatever ``--jobs``; both engines give the same results for the same seed, with the
-same keys, dtypes and shapes; and the reference and vector engines agree within 4
-standard errors on every sample scenario, played alone and mixed in one vector call.
+label codes; ``--describe`` lists them), and the same rows whatever ``--jobs``; both
+engines give the same results for the same seed, with the same keys, dtypes and shapes
+(an empty call too), and refuse a call mixing batch keys or
+with ids outside its scenarios; the reference and vector engines agree within 4 standard
+errors on every sample scenario, played alone and mixed in one vector call (which agrees
+with the vector engine playing it alone); and where a game's engines read dice in one
+order (``Engines.play_dice``), a battle the reference plays is replayed die for die by
+the vector engine with the same results (:func:`replay`, which the games' own tests also
+call on battles of their own).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis.tables import write_tables
+from sims.core.batch import RecordingDice, ScriptedDice
 from sims.core.claims import run_claims
 from sims.core.params import specs
 from sims.core.protocol import EXACT_KINDS, Catalog, Experiment, Game, game_names, get_game
@@ -174,16 +181,33 @@ def test_rows_do_not_depend_on_jobs(game, tmp_path):
     assert a.equals(b)
 
 
-def test_same_seed_same_results(game, catalog):
-    eng = game.engines
+def first_group(eng, catalog) -> list:
+    """The sample scenarios that share the first one's batch key (one engine call)."""
     scenarios = [s for _, s in eng.scenarios(catalog)]
-    ids = np.zeros(40, np.int32)
+    return [s for s in scenarios if eng.batch_key(s) == eng.batch_key(scenarios[0])]
+
+
+def same_layout(one: dict, two: dict, rows: int) -> None:
+    """The same keys in the same order, each with the same dtype and shape, ``rows``
+    games along the first axis."""
+    assert list(one) == list(two)
+    for key in one:
+        assert one[key].dtype == two[key].dtype, key
+        assert one[key].shape == two[key].shape and one[key].shape[0] == rows, key
+
+
+def test_same_seed_same_results(game, catalog):
+    """Each engine, a mixed call of the first batch key's scenarios twice on the same
+    generator state: the same results, value for value."""
+    eng = game.engines
+    scenarios = first_group(eng, catalog)
+    ids = np.random.default_rng(0).permutation(np.arange(len(scenarios), dtype=np.int32).repeat(8))
     for play in (eng.vector, eng.reference):
-        one = play(scenarios[:1], ids, np.random.default_rng(3))
-        two = play(scenarios[:1], ids, np.random.default_rng(3))
-        assert one.keys() == two.keys()
+        one = play(scenarios, ids, np.random.default_rng(3))
+        two = play(scenarios, ids, np.random.default_rng(3))
+        same_layout(one, two, len(ids))
         for key in one:
-            np.testing.assert_array_equal(one[key], two[key])
+            np.testing.assert_array_equal(one[key], two[key], err_msg=key)
 
 
 def test_engines_return_the_same_keys_dtypes_and_shapes(game, catalog):
@@ -192,10 +216,13 @@ def test_engines_return_the_same_keys_dtypes_and_shapes(game, catalog):
         ids = np.zeros(5, np.int32)
         ref = eng.reference([scenario], ids, np.random.default_rng(1))
         vec = eng.vector([scenario], ids, np.random.default_rng(1))
-        assert ref.keys() == vec.keys()
-        for key in ref:
-            assert ref[key].shape == vec[key].shape, key
-            assert ref[key].dtype.kind == vec[key].dtype.kind, key
+        same_layout(ref, vec, len(ids))
+        empty = [
+            play([scenario], ids[:0], np.random.default_rng(1))
+            for play in (eng.reference, eng.vector)
+        ]
+        for none in empty:  # a call of no games: every key, no rows
+            same_layout(none, {k: v[:0] for k, v in ref.items()}, 0)
 
 
 def _agree(ref: dict, vec: dict, label: str) -> None:
@@ -234,10 +261,10 @@ def test_reference_and_vector_agree_alone_and_mixed(game, catalog):
             alone = eng.metrics(
                 eng.vector([scenarios[k]], np.zeros(n_vec, np.int32), np.random.default_rng(7))
             )
+            part = eng.metrics(_select(mixed, np.flatnonzero(mixed_ids == k)))
             _agree(ref, alone, f"{label} (alone)")
-            _agree(
-                ref, eng.metrics(_select(mixed, np.flatnonzero(mixed_ids == k))), f"{label} (mixed)"
-            )
+            _agree(ref, part, f"{label} (mixed)")
+            _agree(alone, part, f"{label} (mixed against alone)")
 
 
 def test_engines_refuse_scenarios_of_different_batch_keys(game, catalog):
@@ -256,5 +283,40 @@ def test_engines_refuse_scenarios_of_different_batch_keys(game, catalog):
             break
     assert changed is not None and eng.batch_key(changed) != eng.batch_key(scenario)
     for play in (eng.vector, eng.reference):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="batch_key"):
             play([scenario, changed], np.array([0, 1], np.int32), np.random.default_rng(1))
+        with pytest.raises(ValueError, match="scenario ids"):
+            play([scenario], np.array([0, 1], np.int32), np.random.default_rng(1))
+
+
+def replay(play_dice, scenario, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """One game of ``scenario`` played by the reference engine on dice from ``rng``,
+    recorded, then by the vector engine on the record (``play_dice``: the two engines on
+    dice passed in): the vector engine reads every face, in order, and gives the same
+    results, key for key, dtype and value. Returns those results."""
+    reference, vector = play_dice
+    one = np.zeros(1, np.int64)
+    recorded = RecordingDice(rng)
+    want = reference([scenario], one, recorded)
+    script = ScriptedDice(recorded.script)
+    got = vector([scenario], one, script)
+    assert script.used == len(recorded.script), f"read {script.used} of {len(recorded.script)}"
+    same_layout(got, want, 1)
+    for key in want:
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    return got
+
+
+def test_vector_replays_the_references_dice(game, catalog):
+    """Every sample scenario, four games each: the reference's dice replayed in the
+    vector engine give its results exactly (games whose engines read dice in other
+    orders say so with ``play_dice=None``)."""
+    eng = game.engines
+    if eng.play_dice is None:
+        pytest.skip(f"{game.name}: its engines read a battle's dice in different orders")
+    for i, (label, scenario) in enumerate(eng.scenarios(catalog)):
+        for seed in range(4):
+            try:
+                replay(eng.play_dice, scenario, np.random.default_rng(100 * i + seed))
+            except AssertionError as e:
+                raise AssertionError(f"{label}, seed {100 * i + seed}: {e}") from e

@@ -22,25 +22,20 @@ from sims.alluvion.catalog import load_catalog
 from sims.core.protocol import Engines, Game
 
 
-def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:
-    """Every battle of scenarios.toml: duels, an ambush, a fight in cover, squads with
-    morale, depleted batteries (the conformance test plays each on both engines)."""
-    return [(sid, battle.scenario_battle(catalog, sid)) for sid in catalog.scenarios]
-
-
 def tables(catalog) -> dict:
     """The exact tables and the enumeration of every legal loadout."""
     return {**exact.tables(catalog), builds.TABLE.stem: builds.frame(catalog)}
 
 
 ENGINES = Engines(
-    scenarios=sample_scenarios,
+    scenarios=battle.sample_scenarios,
     reference=reference.play,
     vector=vector.play,
-    metrics=reference.metrics,
+    metrics=battle.metrics,
     batch_key=battle.batch_key,
     reference_version=reference.ENGINE_VERSION,
     vector_version=vector.ENGINE_VERSION,
+    play_dice=(reference.play_dice, vector.play_dice),
 )
 
 GAME = Game(

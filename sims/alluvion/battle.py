@@ -95,10 +95,9 @@ import numpy as np
 from sims.alluvion import rules
 from sims.alluvion.catalog import Catalog, Loadout, Scenario
 from sims.alluvion.params import Parameters
+from sims.alluvion.policy import DEFENSE
 
 SLOTS = ("a0", "a1", "b0", "b1")  # the four Armor slots: side = slot // 2
-RESULTS = ("a", "b", "draw")  # winner codes
-DEFENSE = {"block": 0, "highest": 1}
 AMBUSH = {"none": -1, "a": 0, "b": 1}
 # 3d: the system a grappled Armor gives up (the one it needs least while held)
 GRAPPLE_LOSS = (
@@ -224,3 +223,49 @@ def scenario_battle(catalog: Catalog, scenario: Scenario | str) -> Battle:
 def duel(catalog: Catalog, a: Loadout | str, b: Loadout | str, **terms) -> Battle:
     """One Armor a side: the loadouts study's battle."""
     return compile_battle(catalog, [a], [b], **terms)
+
+
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """Every battle of scenarios.toml: duels, an ambush, a fight in cover, squads with
+    morale, depleted batteries (the conformance test plays each on both engines)."""
+    return [(sid, scenario_battle(catalog, sid)) for sid in catalog.scenarios]
+
+
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "winner": np.int8,
+    "rounds": np.int8,
+    "routed_a": np.int8,
+    "routed_b": np.int8,
+    "systems_lost_a": np.int16,
+    "systems_lost_b": np.int16,
+    "pilot_hits_a": np.int16,
+    "pilot_hits_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "direct_hits_a": np.int16,
+    "direct_hits_b": np.int16,
+    "soldiers_lost_a": np.int16,
+    "soldiers_lost_b": np.int16,
+    "shutdowns_a": np.int8,
+    "shutdowns_b": np.int8,
+    "grapples_a": np.int16,
+    "grapples_b": np.int16,
+    "armors_left_a": np.int8,
+    "armors_left_b": np.int8,
+}
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The per-battle numbers both engines must agree on (float arrays): each side's win
+    and the draw (``rules.RESULTS``), and every other result."""
+    w = results["winner"]
+    out = {
+        "win_a": (w == rules.SIDE_A).astype(np.float64),
+        "win_b": (w == rules.SIDE_B).astype(np.float64),
+        "draw": (w == rules.DRAW).astype(np.float64),
+    }
+    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.alluvion import battle
+from sims.alluvion import battle, rules
 from sims.alluvion.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
@@ -47,7 +47,7 @@ RESULT_COLUMNS = (
         "label",
         "the side that won; a draw when undecided after round_cap rounds, or both out",
         pa.int8(),
-        battle.RESULTS,
+        rules.RESULTS,
     ),
     Column("rounds", "count", "rounds played", pa.int8()),
     _side("routed", pa.int8(), "probability", "1 when the side routed on a Morale check"),

@@ -50,20 +50,17 @@ R12 The Opportunity die is rolled only when ``opportunity_die`` > 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from sims.alluvion import rules
-from sims.alluvion.battle import DEFENSE, GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion import policy, rules
+from sims.alluvion.battle import FIELDS, GRAPPLE_LOSS, Battle, batch_key
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alluvion-reference-1"
 
-A, B, DRAW = 0, 1, 2  # battle.RESULTS codes
-ONGOING = -1
-BLOCK = DEFENSE["block"]
+A, B = rules.SIDE_A, rules.SIDE_B  # the sides, also their winner codes
+ONGOING = rules.ONGOING
 D2 = 2  # the initiative tie-breaker
 ROCKET = True  # an Attack die's flag: this round's rocket die
 
@@ -206,7 +203,7 @@ def pools(battle: Battle, s: State, dice: Dice) -> None:
         a.skill = [roll(dice, x) for x in rules.skill_dice(p)]
         a.attack = [(roll(dice, x), not ROCKET) for x in rules.attack_dice(u, p)]
         start_at = int(battle.rockets_from[a.slot])
-        if a.rockets > 0 and start_at and s.round >= start_at:
+        if policy.fires_rocket(a.rockets, start_at, s.round):
             a.rockets -= 1  # spent with the roll
             a.attack += [(roll(dice, x), ROCKET) for x in rules.rocket_dice(1, p)]
         ecm, resistive = rules.defense_dice(u, p)
@@ -388,7 +385,7 @@ def defend(battle: Battle, t: Armor, value: int, spot_value: int, opp: int, kind
     cands += [(f, 1, i) for i, f in enumerate(t.ecm)]
     if not cands:
         return spend_highest(t.skill)
-    if battle.defense[t.slot] == BLOCK:
+    if policy.blocks(battle.defense[t.slot]):
         misses = [c for c in cands if not rules.is_hit(value, spot_value, c[0] + opp, p)]
         face, fam, i = min(misses or cands)
     else:
@@ -552,13 +549,8 @@ def beaten(s: State, side: int) -> bool:
 
 
 def end(battle: Battle, s: State) -> None:
-    out_a, out_b = beaten(s, A), beaten(s, B)
-    if out_a and out_b:
-        s.winner = DRAW
-    elif out_a or out_b:
-        s.winner = B if out_a else A
-    elif s.round >= battle.params.round_cap:
-        s.winner = DRAW
+    """6. End: ``rules.winner``."""
+    s.winner = rules.winner(beaten(s, A), beaten(s, B), s.round >= battle.params.round_cap)
 
 
 def play_round(battle: Battle, s: State, dice: Dice) -> None:
@@ -576,31 +568,6 @@ def play_round(battle: Battle, s: State, dice: Dice) -> None:
 
 
 # ---- results -----------------------------------------------------------------------------
-
-FIELDS = {
-    "winner": np.int8,
-    "rounds": np.int8,
-    "routed_a": np.int8,
-    "routed_b": np.int8,
-    "systems_lost_a": np.int16,
-    "systems_lost_b": np.int16,
-    "pilot_hits_a": np.int16,
-    "pilot_hits_b": np.int16,
-    "attacks_a": np.int16,
-    "attacks_b": np.int16,
-    "hits_a": np.int16,
-    "hits_b": np.int16,
-    "direct_hits_a": np.int16,
-    "direct_hits_b": np.int16,
-    "soldiers_lost_a": np.int16,
-    "soldiers_lost_b": np.int16,
-    "shutdowns_a": np.int8,
-    "shutdowns_b": np.int8,
-    "grapples_a": np.int16,
-    "grapples_b": np.int16,
-    "armors_left_a": np.int8,
-    "armors_left_b": np.int8,
-}
 
 
 def results(s: State) -> dict[str, int]:
@@ -621,30 +588,7 @@ def play_battle(battle: Battle, dice: Dice) -> dict[str, int]:
     return results(s)
 
 
-def play_dice(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-) -> dict[str, np.ndarray]:
-    """Battles one after another on ``dice``: battle i plays ``battles[scenario_ids[i]]``."""
-    if len({batch_key(b) for b in battles}) > 1:
-        raise ValueError("alluvion reference: battles of different batch_key in one call")
-    rows = [play_battle(battles[i], dice) for i in np.asarray(scenario_ids, np.int64).tolist()]
-    return {k: np.array([r[k] for r in rows], dtype=t) for k, t in FIELDS.items()}
-
-
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: :func:`play_dice` on dice drawn from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
-
-
-def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The per-battle numbers both engines must agree on (float arrays)."""
-    w = results["winner"]
-    out = {
-        "win_a": (w == A).astype(np.float64),
-        "win_b": (w == B).astype(np.float64),
-        "draw": (w == DRAW).astype(np.float64),
-    }
-    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
-    return out
+# play_dice(battles, scenario_ids, dice): battles one after another on ``dice``, battle i
+# playing ``battles[scenario_ids[i]]``; play: the engine contract's, on dice from ``rng``
+play_dice = engine.one_at_a_time(play_battle, FIELDS, batch_key)
+play = engine.seeded(play_dice)

@@ -288,3 +288,26 @@ def morale_check_due(lost: Any, fielded: Any, lead_lost: Any) -> Any:
 def shuts_down(face: Any, params: Any) -> Any:
     """Batteries: a depleted Armor shuts down on a 1 (faces 1..shutdown_faces)."""
     return face <= params.shutdown_faces
+
+
+# ---- the end of a battle ---------------------------------------------------------------
+
+# Winner codes, in the engines' ``winner`` column: code i is RESULTS[i]; ONGOING while
+# the battle goes on.
+RESULTS = ("a", "b", "draw")
+SIDE_A, SIDE_B, DRAW = range(3)
+ONGOING = -1
+
+
+def winner(beaten_a: Any, beaten_b: Any, at_cap: Any) -> Any:
+    """The round's End step (# reading, ASSUMPTIONS.md "The battle" 6): a side is beaten
+    when all its Armors are out of the fight (inoperable, pilot down, shut down by
+    Batteries) or it routed (Morale: "a rout or surrender"). One side beaten: the other
+    wins; both: a draw; neither by the ``round_cap``-th round (``at_cap``): a draw;
+    neither before it: ONGOING. A Python int on bools, an int array on arrays."""
+    code = np.where(
+        beaten_a,
+        np.where(beaten_b, DRAW, SIDE_B),
+        np.where(beaten_b, SIDE_A, np.where(at_cap, DRAW, ONGOING)),
+    )
+    return code.item() if code.ndim == 0 else code

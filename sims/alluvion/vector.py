@@ -69,9 +69,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from sims.alluvion import rules
-from sims.alluvion.battle import AMBUSH, DEFENSE, GRAPPLE_LOSS, Battle, batch_key
+from sims.alluvion import policy, rules
+from sims.alluvion.battle import AMBUSH, FIELDS, GRAPPLE_LOSS, Battle, batch_key
 from sims.alluvion.params import Parameters
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alluvion-vector-1"
@@ -92,7 +93,6 @@ SLOT_FIELDS = (
     "cover_oh",
     "depleted",
 )
-BLOCK = DEFENSE["block"]
 CLOSE, RANGED, SMART = range(3)  # attack kinds: rules.attack_case("close" | "ranged" | "smart")
 COUNTERS = (
     "systems_lost",
@@ -104,15 +104,6 @@ COUNTERS = (
     "shutdowns",
     "grapples",
 )
-RESULT_DTYPES = {
-    "winner": np.int8,
-    "rounds": np.int8,
-    "routed_a": np.int8,
-    "routed_b": np.int8,
-    **{f"{c}_{s}": (np.int8 if c == "shutdowns" else np.int16) for c in COUNTERS for s in "ab"},
-    "armors_left_a": np.int8,
-    "armors_left_b": np.int8,
-}
 GRAPPLE_ORDER = np.array(GRAPPLE_LOSS)
 TAGS = 16  # a pool's die position rides in a key's low 4 bits (face * TAGS + tag)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
@@ -125,29 +116,12 @@ EMPTY = np.zeros(0, np.int64)
 
 
 def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
-    """The ids as a 1-D int array; a call mixing battles of different ``batch_key`` or
-    ids outside the battles is refused in one line."""
-    if not len(battles):
-        raise ValueError("no battles to play: give at least one compiled battle")
-    key = batch_key(battles[0])
-    for i, b in enumerate(battles[1:], 1):
-        if batch_key(b) != key:
-            raise ValueError(
-                f"battles {i} and 0 cannot share a vector call: their rules "
-                "parameters differ (battle.batch_key)"
-            )
-    ids = np.asarray(scenario_ids)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
-        )
+    """The ids as a 1-D int array (``sims.core.engine.check_batch``); battles whose
+    spotting reach tables differ in length cannot share a call either."""
+    ids = engine.check_batch(battles, scenario_ids, batch_key)
     if len({len(b.reach_range) for b in battles}) > 1:
         raise ValueError("battles of one vector call must share the spotting reach table")
-    return ids.astype(np.int64)
+    return ids
 
 
 def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
@@ -376,7 +350,7 @@ class _Battles:
             for step in steps:
                 if step is None:
                     start = self.rockets_from[s]
-                    fires = on[s] & (self.rockets[s] > 0) & (start > 0) & (r >= start)
+                    fires = on[s] & policy.fires_rocket(self.rockets[s], start, r)
                     rows = np.flatnonzero(fires)
                     if len(rows):
                         self.rockets[s, rows] -= 1  # spent with the roll
@@ -478,7 +452,7 @@ class _Battles:
         f_miss, j_miss = lowest(cand, miss)
         f_low, j_low = lowest(cand, valid)
         f_high, j_high = top(cand)
-        block = self.defense[t, rows] == BLOCK
+        block = policy.blocks(self.defense[t, rows])
         face = np.where(block, np.where(f_miss > 0, f_miss, f_low), f_high)
         j = np.where(block, np.where(f_miss > 0, j_miss, j_low), j_high)
         has = face > 0
@@ -729,7 +703,7 @@ class _Battles:
         self.n = len(keep)
 
     def play(self) -> dict[str, np.ndarray]:
-        self.final = {k: np.zeros(self.n, dt) for k, dt in RESULT_DTYPES.items()}
+        self.final = {k: np.zeros(self.n, dt) for k, dt in FIELDS.items()}
         live = np.ones(self.n, bool)
         for r in range(1, self.p.round_cap + 1):
             if not live.any():
@@ -748,16 +722,13 @@ class _Battles:
                             self.turn(rows, s)
             self.squads(live)
             self.morale_checks(live)
-            # 6. End
-            beaten = (~self.op.reshape(2, 2, self.n).any(1) | self.routed) & live
-            end = np.flatnonzero(beaten.any(0))
+            # 6. End: rules.winner
+            beaten = ~self.op.reshape(2, 2, self.n).any(1) | self.routed
+            winner = rules.winner(beaten[0], beaten[1], r >= self.p.round_cap)
+            end = np.flatnonzero(live & (winner != rules.ONGOING))
             if len(end):
-                b = beaten[:, end]
-                self.store(end, np.where(b.all(0), 2, np.where(b[0], 1, 0)), r)
+                self.store(end, winner[end], r)
                 live[end] = False
-        rest = np.flatnonzero(live)
-        if len(rest):
-            self.store(rest, 2, self.p.round_cap)
         return self.final
 
 
@@ -769,15 +740,7 @@ def play_dice(
     sets of up to ``CHUNK`` battles."""
     sid = check_batch(battles, scenario_ids)
     st, params = stack(battles), battles[0].params
-    parts = [
-        _Battles(st, sid[i : i + CHUNK], dice, params).play()
-        for i in range(0, max(len(sid), 1), CHUNK)
-    ]
-    return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_DTYPES}
+    return engine.in_working_sets(lambda ids: _Battles(st, ids, dice, params).play(), sid, CHUNK)
 
 
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
+play = engine.seeded(play_dice)  # the engine contract's entry point: dice from ``rng``

@@ -21,13 +21,14 @@ from sims.alphaside.catalog import load_catalog
 from sims.core.protocol import Engines, Game
 
 ENGINES = Engines(
-    scenarios=battle.sample_battles,
+    scenarios=battle.sample_scenarios,
     reference=reference.play,
     vector=vector.play,
-    metrics=reference.metrics,
+    metrics=battle.metrics,
     batch_key=battle.batch_key,
     reference_version=reference.ENGINE_VERSION,
     vector_version=vector.ENGINE_VERSION,
+    play_dice=(reference.play_dice, vector.play_dice),
 )
 
 GAME = Game(

@@ -85,7 +85,6 @@ SLOTS = tuple(f"{s}{i}" for s in "ab" for i in range(SIDE_SLOTS))
 WEAPONS = 2  # weapon slots a unit carries at most
 ABILITIES = 2
 MAX_SHIELDS = 6  # expected damage is tabled against 0..MAX_SHIELDS + ability Shields
-RESULTS = ("a", "b")  # winner codes: equal VP goes to the side that acted last
 APPROACH = {"close": 0, "keep_range": 1}
 CHOICE = {"strongest": 0, "per_tl": 1}
 ABILITY = {"strength": 0, "accuracy": 1, "repair": 2, "shields": 3}
@@ -242,11 +241,52 @@ SAMPLES = (
 )
 
 
-def sample_battles(catalog: Catalog) -> list[tuple[str, Battle]]:
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """The battles of SAMPLES, by name (the conformance test plays each on both engines)."""
     out = []
     for a, b in SAMPLES:
         if a in catalog.squads:
             out.append((f"{a} v {b}", compile_battle(catalog, a, b, label=f"{a} v {b}")))
         else:
             out.append((f"{a} v {b}", duel(catalog, a, b)))
+    return out
+
+
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "winner": np.int8,
+    "vp_a": np.int16,
+    "vp_b": np.int16,
+    "defeats_a": np.int16,
+    "defeats_b": np.int16,
+    "damage_a": np.int16,
+    "damage_b": np.int16,
+    "attacks_a": np.int16,
+    "attacks_b": np.int16,
+    "hits_a": np.int16,
+    "hits_b": np.int16,
+    "crits_a": np.int16,
+    "crits_b": np.int16,
+    "tl_attack_a": np.int16,
+    "tl_attack_b": np.int16,
+    "activations_a": np.int16,
+    "activations_b": np.int16,
+    "first_defeat_a": np.int8,
+    "first_defeat_b": np.int8,
+    "damage_w0_a": np.int16,
+    "damage_w1_a": np.int16,
+    "damage_w0_b": np.int16,
+    "damage_w1_b": np.int16,
+    "tl_w0_a": np.int16,
+    "tl_w1_a": np.int16,
+    "tl_w0_b": np.int16,
+    "tl_w1_b": np.int16,
+}
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The per-game numbers both engines must agree on (float arrays): side A's win
+    (``rules.RESULTS``) and every other result."""
+    out = {"win_a": (results["winner"] == rules.SIDE_A).astype(np.float64)}
+    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
     return out

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.alphaside import battle
+from sims.alphaside import battle, rules
 from sims.alphaside.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
@@ -49,7 +49,7 @@ RESULT_COLUMNS = (
         "label",
         "the side that won: more VP; equal VP, the side that acted last",
         pa.int8(),
-        battle.RESULTS,
+        rules.RESULTS,
     ),
     _side("vp", pa.int16(), "count", "victory points scored (the VP of each enemy unit defeated)"),
     _side(

@@ -91,18 +91,25 @@ R16 The Phase draw: when the walk reaches the first time of Phase 2, 3, ... (bef
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from sims.alphaside import rules
-from sims.alphaside.battle import ABILITY, APPROACH, CHOICE, SIDE_SLOTS, TACTIC, Battle, batch_key
+from sims.alphaside import policy, rules
+from sims.alphaside.battle import (
+    ABILITY,
+    APPROACH,
+    CHOICE,
+    FIELDS,
+    SIDE_SLOTS,
+    TACTIC,
+    Battle,
+    batch_key,
+)
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alphaside-reference-1"
 
-A, B = 0, 1
+A, B = rules.SIDE_A, rules.SIDE_B  # the sides, also their winner codes
 
 
 # ---- the static game, as Python numbers --------------------------------------------------
@@ -364,7 +371,7 @@ def step(battle: Battle, s: State, m: Mech, direction: int, hexes: int) -> int:
 
 def goal_of(st: Static, m: Mech) -> int:
     ranges = [st.w_range[m.slot][k] for k in st.weapons[m.slot]]
-    return max(ranges) if st.keep_range[m.slot] else min(ranges)
+    return policy.advance_goal(st.keep_range[m.slot], min(ranges), max(ranges))
 
 
 def advance(
@@ -413,9 +420,9 @@ def choose_weapon(st: Static, m: Mech, target: Mech, in_range: list[int]) -> int
     best, weight = -1, 0.0
     for k in in_range:
         table = st.w_expected[m.slot][k]
-        w = table[min(target.active, len(table) - 1)]
-        if st.per_tl[m.slot]:
-            w = w / st.w_tl[m.slot][k]
+        w = policy.weapon_weight(
+            table[min(target.active, len(table) - 1)], st.w_tl[m.slot][k], st.per_tl[m.slot]
+        )
         if best < 0 or w > weight:
             best, weight = k, w
     return best
@@ -572,44 +579,12 @@ def walk(battle: Battle, s: State, dice: Dice) -> None:
 
 
 def end(s: State) -> int:
-    """4: more VP wins; equal VP goes to the side that acted last."""
+    """4: ``rules.winner``: more VP wins; equal VP goes to the side that acted last."""
     vp = s.tally["vp"]
-    if vp[A] != vp[B]:
-        return A if vp[A] > vp[B] else B
-    return s.last
+    return rules.winner(vp[A], vp[B], s.last)
 
 
 # ---- results -----------------------------------------------------------------------------
-
-FIELDS = {
-    "winner": np.int8,
-    "vp_a": np.int16,
-    "vp_b": np.int16,
-    "defeats_a": np.int16,
-    "defeats_b": np.int16,
-    "damage_a": np.int16,
-    "damage_b": np.int16,
-    "attacks_a": np.int16,
-    "attacks_b": np.int16,
-    "hits_a": np.int16,
-    "hits_b": np.int16,
-    "crits_a": np.int16,
-    "crits_b": np.int16,
-    "tl_attack_a": np.int16,
-    "tl_attack_b": np.int16,
-    "activations_a": np.int16,
-    "activations_b": np.int16,
-    "first_defeat_a": np.int8,
-    "first_defeat_b": np.int8,
-    "damage_w0_a": np.int16,
-    "damage_w1_a": np.int16,
-    "damage_w0_b": np.int16,
-    "damage_w1_b": np.int16,
-    "tl_w0_a": np.int16,
-    "tl_w1_a": np.int16,
-    "tl_w0_b": np.int16,
-    "tl_w1_b": np.int16,
-}
 
 
 def results(s: State) -> dict[str, int]:
@@ -627,26 +602,7 @@ def play_battle(battle: Battle, dice: Dice) -> dict[str, int]:
     return results(s)
 
 
-def play_dice(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-) -> dict[str, np.ndarray]:
-    """Games one after another on ``dice``: game i plays ``battles[scenario_ids[i]]``."""
-    if len({batch_key(b) for b in battles}) > 1:
-        raise ValueError("alphaside reference: battles of different batch_key in one call")
-    rows = [play_battle(battles[i], dice) for i in np.asarray(scenario_ids, np.int64).tolist()]
-    return {k: np.array([r[k] for r in rows], dtype=t) for k, t in FIELDS.items()}
-
-
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: :func:`play_dice` on dice drawn from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
-
-
-def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The per-game numbers both engines must agree on (float arrays): win_a and every
-    other key."""
-    out = {"win_a": (results["winner"] == A).astype(np.float64)}
-    out.update({k: v.astype(np.float64) for k, v in results.items() if k != "winner"})
-    return out
+# play_dice(battles, scenario_ids, dice): games one after another on ``dice``, game i
+# playing ``battles[scenario_ids[i]]``; play: the engine contract's, on dice from ``rng``
+play_dice = engine.one_at_a_time(play_battle, FIELDS, batch_key)
+play = engine.seeded(play_dice)

@@ -179,3 +179,19 @@ def phase_of(t: Any, params: Any) -> Any:
 def after_defeat(t: Any, params: Any) -> Any:
     """A defeated unit's token moves +2 TL."""
     return t + params.defeat_delay
+
+
+# ---- the end of the game ---------------------------------------------------------------
+
+# Winner codes, in the engines' ``winner`` column: code i is RESULTS[i] (no draw: a tie
+# goes to a side).
+RESULTS = ("a", "b")
+SIDE_A, SIDE_B = range(2)
+
+
+def winner(vp_a: Any, vp_b: Any, last_side: Any) -> Any:
+    """004 Goal of the game: "The player with the most VP at the end wins. If the scores
+    are tied, the last player to act wins" (``last_side``: the side that acted last). A
+    Python int on ints, an int array on arrays."""
+    code = np.where(vp_a > vp_b, SIDE_A, np.where(vp_b > vp_a, SIDE_B, last_side))
+    return code.item() if code.ndim == 0 else code

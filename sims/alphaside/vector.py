@@ -84,12 +84,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sims.alphaside import rules
+from sims.alphaside import policy, rules
 from sims.alphaside.battle import (
     ABILITIES,
     ABILITY,
     APPROACH,
     CHOICE,
+    FIELDS,
     SIDE_SLOTS,
     TACTIC,
     WEAPONS,
@@ -97,6 +98,7 @@ from sims.alphaside.battle import (
     batch_key,
 )
 from sims.alphaside.params import Parameters
+from sims.core import engine
 from sims.core.batch import Dice
 
 ENGINE_VERSION = "alphaside-vector-1"
@@ -110,38 +112,6 @@ NEVER = 1 << 10  # the time of an empty slot's token (every time fits below it)
 CHUNK = 65536  # games per working set (bounds the memory of one call)
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
 COUNTERS = ("defeats", "damage", "attacks", "hits", "crits", "tl_attack", "activations")
-RESULT_KEYS = (
-    "winner",
-    "vp_a",
-    "vp_b",
-    "defeats_a",
-    "defeats_b",
-    "damage_a",
-    "damage_b",
-    "attacks_a",
-    "attacks_b",
-    "hits_a",
-    "hits_b",
-    "crits_a",
-    "crits_b",
-    "tl_attack_a",
-    "tl_attack_b",
-    "activations_a",
-    "activations_b",
-    "first_defeat_a",
-    "first_defeat_b",
-    "damage_w0_a",
-    "damage_w1_a",
-    "damage_w0_b",
-    "damage_w1_b",
-    "tl_w0_a",
-    "tl_w1_a",
-    "tl_w0_b",
-    "tl_w1_b",
-)
-RESULT_DTYPES = {
-    k: (np.int8 if k == "winner" or k.startswith("first_defeat") else np.int16) for k in RESULT_KEYS
-}
 SLOT = np.arange(NS, dtype=I32)[:, None]
 ENEMY = np.arange(SIDE_SLOTS, dtype=I32)[:, None]  # enemy slot within its side
 KEEP = APPROACH["keep_range"]
@@ -153,30 +123,6 @@ T_ACC, T_STR, T_CRIT, T_DMG = (TACTIC[k] for k in ("accuracy", "strength", "crit
 
 
 # ---- the batch ------------------------------------------------------------------------------
-
-
-def check_batch(battles: Sequence[Battle], scenario_ids) -> np.ndarray:
-    """The ids as a 1-D int array; a call mixing battles of different ``batch_key`` or
-    ids outside the battles is refused in one line."""
-    if not len(battles):
-        raise ValueError("no battles to play: give at least one compiled battle")
-    key = batch_key(battles[0])
-    for i, b in enumerate(battles[1:], 1):
-        if batch_key(b) != key:
-            raise ValueError(
-                f"battles {i} and 0 cannot share a vector call: their rules "
-                "parameters differ (battle.batch_key)"
-            )
-    ids = np.asarray(scenario_ids)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(battles) - 1}, got {ids.min()}..{ids.max()}"
-        )
-    return ids.astype(np.int64)
 
 
 def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
@@ -214,7 +160,9 @@ def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
     for f in ("present", "use_abilities", "w_present", "a_present"):
         out[f] = flat(f, bool)
     out["w_expected"] = flat("w_expected", np.float64)
-    per_tl = np.stack([b.w_expected / np.maximum(b.w_tl, 1)[..., None] for b in battles])
+    per_tl = np.stack(
+        [policy.weapon_weight(b.w_expected, b.w_tl[..., None], True) for b in battles]
+    )
     out["w_score"] = np.concatenate([out["w_expected"], per_tl.reshape(-1)])  # by CHOICE
     eff = np.where(out["a_present"], out["a_effect"], -1).reshape(-1, ABILITIES)
     for name, kinds in (("b_abilities", (REPAIR, SHIELDS)), ("f_abilities", (STRENGTH, ACCURACY))):
@@ -223,7 +171,7 @@ def stack(battles: Sequence[Battle]) -> dict[str, np.ndarray]:
     wp = out["w_present"].reshape(-1, WEAPONS)
     shortest = np.where(wp, rng, BIG).min(1)
     longest = np.where(wp, rng, 0).max(1)
-    out["goal"] = np.where(out["approach"] == KEEP, longest, shortest).astype(I32)
+    out["goal"] = policy.advance_goal(out["approach"] == KEEP, shortest, longest).astype(I32)
     out["t_effect"] = np.stack([b.t_effect for b in battles]).astype(I32)
     out["t_value"] = np.stack([b.t_value for b in battles]).astype(I32)
     return out
@@ -572,13 +520,11 @@ class _Games:
     # ---- the game --------------------------------------------------------------------------
 
     def store(self, rows: np.ndarray) -> None:
-        """4. Finished games' results at their places in the call: more VP wins, equal VP
-        goes to the side that acted last."""
+        """4. Finished games' results at their places in the call: ``rules.winner``
+        (more VP wins, equal VP goes to the side that acted last)."""
         f, ix = self.final, self.index[rows]
         vp = self.vp[:, rows]
-        f["winner"][ix] = np.where(
-            vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, self.last_side[rows])
-        )
+        f["winner"][ix] = rules.winner(vp[0], vp[1], self.last_side[rows])
         for side, x in enumerate("ab"):
             f[f"vp_{x}"][ix] = vp[side]
             f[f"first_defeat_{x}"][ix] = self.first[side, rows]
@@ -600,7 +546,7 @@ class _Games:
         """2. The Timeline: every step each unfinished game's next unit acts (the lowest
         token; both sides there: the side that did not act most recently, side A when
         nobody has; within a side the token that arrived first)."""
-        self.final = {k: np.zeros(self.n, dt) for k, dt in RESULT_DTYPES.items()}
+        self.final = {k: np.zeros(self.n, dt) for k, dt in FIELDS.items()}
         live = np.ones(self.n, bool)
         while True:
             if live.sum() < COMPACT * self.n:
@@ -629,17 +575,9 @@ def play_dice(
     """Play game i of ``battles[scenario_ids[i]]`` for every i, drawing from ``dice`` (a
     :class:`~sims.core.batch.ScriptedDice` for one hand-traced game), in working sets of
     up to ``CHUNK`` games."""
-    sid = check_batch(battles, scenario_ids)
+    sid = engine.check_batch(battles, scenario_ids, batch_key)
     st, params = stack(battles), battles[0].params
-    parts = [
-        _Games(st, sid[i : i + CHUNK], dice, params).play()
-        for i in range(0, max(len(sid), 1), CHUNK)
-    ]
-    return {k: np.concatenate([x[k] for x in parts]) for k in RESULT_KEYS}
+    return engine.in_working_sets(lambda ids: _Games(st, ids, dice, params).play(), sid, CHUNK)
 
 
-def play(
-    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
-    return play_dice(battles, scenario_ids, Dice(rng))
+play = engine.seeded(play_dice)  # the engine contract's entry point: dice from ``rng``

@@ -36,7 +36,9 @@ with the same keys, dtypes and shapes; ``metrics`` turns those into the per-game
 the two engines must agree on (within 4 standard errors, ``tests/conformance.py``).
 Scenarios with equal ``batch_key(scenario)`` may share a call (the same shape and rules
 parameters); an engine refuses a mixed call in one line. The same scenarios, ids and
-generator state give the same results; randomness comes only from ``rng``.
+generator state give the same results; randomness comes only from ``rng``. The check and
+the wrappers every engine shares are ``sims.core.engine``'s; ``Engines.play_dice`` gives
+both engines on dice passed in, for the conformance test's die-for-die replay.
 """
 
 from __future__ import annotations
@@ -403,6 +405,11 @@ class Engines:
     batch_key: Callable[[Any], Hashable]  # scenarios with equal keys may share a call
     reference_version: str
     vector_version: str
+    # (reference, vector) on dice passed in (sims.core.engine.PlayDice): both read a
+    # battle's dice in one order, so a game the reference plays on RecordingDice replays
+    # die for die in the vector engine (tests/conformance.py). None, said on purpose,
+    # where the two engines draw in different orders.
+    play_dice: tuple[Callable[..., Results], Callable[..., Results]] | None
 
     def version(self, engine: str) -> str:
         return self.vector_version if engine == "vector" else self.reference_version

@@ -19,44 +19,15 @@ from sims.labpartners import (
 )
 from sims.labpartners.catalog import load_catalog
 
-# The sample battles the conformance test plays on both engines: every kaiju, a Trait
-# or two, gaps and spares (rebuilds, the punch), and both campaign interventions kinds.
-SAMPLES = (
-    ("mechsuit_lesson", "gorgadon", (), "steady", ()),
-    (
-        "gappy",
-        "thornmaw",
-        ("frenzy",),
-        "keystone",
-        (
-            ("legs-beast-melee",),
-            ("torso-vehicle-energy",),
-            ("head-clockwork-melee",),
-            ("arms-mechsuit-melee-2", "arms-beast-energy-1"),
-        ),
-    ),
-    ("beast_pack", "lumenyx", ("regrowth", "spined"), "all_in", ()),
-    ("heavy_hitter", "trivex", ("swift",), "ace_finisher", ()),
-    ("mechsuit_lesson", "cinderwyrm", ("howler",), "medic_keystone", ()),
-)
-
-
-def sample_scenarios(catalog) -> list[tuple[str, battle.Battle]]:
-    out = []
-    for mech, kaiju, traits, policy, spares in SAMPLES:
-        label = f"{mech} v {kaiju}" + (f" +{'+'.join(traits)}" if traits else "") + f" ({policy})"
-        out.append((label, battle.catalog_battle(catalog, mech, kaiju, traits, policy, spares)))
-    return out
-
-
 ENGINES = Engines(
-    scenarios=sample_scenarios,
+    scenarios=battle.sample_scenarios,
     reference=reference.play,
     vector=vector.play,
-    metrics=reference.metrics,
+    metrics=battle.metrics,
     batch_key=battle.batch_key,
     reference_version=reference.ENGINE_VERSION,
     vector_version=vector.ENGINE_VERSION,
+    play_dice=(reference.play_dice, vector.play_dice),
 )
 
 GAME = Game(

@@ -56,7 +56,6 @@ EFFECTS = {"none": 0, "redirect": 1, "max_power": 2, "sure_crit": 3, "restore": 
 INTERVENE = {"never": 0, "first_round": 1, "armless": 2, "kaiju_low": 3, "torso_lost": 4}
 ARM_SLOTS = (3, 4)
 TORSO, HEAD, LEGS = 1, 2, 0
-RESULTS = ("win", "city", "destroyed")  # how a battle ends: result code i is RESULTS[i]
 
 
 @dataclass(frozen=True)
@@ -362,3 +361,61 @@ def catalog_battle(
 
 def with_params(battle: Battle, **changes) -> Battle:
     return dataclasses.replace(battle, params=dataclasses.replace(battle.params, **changes))
+
+
+# The sample battles the conformance test plays on both engines: every kaiju, a Trait
+# or two, gaps and spares (rebuilds, the punch), and both campaign interventions kinds.
+SAMPLES = (
+    ("mechsuit_lesson", "gorgadon", (), "steady", ()),
+    (
+        "gappy",
+        "thornmaw",
+        ("frenzy",),
+        "keystone",
+        (
+            ("legs-beast-melee",),
+            ("torso-vehicle-energy",),
+            ("head-clockwork-melee",),
+            ("arms-mechsuit-melee-2", "arms-beast-energy-1"),
+        ),
+    ),
+    ("beast_pack", "lumenyx", ("regrowth", "spined"), "all_in", ()),
+    ("heavy_hitter", "trivex", ("swift",), "ace_finisher", ()),
+    ("mechsuit_lesson", "cinderwyrm", ("howler",), "medic_keystone", ()),
+)
+
+
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """The battles of SAMPLES, by name (the conformance test plays each on both engines)."""
+    out = []
+    for mech, kaiju, traits, policy, spares in SAMPLES:
+        label = f"{mech} v {kaiju}" + (f" +{'+'.join(traits)}" if traits else "") + f" ({policy})"
+        out.append((label, catalog_battle(catalog, mech, kaiju, traits, policy, spares)))
+    return out
+
+
+# The results both engines return, one number a game: name -> dtype, in this order.
+FIELDS = {
+    "result": np.int8,
+    "kaiju_hp_left": np.int16,
+    "rounds": np.int8,
+    "grade": np.int8,
+    "gpa": np.float64,
+    "parts_lost": np.int8,
+    "rebuilds": np.int8,
+    "crits": np.int8,
+    "punches": np.int8,
+    "intervened": np.int8,
+}
+
+
+def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The per-game numbers both engines must agree on (float arrays): the win
+    (``rules.RESULTS``), the GPA, the rounds, the kaiju's HP left and the parts lost."""
+    return {
+        "win": (results["result"] == rules.WIN).astype(np.float64),
+        "gpa": results["gpa"].astype(np.float64),
+        "rounds": results["rounds"].astype(np.float64),
+        "kaiju_hp_left": results["kaiju_hp_left"].astype(np.float64),
+        "parts_lost": results["parts_lost"].astype(np.float64),
+    }

@@ -248,14 +248,14 @@ def priority_leaders(catalog: Catalog, part: str) -> list[str]:
 
 def round_one_hits(catalog: Catalog, kaiju: str, lesson: str, mech: dict[str, str]) -> list[str]:
     """The slots that lost HP in round 1, the battle played by the reference engine
-    (``reference.play_battle``) for one round (``battle_rounds`` = 1). The mech must roll
+    (``reference.play_to_end``) for one round (``battle_rounds`` = 1). The mech must roll
     no die: armless with a Head, it throws the wimpy punch and never damages itself, so
     the slots hit are those the kaiju's attacks hit."""
     from sims.core.batch import ScriptedDice
     from sims.labpartners import reference  # the engine; imported where it is needed
 
     b = bt.with_params(_battle(catalog, kaiju, lesson, mech), battle_rounds=1)
-    end = reference.play_battle(b, ScriptedDice([]))
+    end = reference.play_to_end(b, ScriptedDice([]))
     start = reference.start(b)
     return [slot for i, slot in enumerate(SLOTS) if end.hp[i] < start.hp[i]]
 

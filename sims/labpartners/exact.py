@@ -189,8 +189,8 @@ def battle_row(catalog: Catalog, mech: str, kaiju: str) -> dict[str, Any]:
         "kaiju": kaiju,
         "lesson": catalog.mechs[mech].lesson,
         "p_win": Fraction(out.p_win),
-        "p_city": Fraction(out.p_result(battle.RESULTS.index("city"))),
-        "p_destroyed": Fraction(out.p_result(battle.RESULTS.index("destroyed"))),
+        "p_city": Fraction(out.p_result(rules.CITY)),
+        "p_destroyed": Fraction(out.p_result(rules.DESTROYED)),
         "expected_gpa": Fraction(out.expected_gpa),
         "expected_rounds": Fraction(out.expected_rounds),
     }

@@ -23,8 +23,6 @@ from fractions import Fraction
 from sims.labpartners import rules
 from sims.labpartners.battle import Battle
 from sims.labpartners.reference import (
-    ONGOING,
-    WIN,
     Die,
     State,
     begin_round,
@@ -51,7 +49,7 @@ class Outcome:
 
     @property
     def p_win(self) -> Fraction:
-        return self.p_result(WIN)
+        return self.p_result(rules.WIN)
 
     def gpa_dist(self) -> dict[Fraction, Fraction]:
         out: dict[Fraction, Fraction] = defaultdict(Fraction)
@@ -88,7 +86,9 @@ def _key(s: State) -> Key:
 def _outcome(battle: Battle, joint: dict[Key, Fraction]) -> Outcome:
     grades: dict[int, Fraction] = defaultdict(Fraction)
     for (code, left, _), q in joint.items():
-        g = int(rules.grade_index(int(code == WIN), left, int(battle.kaiju_hp), battle.grades))
+        g = int(
+            rules.grade_index(int(code == rules.WIN), left, int(battle.kaiju_hp), battle.grades)
+        )
         grades[g] += q
     gpas = tuple(rules.gpa(i, battle.grades) for i in range(len(battle.grades)))
     return Outcome(
@@ -131,7 +131,7 @@ def outcome(battle: Battle) -> Outcome:
         after: dict[State, Fraction] = defaultdict(Fraction)
         for s, p in frontier.items():
             for t, q in branches(battle, s):
-                if t.result == ONGOING:
+                if t.result == rules.ONGOING:
                     after[t] += p * q
                 else:
                     joint[_key(t)] += p * q
@@ -152,7 +152,7 @@ def brute_force(battle: Battle) -> Outcome:
             n *= d.sides
         for faces in itertools.product(*(range(1, d.sides + 1) for d in dice)):
             t = finish_round(battle, m, faces)
-            if t.result == ONGOING:
+            if t.result == rules.ONGOING:
                 walk(t, w / n)
             else:
                 joint[_key(t)] += w / n

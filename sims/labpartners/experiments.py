@@ -277,7 +277,7 @@ BATTLE_COLUMNS = (
         "how the battle ended: won, the kaiju reached the city after the last round, or the "
         "mech destroyed (no intact part left)",
         pa.int8(),
-        battle.RESULTS,
+        rules.RESULTS,
     ),
     Column(
         "gpa",

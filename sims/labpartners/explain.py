@@ -490,8 +490,8 @@ def _kaiju_lines(p: Parameters, b: battle.Battle, k: Kaiju, f: battle.Foe, speed
 
 
 def _outcome_text(catalog: Catalog, b: battle.Battle, out: Any) -> str:
-    p_city = Fraction(out.p_result(battle.RESULTS.index("city")))
-    p_dest = Fraction(out.p_result(battle.RESULTS.index("destroyed")))
+    p_city = Fraction(out.p_result(rules.CITY))
+    p_dest = Fraction(out.p_result(rules.DESTROYED))
     letters = {Fraction(g.gpa): g.letter for g in catalog.grades}
     lines = [
         f"Outcome (exact over every die roll; {b.params.battle_rounds} rounds, then the city)",

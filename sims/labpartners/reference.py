@@ -23,17 +23,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
+from sims.core import engine
 from sims.core.batch import Dice
 from sims.labpartners import rules
-from sims.labpartners.battle import ARM_SLOTS, HEAD, LEGS, TORSO, Battle, batch_key
+from sims.labpartners.battle import ARM_SLOTS, FIELDS, HEAD, LEGS, TORSO, Battle, batch_key
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS
 
 ENGINE_VERSION = "labpartners-reference-1"
 
-WIN, CITY, DESTROYED = 0, 1, 2  # battle.RESULTS codes
-ONGOING = -1
+WIN, CITY, DESTROYED, ONGOING = rules.WIN, rules.CITY, rules.DESTROYED, rules.ONGOING
 ARMS = PARTS.index("arms")
 SLOT_TYPE = tuple(PARTS.index(SLOT_PART[s]) for s in SLOTS)  # Part-Type of each slot
 # campaign interventions (battle.EFFECTS) and their triggers (battle.INTERVENE)
@@ -61,7 +59,7 @@ class State:
     spares_used: tuple[int, ...]  # per Part-Type (PARTS order)
     kaiju: int  # the kaiju's HP
     round: int = 0  # the round being played (0 before the first)
-    result: int = ONGOING  # battle.RESULTS code once the battle has ended
+    result: int = ONGOING  # rules.RESULTS code once the battle has ended
     mech_first: bool = False  # this round's initiative
     used: int = 0  # the campaign intervention was spent
     active: int = 0  # the intervention (EFFECTS code) spent this round, 0 none
@@ -265,7 +263,7 @@ def mech_action(battle: Battle, s: State, faces: Sequence[int]) -> State:
         s = replace(s, kaiju=s.kaiju - damage).count(punches=1)
     if faces:
         raise ValueError(f"mech_action: {len(faces)} faces left over")
-    return replace(s, result=WIN) if s.kaiju <= 0 else s
+    return replace(s, result=WIN) if rules.kaiju_defeated(s.kaiju) else s
 
 
 # ---- 3b. the kaiju's action ----------------------------------------------------------
@@ -357,7 +355,7 @@ def finish_round(battle: Battle, s: State, faces: Sequence[int]) -> State:
     return end_of_round(battle, s)
 
 
-def play_battle(battle: Battle, dice: Dice) -> State:
+def play_to_end(battle: Battle, dice: Dice) -> State:
     """One battle to its end, the mech's dice read from ``dice`` one at a time."""
     s = start(battle)
     while s.result == ONGOING:
@@ -379,63 +377,30 @@ def grade(battle: Battle, s: State) -> int:
     )
 
 
-FIELDS = {
-    "result": np.int8,
-    "kaiju_hp_left": np.int16,
-    "rounds": np.int8,
-    "grade": np.int8,
-    "gpa": np.float64,
-    "parts_lost": np.int8,
-    "rebuilds": np.int8,
-    "crits": np.int8,
-    "punches": np.int8,
-    "intervened": np.int8,
-}
-
-
-def row(battle: Battle, s: State) -> tuple:
+def results(battle: Battle, s: State) -> dict[str, int | float]:
+    """A finished battle's results, by FIELDS name."""
     g = grade(battle, s)
     t = s.tally
-    return (
-        s.result,
-        max(s.kaiju, 0),
-        s.round,
-        g,
-        float(battle.gpa[g]),
-        t.parts_lost,
-        t.rebuilds,
-        t.crits,
-        t.punches,
-        s.used,
-    )
-
-
-def play_dice(
-    scenarios: Sequence[Battle], scenario_ids: np.ndarray, dice: Dice
-) -> dict[str, np.ndarray]:
-    """Battles one after another on ``dice``: game i plays ``scenarios[scenario_ids[i]]``
-    (the engine contract, sims/core/protocol.py)."""
-    if len({batch_key(b) for b in scenarios}) > 1:
-        raise ValueError("labpartners reference: scenarios of different batch_key in one call")
-    ids = np.asarray(scenario_ids, dtype=np.int64)
-    rows = [row(scenarios[i], play_battle(scenarios[i], dice)) for i in ids.tolist()]
-    cols = list(zip(*rows, strict=True)) if rows else [()] * len(FIELDS)
-    return {k: np.array(c, dtype=t) for (k, t), c in zip(FIELDS.items(), cols, strict=True)}
-
-
-def play(
-    scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """:func:`play_dice` on dice drawn from ``rng``."""
-    return play_dice(scenarios, scenario_ids, Dice(rng))
-
-
-def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The per-game numbers both engines must agree on (float arrays)."""
     return {
-        "win": (results["result"] == WIN).astype(np.float64),
-        "gpa": results["gpa"].astype(np.float64),
-        "rounds": results["rounds"].astype(np.float64),
-        "kaiju_hp_left": results["kaiju_hp_left"].astype(np.float64),
-        "parts_lost": results["parts_lost"].astype(np.float64),
+        "result": s.result,
+        "kaiju_hp_left": max(s.kaiju, 0),
+        "rounds": s.round,
+        "grade": g,
+        "gpa": float(battle.gpa[g]),
+        "parts_lost": t.parts_lost,
+        "rebuilds": t.rebuilds,
+        "crits": t.crits,
+        "punches": t.punches,
+        "intervened": s.used,
     }
+
+
+def play_battle(battle: Battle, dice: Dice) -> dict[str, int | float]:
+    """One battle to its end (:func:`play_to_end`), its results."""
+    return results(battle, play_to_end(battle, dice))
+
+
+# play_dice(scenarios, scenario_ids, dice): battles one after another on ``dice``, game i
+# playing ``scenarios[scenario_ids[i]]``; play: the engine contract's, on dice from ``rng``
+play_dice = engine.one_at_a_time(play_battle, FIELDS, batch_key)
+play = engine.seeded(play_dice)

@@ -21,6 +21,14 @@ RULES_VERSION = "labpartners-rules-1"
 
 Num = Any  # an int or an int array
 
+# How a Battle ends (000 Battle: "5. check for a result"; "When the battle ends"): the
+# kaiju defeated (a win), the kaiju reaching the city after ``battle_rounds`` rounds, or
+# the mech with no intact part left (both losses). Result code i is RESULTS[i], in the
+# engines' ``result`` column; ONGOING while the battle goes on.
+RESULTS = ("win", "city", "destroyed")
+WIN, CITY, DESTROYED = range(3)
+ONGOING = -1
+
 
 def _max(a: Num, b: Num) -> Num:
     return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else max(a, b)
@@ -249,3 +257,9 @@ def grade_index(won: Num, hp_left: Num, hp_start: Num, grades: tuple) -> Num:
 def gpa(index: int, grades: tuple) -> Fraction:
     """A grade's GPA, exact (``"1.3"`` is 13/10)."""
     return Fraction(grades[index].gpa)
+
+
+def kaiju_defeated(hp: Num) -> Num:
+    """000 Battle: the kaiju at 0 HP or below is defeated, the battle won the moment the
+    mech's action takes it there."""
+    return hp <= 0

@@ -21,8 +21,6 @@ from sims.core.targets import Estimate, Target, exact_estimates, mean_estimates,
 from sims.labpartners import exact, rules
 from sims.labpartners.catalog import Catalog
 
-WIN = 0  # result code of a win (experiments: 0 win, 1 city, 2 destroyed)
-
 
 def _battle_domains(catalog: Catalog) -> Mapping[str, Sequence[Any]]:
     return {"kaiju": list(catalog.kaiju), "deck": list(catalog.decks)}
@@ -46,7 +44,7 @@ def win_rate(
         options=options,
         columns=("deck", "kaiju", "result"),
     )
-    rows = rows.with_columns((pl.col("result") == WIN).cast(pl.Float64).alias("win"))
+    rows = rows.with_columns((pl.col("result") == rules.WIN).cast(pl.Float64).alias("win"))
     return mean_estimates(rows, filters, {"kaiju": "kaiju", "deck": "deck"}, "win")
 
 

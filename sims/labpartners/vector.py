@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from sims.core import engine
 from sims.core.batch import Dice
 from sims.labpartners import rules
 from sims.labpartners.battle import (
@@ -39,7 +40,6 @@ from sims.labpartners.battle import (
     INTERVENE,
     LEGS,
     REBUILD_WHEN,
-    RESULTS,
     TORSO,
     Battle,
     batch_key,
@@ -48,7 +48,7 @@ from sims.labpartners.params import Parameters
 
 ENGINE_VERSION = "labpartners-vector-1"
 
-WIN, CITY, DESTROYED = (RESULTS.index(r) for r in ("win", "city", "destroyed"))
+WIN, CITY, DESTROYED = rules.WIN, rules.CITY, rules.DESTROYED
 CARD_FIELDS = (
     "present",
     "part",
@@ -129,30 +129,6 @@ FINAL = (
     "sid",
 )
 COMPACT = 0.75  # narrow the working arrays once fewer than this share of them is live
-
-
-def check_batch(scenarios: Sequence[Battle], scenario_ids) -> np.ndarray:
-    """The ids as a 1-D int array; a call whose scenarios differ in ``batch_key`` (or
-    in their grade tables) or whose ids fall outside the scenarios is refused in one line."""
-    if not len(scenarios):
-        raise ValueError("no scenarios to play: give at least one compiled battle")
-    key, grades = batch_key(scenarios[0]), scenarios[0].grades
-    for i, b in enumerate(scenarios[1:], 1):
-        if batch_key(b) != key or b.grades != grades:
-            raise ValueError(
-                f"scenarios {i} and 0 cannot share a vector call: their rules "
-                "parameters or grades differ (battle.batch_key)"
-            )
-    ids = np.asarray(scenario_ids)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario_ids must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(scenarios)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(scenarios) - 1}, got {ids.min()}..{ids.max()}"
-        )
-    return ids.astype(np.int64)
 
 
 def stack(scenarios: Sequence[Battle]) -> dict[str, np.ndarray]:
@@ -369,7 +345,7 @@ class _Battles:
             self.punch(punch, intact)
         # Brawler's cost: the kaiju's next attack from now on ignores the Torso's Armor
         self.armor0 |= m & self.now & (self.effect == EFFECTS["max_power"])
-        self.result[m & (self.kaiju <= 0)] = WIN
+        self.result[m & rules.kaiju_defeated(self.kaiju)] = WIN
 
     def rebuild(self, mask: np.ndarray, part: np.ndarray, intact: np.ndarray) -> None:
         """The spare goes into the first non-intact slot of its Part-Type at full HP."""
@@ -527,16 +503,12 @@ def play_dice(
 ) -> dict[str, np.ndarray]:
     """Play battle i of ``scenarios[scenario_ids[i]]`` for every i, drawing from ``dice``
     (a :class:`~sims.core.batch.ScriptedDice` for a hand-traced battle)."""
-    sid = check_batch(scenarios, scenario_ids)
+    sid = engine.check_batch(scenarios, scenario_ids, batch_key)  # grades are in the key
     first = scenarios[0]
     return _Battles(stack(scenarios), sid, dice, first.params, first.grades).play()
 
 
-def play(
-    scenarios: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """The engine contract's entry point: ``play_dice`` with dice from ``rng``."""
-    return play_dice(scenarios, scenario_ids, Dice(rng))
+play = engine.seeded(play_dice)  # the engine contract's entry point: dice from ``rng``
 
 
 def play_stacked(

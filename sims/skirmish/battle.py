@@ -6,8 +6,9 @@ the same compiled :class:`Battle` (static per-mech numbers, built once from the 
 by :func:`compile_battle`) and call the same formulas below, which are written so that
 they work on Python ints and on NumPy arrays alike. What differs between the engines
 is only control flow: ``if`` in the reference, masks in the vector engine. Both take a
-batch of battles each carrying its own matchup (``play(battles, scenario, rng)``: battle
-i plays ``battles[scenario[i]]``); matchups of one call share a :func:`batch_key`.
+batch of battles each carrying its own matchup (``play(battles, scenario_ids, rng)``:
+battle i plays ``battles[scenario_ids[i]]``); matchups of one call share a
+:func:`batch_key` (``sims.core.engine.check_batch``).
 
 The battle model (the engines' docstrings refer here):
 
@@ -332,32 +333,6 @@ def batch_key(b: Battle) -> Hashable:
     return (tuple(np.bincount(b.side, minlength=2).tolist()), shared)
 
 
-def check_batch(battles: Sequence[Battle], scenario) -> np.ndarray:
-    """The engines' common check of a call: every battle has the first one's
-    :func:`batch_key`, and ``scenario`` is a 1-D integer array of ids into ``battles``.
-    Returns ``scenario`` as an array; raises ValueError in one line otherwise."""
-    if not len(battles):
-        raise ValueError("no battles to play: give at least one compiled matchup")
-    first = batch_key(battles[0])
-    for i, b in enumerate(battles[1:], 1):
-        if b is not battles[0] and batch_key(b) != first:
-            raise ValueError(
-                f"battles {i} and 0 cannot share an engine call: they differ in side sizes, "
-                "rules parameters or catalog tables (battle.batch_key)"
-            )
-    ids = np.asarray(scenario)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(
-            f"scenario must be a 1-D integer array of ids, got {ids.dtype} of shape {ids.shape}"
-        )
-    if len(ids) and (ids.min() < 0 or ids.max() >= len(battles)):
-        raise ValueError(
-            f"scenario ids must lie in 0..{len(battles) - 1} (one per battle "
-            f"given), got {ids.min()}..{ids.max()}"
-        )
-    return ids
-
-
 @functools.lru_cache(maxsize=4096)
 def _weapon_rank(weapon: Part, target: Mech, params: rules.Parameters) -> float:
     """Static preference between weapons: exact expected damage per Fire action against
@@ -631,6 +606,26 @@ reach_band = rules.range_code  # 003 F Declare
 def hull_percent(dur, max_total):
     """003 I4 tiebreak: current over maximum Durability (destroyed parts count 0)."""
     return rules.hull_fraction(dur, max_total)
+
+
+def sample_scenarios(catalog: Catalog) -> list[tuple[str, Battle]]:
+    """A few matchups covering each policy, a duel mirror and a team fight (the
+    conformance test plays each on both engines)."""
+    sides = [
+        (Side(("foreman",), "gunline"), Side(("reaver",), "brawler")),
+        (Side(("courier",), "careful"), Side(("courier",), "careful")),
+        (
+            Side(("courier", "foreman", "reaver"), "gunline"),
+            Side(("bastion", "lancer", "skiff"), "careful"),
+        ),
+    ]
+    return [
+        (
+            "+".join(a.kits) + f"({a.policy}) v " + "+".join(b.kits) + f"({b.policy})",
+            compile_battle(catalog, a, b),
+        )
+        for a, b in sides
+    ]
 
 
 def metrics(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from sims.alluvion import reference as ref
-from sims.alluvion.battle import compile_battle, duel, scenario_battle
+from sims.alluvion.battle import FIELDS, compile_battle, duel, metrics, scenario_battle
 from sims.alluvion.catalog import load_catalog
 from sims.core.batch import ScriptedDice
 from tests.conftest import CATALOGS
@@ -607,31 +607,27 @@ def test_approach_leaves_cover_without_a_movement_system():
 # ---- the contract ------------------------------------------------------------------------
 
 
-def test_results_contract_and_determinism(cat):
+# The engine contract (same seed, same results; keys, dtypes and shapes; refusals) is
+# tests/conformance.py's, run over every registered game.
+
+
+def test_results_in_fields_order_and_one_outcome_each(cat):
+    """Results in FIELDS order and dtypes; the metrics score each battle as exactly one
+    of a win for A, a win for B, a draw (rules.RESULTS)."""
     battles = [scenario_battle(cat, sid) for sid in cat.scenarios]
     ids = np.arange(len(battles)).repeat(4)
     one = ref.play(battles, ids, np.random.default_rng(7))
-    two = ref.play(battles, ids, np.random.default_rng(7))
-    assert list(one) == list(ref.FIELDS)
-    for k, t in ref.FIELDS.items():
-        assert one[k].dtype == t and one[k].shape == (len(ids),)
-        assert np.array_equal(one[k], two[k])
-    m = ref.metrics(one)
-    assert set(m) == {"win_a", "win_b", "draw"} | set(ref.FIELDS) - {"winner"}
+    assert {k: v.dtype for k, v in one.items()} == {k: np.dtype(t) for k, t in FIELDS.items()}
+    assert list(one) == list(FIELDS)
+    m = metrics(one)
+    assert set(m) == {"win_a", "win_b", "draw"} | set(FIELDS) - {"winner"}
     assert np.all(m["win_a"] + m["win_b"] + m["draw"] == 1)
-
-
-def test_refuses_mixed_batch_key(cat):
-    other = duel(catalog(round_cap=3), "gunner", "brawler")
-    with pytest.raises(ValueError):
-        ref.play(
-            [duel(cat, "gunner", "brawler"), other], np.array([0, 1]), np.random.default_rng(0)
-        )
+    assert set(np.unique(one["winner"]).tolist()) <= {0, 1, 2}
 
 
 def test_mirror_duel_is_fair(cat):
     n = 400
-    out = ref.metrics(
+    out = metrics(
         ref.play(
             [duel(cat, "gunner", "gunner")], np.zeros(n, np.int64), np.random.default_rng(2024)
         )

@@ -77,3 +77,22 @@ def test_infantry_morale_batteries(p) -> None:
     assert rules.morale_check_due(1, 2, False) and not rules.morale_check_due(0, 2, False)
     assert rules.morale_check_due(0, 2, True)
     assert rules.shuts_down(1, p) and not rules.shuts_down(2, p)
+
+
+def test_winner_at_the_end_step():
+    """One side beaten: the other wins; both: a draw; neither: a draw at the round cap,
+    the battle goes on before it. Python ints on bools, the same codes on arrays."""
+    cases = [  # (beaten_a, beaten_b, at_cap) -> winner
+        ((True, False, False), rules.SIDE_B),
+        ((False, True, False), rules.SIDE_A),
+        ((True, True, False), rules.DRAW),
+        ((True, False, True), rules.SIDE_B),
+        ((False, False, True), rules.DRAW),
+        ((False, False, False), rules.ONGOING),
+    ]
+    for args, want in cases:
+        got = rules.winner(*args)
+        assert got == want and type(got) is int, (args, got)
+    a, b, cap = (np.array(x) for x in zip(*(args for args, _ in cases), strict=True))
+    assert rules.winner(a, b, cap).tolist() == [want for _, want in cases]
+    assert rules.RESULTS[rules.SIDE_A] == "a" and rules.RESULTS[rules.DRAW] == "draw"

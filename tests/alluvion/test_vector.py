@@ -1,7 +1,8 @@
 """The Alluvion vector engine (sims/alluvion/vector.py): hand-traced battles die by die
 (the same script gives the same numbers in the reference engine), the reference's own
-dice replayed into it on random battles, a mixed call against separate calls, the
-reference on every scenario of catalogs/alluvion/scenarios.toml, and exact hit odds.
+dice replayed into it on random battles, and exact hit odds (a mixed call against
+separate calls and the reference on every scenario of catalogs/alluvion/scenarios.toml
+are tests/conformance.py's).
 
 Numbers used in the traces (rules.toml): Skill 2d6 a round (several cases set
 ``skill_dice = 0``: the initiative is then always the d2, 1 A first); Attack 1d6 for the
@@ -23,11 +24,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sims.alluvion import reference, vector
+from sims.alluvion import ENGINES, reference, vector
 from sims.alluvion.battle import compile_battle, duel, scenario_battle
 from sims.alluvion.catalog import load_catalog
-from sims.core.batch import RecordingDice, ScriptedDice
+from sims.core.batch import ScriptedDice
 from sims.core.dist import Dist
+from tests.conformance import replay
 from tests.conftest import CATALOGS
 
 ONE = np.zeros(1, np.int64)
@@ -465,74 +467,20 @@ def random_battles(c, n: int, seed: int):
 )
 def test_reference_dice_replayed(overrides):
     """The reference engine's dice on random battles, replayed as a script: the vector
-    engine reads every face in the same order and reports the same numbers."""
+    engine reads every face in the same order and reports the same numbers
+    (``tests/conformance.py``'s :func:`replay`, which plays the scenarios.toml battles
+    under rules.toml for every game)."""
     c = catalog(**overrides)
     battles = [scenario_battle(c, s) for s in c.scenarios] + random_battles(c, 24, 11)
     for i, b in enumerate(battles):
         for seed in range(4):
-            rec = RecordingDice(np.random.default_rng(100 * i + seed))
-            want = reference.play_battle(b, rec)
-            dice = ScriptedDice(rec.script)
-            got = {k: v.item() for k, v in vector.play_dice([b], ONE, dice).items()}
-            assert dice.used == len(rec.script), (b.label, seed)
-            assert got == want, (b.label, seed)
+            replay(ENGINES.play_dice, b, np.random.default_rng(100 * i + seed))
 
 
-# ---- the contract -------------------------------------------------------------------------
-
-
-def test_results_contract_and_determinism(cat):
-    battles = [scenario_battle(cat, s) for s in cat.scenarios]
-    ids = np.arange(len(battles)).repeat(50)
-    one = vector.play(battles, ids, np.random.default_rng(3))
-    two = vector.play(battles, ids, np.random.default_rng(3))
-    ref = reference.play(battles, ids[::25], np.random.default_rng(3))
-    assert list(one) == list(ref)
-    for k, v in one.items():
-        assert v.dtype == ref[k].dtype and v.shape == (len(ids),)
-        assert np.array_equal(v, two[k])
-    empty = vector.play(battles, np.zeros(0, np.int64), np.random.default_rng(3))
-    assert all(v.shape == (0,) for v in empty.values())
-
-
-def test_refuses_mixed_batch_key(cat):
-    other = duel(catalog(round_cap=3), "gunner", "brawler")
-    with pytest.raises(ValueError, match="batch_key"):
-        vector.play(
-            [duel(cat, "gunner", "brawler"), other], np.array([0, 1]), np.random.default_rng(0)
-        )
-
-
-# ---- statistics ---------------------------------------------------------------------------
-
-
-def within(a: dict, b: dict, k: float = 4.0) -> list[str]:
-    """The metrics whose means differ by more than ``k`` standard errors."""
-    bad = []
-    for name in a:
-        x, y = a[name], b[name]
-        se = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
-        if abs(x.mean() - y.mean()) > max(k * se, 1e-12):
-            bad.append(f"{name}: {x.mean():.4f} v {y.mean():.4f} (se {se:.4f})")
-    return bad
-
-
-def test_mixed_call_matches_separate_calls(cat):
-    battles = [scenario_battle(cat, s) for s in cat.scenarios]
-    n = 3000
-    ids = np.random.default_rng(1).permutation(np.arange(len(battles)).repeat(n))
-    mixed = reference.metrics(vector.play(battles, ids, np.random.default_rng(2)))
-    for i, b in enumerate(battles):
-        alone = reference.metrics(
-            vector.play([b], np.zeros(n, np.int64), np.random.default_rng(10 + i))
-        )
-        part = {k: v[ids == i] for k, v in mixed.items()}
-        assert not within(part, alone), b.label
-
-
-# The agreement with the reference on every scenarios.toml battle (300 reference against
-# 6,000 vector battles, within 4 standard errors, alone and mixed in one call) is
-# tests/conformance.py's, run over every registered game.
+# The engine contract (the same results for the same seed, keys, dtypes and shapes, the
+# refusal of mixed batch keys, a mixed call against separate calls) and the agreement with
+# the reference on every scenarios.toml battle (within 4 standard errors, alone and mixed
+# in one call) are tests/conformance.py's, run over every registered game.
 
 
 ODDS = [

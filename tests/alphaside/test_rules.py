@@ -71,3 +71,16 @@ def test_movement_and_the_timeline(p) -> None:
     assert rules.after_defeat(9, p) == 11
     three = dataclasses.replace(p, phases=3)
     assert rules.last_time(three) == 30 and rules.deck_size(three) == 12
+
+
+def test_winner_more_vp_else_the_side_that_acted_last():
+    """004 Goal of the game: the most VP wins; tied scores go to the last side to act.
+    Python ints on ints, the same codes on arrays."""
+    cases = [((5, 3, rules.SIDE_B), rules.SIDE_A), ((2, 4, rules.SIDE_A), rules.SIDE_B)]
+    cases += [((3, 3, rules.SIDE_A), rules.SIDE_A), ((0, 0, rules.SIDE_B), rules.SIDE_B)]
+    for args, want in cases:
+        got = rules.winner(*args)
+        assert got == want and type(got) is int, (args, got)
+    vp_a, vp_b, last = (np.array(x) for x in zip(*(args for args, _ in cases), strict=True))
+    assert rules.winner(vp_a, vp_b, last).tolist() == [want for _, want in cases]
+    assert rules.RESULTS == ("a", "b")

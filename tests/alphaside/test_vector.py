@@ -1,7 +1,8 @@
 """The ALPHASIDE vector engine (sims/alphaside/vector.py): hand-traced games die by die
 (the same script gives the same numbers in the reference engine), the reference's own
-dice replayed into it on every sample battle and on random ones, a mixed call against
-separate calls, and the first attack of a duel against the exact odds.
+dice replayed into it on every sample battle and on random ones, working sets read as one
+stream, and the first attack of a duel against the exact odds (a mixed call against
+separate calls is tests/conformance.py's).
 
 Numbers used in the traces (catalogs/alphaside, rules.toml): a d10 hits on 4+ after
 Accuracy, a 1 always misses, crits from the weapon's crit_from (9, the Beam Saber 7) read
@@ -31,10 +32,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sims.alphaside import reference, rules, vector
-from sims.alphaside.battle import compile_battle, duel, sample_battles
+from sims.alphaside import ENGINES, reference, rules, vector
+from sims.alphaside.battle import compile_battle, duel, sample_scenarios
 from sims.alphaside.catalog import load_catalog
-from sims.core.batch import Dice, RecordingDice, ScriptedDice
+from sims.core.batch import Dice, ScriptedDice
+from tests.conformance import replay
 from tests.conftest import CATALOGS
 
 ONE = np.zeros(1, np.int64)
@@ -253,40 +255,24 @@ STRESS = {
 def test_reference_dice_replayed(overrides):
     """The reference engine's dice on every sample battle and on random ones, replayed as
     a script: the vector engine reads every face in the same order and reports the same
-    numbers."""
+    numbers (``tests/conformance.py``'s :func:`replay`, which plays the sample battles
+    under rules.toml for every game)."""
     c = catalog(**overrides)
-    battles = [b for _, b in sample_battles(c)] + random_battles(c, 8, 11)
+    battles = [b for _, b in sample_scenarios(c)] + random_battles(c, 8, 11)
     for i, b in enumerate(battles):
         for seed in range(3):
-            rec = RecordingDice(np.random.default_rng(100 * i + seed))
-            want = reference.play_battle(b, rec)
-            dice = ScriptedDice(rec.script)
-            got = {k: v.item() for k, v in vector.play_dice([b], ONE, dice).items()}
-            assert dice.used == len(rec.script), (b.label, seed)
-            assert got == want, (b.label, seed)
+            replay(ENGINES.play_dice, b, np.random.default_rng(100 * i + seed))
 
 
 # ---- the contract -------------------------------------------------------------------------
-
-
-def test_results_contract_and_determinism(cat):
-    battles = [b for _, b in sample_battles(cat)]
-    ids = np.arange(len(battles)).repeat(40)
-    one = vector.play(battles, ids, np.random.default_rng(3))
-    two = vector.play(battles, ids, np.random.default_rng(3))
-    ref = reference.play(battles, ids[::20], np.random.default_rng(3))
-    assert list(one) == list(ref)
-    for k, v in one.items():
-        assert v.dtype == ref[k].dtype and v.shape == (len(ids),), k
-        assert np.array_equal(v, two[k]), k
-    empty = vector.play(battles, np.zeros(0, np.int64), np.random.default_rng(3))
-    assert list(empty) == list(ref) and all(v.shape == (0,) for v in empty.values())
+# (the same results for the same seed, keys, dtypes and shapes, the refusal of mixed batch
+# keys and of ids outside the call, a mixed call against separate calls: tests/conformance.py)
 
 
 def test_working_sets_read_one_stream(cat, monkeypatch):
     """A call in working sets of CHUNK games plays them as consecutive calls on the same
     dice would (compaction and chunking keep every game's place)."""
-    battles = [b for _, b in sample_battles(cat)]
+    battles = [b for _, b in sample_scenarios(cat)]
     ids = np.random.default_rng(4).integers(0, len(battles), 50)
     monkeypatch.setattr(vector, "CHUNK", 16)
     whole = vector.play_dice(battles, ids, Dice(np.random.default_rng(5)))
@@ -294,43 +280,6 @@ def test_working_sets_read_one_stream(cat, monkeypatch):
     parts = [vector.play_dice(battles, ids[i : i + 16], dice) for i in range(0, 50, 16)]
     for k, v in whole.items():
         assert np.array_equal(v, np.concatenate([x[k] for x in parts])), k
-
-
-def test_refuses_mixed_batch_key(cat):
-    other = duel(catalog(board_length=8), "grunt", "drone")
-    with pytest.raises(ValueError, match="batch_key"):
-        vector.play(
-            [duel(cat, "grunt", "drone"), other], np.array([0, 1]), np.random.default_rng(0)
-        )
-    with pytest.raises(ValueError, match="scenario ids"):
-        vector.play([other], np.array([0, 1]), np.random.default_rng(0))
-
-
-# ---- statistics ---------------------------------------------------------------------------
-
-
-def within(a: dict, b: dict, k: float = 4.0) -> list[str]:
-    """The metrics whose means differ by more than ``k`` standard errors."""
-    bad = []
-    for name in a:
-        x, y = a[name], b[name]
-        se = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
-        if abs(x.mean() - y.mean()) > max(k * se, 1e-12):
-            bad.append(f"{name}: {x.mean():.4f} v {y.mean():.4f} (se {se:.4f})")
-    return bad
-
-
-def test_mixed_call_matches_separate_calls(cat):
-    battles = [b for _, b in sample_battles(cat)]
-    n = 1500
-    ids = np.random.default_rng(1).permutation(np.arange(len(battles)).repeat(n))
-    mixed = reference.metrics(vector.play(battles, ids, np.random.default_rng(2)))
-    for i, b in enumerate(battles):
-        alone = reference.metrics(
-            vector.play([b], np.zeros(n, np.int64), np.random.default_rng(10 + i))
-        )
-        part = {k: v[ids == i] for k, v in mixed.items()}
-        assert not within(part, alone), (b.label, within(part, alone))
 
 
 # The agreement with the reference on every sample battle (alone and mixed in one call)

@@ -13,7 +13,7 @@ import pytest
 
 from sims.labpartners import exact_battle as ex
 from sims.labpartners import reference as ref
-from sims.labpartners.battle import card_battle, catalog_battle, with_params
+from sims.labpartners.battle import card_battle, catalog_battle, metrics, with_params
 from sims.labpartners.catalog import SLOTS, load_catalog
 from tests.conftest import CATALOGS
 
@@ -226,7 +226,7 @@ def test_reference_within_4_standard_errors(cat, mech, kaiju, traits, policy):
     b = catalog_battle(cat, mech, kaiju, traits=traits, policy=policy)
     o = ex.outcome(b)
     n = 4000
-    got = ref.metrics(ref.play([b], np.zeros(n, np.int64), np.random.default_rng(2024)))
+    got = metrics(ref.play([b], np.zeros(n, np.int64), np.random.default_rng(2024)))
     win = {1: o.p_win, 0: 1 - o.p_win}
     for name, dist in (
         ("win", win),

@@ -198,3 +198,12 @@ def test_trait_clamps():
     # frenzy: +1 damage then -20 HP -> 1; shrouded: -20 damage -> 0; ancient: +1 regen,
     # -20 Speed -> 0
     assert (f.hp, f.damage, f.speed, f.regen) == (1, 0, 0, 2)
+
+
+def test_result_codes_and_the_kaiju_defeated():
+    """000 Battle: a win, the city or the mech destroyed (the engines' ``result`` codes);
+    the kaiju is defeated at 0 HP or below, on ints and arrays alike."""
+    assert rules.RESULTS[rules.WIN] == "win" and rules.RESULTS[rules.CITY] == "city"
+    assert rules.RESULTS[rules.DESTROYED] == "destroyed" and rules.ONGOING not in range(3)
+    assert rules.kaiju_defeated(0) and rules.kaiju_defeated(-3) and not rules.kaiju_defeated(1)
+    assert rules.kaiju_defeated(np.array([-1, 0, 1])).tolist() == [True, True, False]

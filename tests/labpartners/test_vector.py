@@ -1,6 +1,7 @@
 """The Lab Partners vector engine (sims/labpartners/vector.py) against the reference
-engine battle by battle on scripted dice, against itself across mixed and separate
-calls, and against the exact battle DP within 4 standard errors.
+engine battle by battle on scripted dice and on the reference's own dice replayed, and
+against the exact battle DP within 4 standard errors (mixed against separate calls is
+tests/conformance.py's).
 
 Hand traces read the compiled card tables of ``battle.catalog_battle`` (their numbers
 are tested in test_rules.py) and walk the round procedure of battle.py's docstring.
@@ -15,12 +16,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sims.core.batch import RecordingDice, ScriptedDice
-from sims.labpartners import reference, vector
-from sims.labpartners.battle import catalog_battle, compile_battle, foe, with_params
+from sims.core.batch import ScriptedDice
+from sims.labpartners import ENGINES, reference, vector
+from sims.labpartners.battle import catalog_battle, compile_battle, foe, metrics
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS, load_catalog
 from sims.labpartners.exact_battle import outcome
-from sims.labpartners.reference import metrics
+from tests.conformance import replay
 from tests.conftest import CATALOGS
 
 TRIGGERS = (("first_round", 0), ("armless", 0), ("kaiju_low", 8), ("torso_lost", 0))
@@ -207,51 +208,16 @@ def test_random_battles_replay_exactly(cat) -> None:
             for p in PARTS
         ]
         b = compile_battle(cat, cards, lesson, f, cat.policies[policies[i % len(policies)]], spares)
-        dice = RecordingDice(np.random.default_rng(i))
-        ref = reference.play_dice([b], ONE, dice)
-        got = scripted(b, dice.script)
-        assert got == {k: v.item() for k, v in ref.items()}
+        got = {
+            k: v.item() for k, v in replay(ENGINES.play_dice, b, np.random.default_rng(i)).items()
+        }
         seen += [got["intervened"], got["rebuilds"] > 0, got["punches"] > 0, got["crits"] > 0]
     assert (seen > 20).all(), seen  # the mix exercised every branch
 
 
-def test_contract_and_refusals(cat) -> None:
-    b = catalog_battle(cat, "beast_pack", "trivex")
-    ids = np.zeros(50, np.int64)
-    vec = vector.play([b], ids, np.random.default_rng(0))
-    ref = reference.play([b], ids, np.random.default_rng(0))
-    assert {k: (v.dtype, v.shape) for k, v in vec.items()} == {
-        k: (v.dtype, v.shape) for k, v in ref.items()
-    }
-    again = vector.play([b], ids, np.random.default_rng(0))
-    assert all((again[k] == vec[k]).all() for k in vec)
-    with pytest.raises(ValueError, match="batch_key"):
-        vector.play([b, with_params(b, battle_rounds=5)], ids, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="scenario ids"):
-        vector.play([b], np.array([0, 1]), np.random.default_rng(0))
-
-
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
-
-
-def test_mixed_call_matches_separate_calls(cat) -> None:
-    """Scenarios interleaved in one call play as they do alone (within 4 SE)."""
-    battles = [
-        catalog_battle(cat, "mechsuit_lesson", "gorgadon", ("spined",)),
-        catalog_battle(cat, "beast_pack", "trivex", ("howler",)),
-        catalog_battle(cat, "mechsuit_lesson", "thornmaw", ("frenzy",), "ace_finisher"),
-        catalog_battle(cat, "gappy", "thornmaw", spares=ARM_SPARES),
-    ]
-    per = 6000
-    ids = np.random.default_rng(1).permutation(np.repeat(np.arange(len(battles)), per))
-    mixed = metrics(vector.play(battles, ids, np.random.default_rng(2)))
-    for i, b in enumerate(battles):
-        alone = metrics(vector.play([b], np.zeros(per, np.int64), np.random.default_rng(3 + i)))
-        for name, x in alone.items():
-            m1, s1 = _mean_se(mixed[name][ids == i])
-            m2, s2 = _mean_se(x)
-            assert abs(m1 - m2) <= 4 * math.hypot(s1, s2) + 1e-12, (b.label, name, m1, m2)
+# The engine contract (the same results for the same seed, keys, dtypes and shapes, the
+# refusal of mixed batch keys and of ids outside the call, a mixed call against separate
+# calls) is tests/conformance.py's, run over every registered game.
 
 
 def _moments(dist: dict) -> tuple[float, float]:

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from sims.labpartners import battle
+from sims.labpartners import rules
 from sims.labpartners.catalog import Catalog, Deck
 from sims.labpartners.game.locked_mech import Locked
 from sims.labpartners.game.random_setup import Shuffle, deck_cards, pile
 from sims.labpartners.policy import GOAL, Num
 
-WIN = battle.RESULTS.index("win")
+WIN = rules.WIN  # 000 Battle: the result code of a won Battle
 ARMS = (3, 4)  # the Arm slots' columns in SLOTS order
 
 

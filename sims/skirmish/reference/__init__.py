@@ -9,7 +9,7 @@ in explicitly: :class:`RandomDice` over a ``numpy.random.Generator`` for play,
 dice come from ``modifiers.net_dice``; every choice a mech makes is a ``policy.py``
 predicate.
 
-Entry points: :func:`play_one` plays one battle with a Dice source or a Generator;
+Entry points: :func:`play_battle` plays one battle with a Dice source or a Generator;
 :func:`play` is the engine contract shared with ``vector.play``: a batch of battles, each
 carrying its own matchup by scenario id, played one after another on one Generator.
 
@@ -26,11 +26,11 @@ the same split as the vectorized engine's (``sims/skirmish/vector/``):
                   penetration, and Backup Fire;
 - ``effects.py``  what a hit or Heat does (F6, F7, G): damage, crits, heat and stress;
 - ``scoring.py``  the end (I4): Hull and the result;
-- ``game.py``     :class:`Game` put together, :func:`play_one`, :func:`play`.
+- ``game.py``     :class:`Game` put together, :func:`play_battle`, :func:`play`.
 """
 
 from sims.skirmish.reference.dice import Dice, RandomDice, ScriptedDice
-from sims.skirmish.reference.game import ENGINE_VERSION, Game, play, play_one
+from sims.skirmish.reference.game import ENGINE_VERSION, Game, play, play_battle
 from sims.skirmish.reference.state import BattleResult, MechState
 
 __all__ = [
@@ -42,5 +42,5 @@ __all__ = [
     "RandomDice",
     "ScriptedDice",
     "play",
-    "play_one",
+    "play_battle",
 ]

@@ -1,4 +1,4 @@
-"""The reference engine put together: :class:`Game` plays one battle; :func:`play_one`
+"""The reference engine put together: :class:`Game` plays one battle; :func:`play_battle`
 and :func:`play` are the entry points (see the package's docstring)."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from sims.core import engine
 from sims.skirmish import modifiers
-from sims.skirmish.battle import Battle, check_batch
+from sims.skirmish.battle import Battle, batch_key
 from sims.skirmish.reference.actions import Actions
 from sims.skirmish.reference.attack import Attacks
 from sims.skirmish.reference.dice import Dice, RandomDice
@@ -46,21 +47,21 @@ class Game(Turns, Actions, Attacks, Effects, Scoring):
         self.winner: int | None = None
 
 
-def play_one(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
+def play_battle(battle: Battle, dice: Dice | np.random.Generator) -> BattleResult:
     """Play one battle. ``dice`` is a Generator (random play) or a Dice source."""
     source = RandomDice(dice) if isinstance(dice, np.random.Generator) else dice
     return Game(battle, source).play()
 
 
 def play(
-    battles: Sequence[Battle], scenario: np.ndarray, rng: np.random.Generator
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
     """Battles one after another on the one ``rng``: battle i plays the matchup
-    ``battles[scenario[i]]`` (the engine contract of ``vector.play``, whose result arrays
-    these are shaped like). The battles must share a ``battle.batch_key``."""
-    ids = check_batch(battles, scenario)
+    ``battles[scenario_ids[i]]`` (the engine contract of ``vector.play``, whose result
+    arrays these are shaped like). The battles must share a ``battle.batch_key``."""
+    ids = engine.check_batch(battles, scenario_ids, batch_key)
     n, M = len(ids), battles[0].mechs
-    results = [play_one(battles[i], rng) for i in ids.tolist()]
+    results = [play_battle(battles[i], rng) for i in ids.tolist()]
     return {
         "winner": np.array([r.winner for r in results], np.int8),
         "rounds": np.array([r.rounds for r in results], np.int8),

@@ -3,8 +3,8 @@ carrying its own matchup (a chunk of a round robin is one call; sims/core/protoc
 
 It plays exactly the battle model of ``battle.py`` that the reference engine
 (``sims/skirmish/reference/``) plays one battle at a time, and is tested against it.
-Entry point: ``play(battles, scenario, rng)``, where battle i plays the compiled matchup
-``battles[scenario[i]]``. The layout:
+Entry point: ``play(battles, scenario_ids, rng)``, where battle i plays the compiled matchup
+``battles[scenario_ids[i]]``. The layout:
 
 - State is :class:`State`, a frozen dataclass of arrays indexed ``[battle, mech, ...]``
   (dtype, shape and encoding beside each field), the mech by its local index ``m`` in

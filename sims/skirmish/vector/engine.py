@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from sims.core import engine
 from sims.skirmish import modifiers
-from sims.skirmish.battle import PER_MECH, Battle, check_batch
+from sims.skirmish.battle import PER_MECH, Battle, batch_key
 from sims.skirmish.vector.actions import Actions
 from sims.skirmish.vector.attack import Attacks
 from sims.skirmish.vector.dice import Dice
@@ -63,16 +64,16 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
     (turns, actions, attack, effects, scoring) are a module each.
 
     ``battles`` are the S compiled matchups of the call (one ``battle.batch_key``),
-    ``scenario`` the matchup of each of the N battles (ints in 0..S-1)."""
+    ``scenario_ids`` the matchup of each of the N battles (ints in 0..S-1)."""
 
     def __init__(
         self,
         battles: Sequence[Battle],
-        scenario: np.ndarray,
+        scenario_ids: np.ndarray,
         rng: np.random.Generator | None,
         dice: Dice | None = None,
     ) -> None:
-        scenario = check_batch(battles, scenario)
+        scenario = engine.check_batch(battles, scenario_ids, batch_key)
         first = battles[0]
         n, M, S = len(scenario), first.mechs, len(battles)
         self.n, self.M, self.S = n, M, S
@@ -115,10 +116,10 @@ class Engine(Turns, Actions, Attacks, Effects, Scoring):
 
 
 def play(
-    battles: Sequence[Battle], scenario: np.ndarray, rng: np.random.Generator
+    battles: Sequence[Battle], scenario_ids: np.ndarray, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
-    """Play ``len(scenario)`` battles, battle i the matchup ``battles[scenario[i]]``;
-    arrays of per-battle results in that order (see State). The battles must share a
-    ``battle.batch_key`` (ValueError otherwise); with one matchup the results are those of
-    N battles of it, draw for draw."""
-    return Engine(battles, scenario, rng).play()
+    """Play ``len(scenario_ids)`` battles, battle i the matchup
+    ``battles[scenario_ids[i]]``; arrays of per-battle results in that order (see State).
+    The battles must share a ``battle.batch_key`` (ValueError otherwise); with one matchup
+    the results are those of N battles of it, draw for draw."""
+    return Engine(battles, scenario_ids, rng).play()

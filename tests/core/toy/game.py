@@ -28,6 +28,7 @@ from sims.core.catalog import (
     load_toml,
 )
 from sims.core.dist import Dist, exact_frame, fraction_str
+from sims.core.engine import check_batch
 from sims.core.params import load_params, param
 from sims.core.protocol import (
     SIDES,
@@ -160,16 +161,10 @@ def batch_key(duel: Duel) -> Any:
     return duel.params
 
 
-def _check(duels: Sequence[Duel]) -> Parameters:
-    if len({batch_key(d) for d in duels}) != 1:
-        raise ValueError("one call plays duels of one rules variant")
-    return duels[0].params
-
-
 def play_reference(
-    duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
+    duels: Sequence[Duel], scenario_ids: np.ndarray, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
-    p = _check(duels)
+    scenario, p = check_batch(duels, scenario_ids, batch_key), duels[0].params
     n = len(scenario)
     out = {
         "winner": np.zeros(n, np.int8),
@@ -192,9 +187,9 @@ def play_reference(
 
 
 def play_vector(
-    duels: Sequence[Duel], scenario: np.ndarray, rng: np.random.Generator
+    duels: Sequence[Duel], scenario_ids: np.ndarray, rng: np.random.Generator
 ) -> dict[str, np.ndarray]:
-    p = _check(duels)
+    scenario, p = check_batch(duels, scenario_ids, batch_key), duels[0].params
     die = np.stack([d.die for d in duels])[scenario]  # [N, 2] gathered by scenario id
     hp = np.stack([d.hp for d in duels])[scenario].astype(np.int16)
     rounds = np.zeros(len(scenario), np.int8)
@@ -206,7 +201,9 @@ def play_vector(
         t = total(rng.integers(1, die[live] + 1), rng.integers(0, 2, (len(live), 2)), p.coin_bonus)
         hp[live, 1] -= t[:, 0] > t[:, 1]
         hp[live, 0] -= t[:, 1] > t[:, 0]
-    winner = np.vectorize(ROUND_OF.get)(np.sign(hp[:, 0] - hp[:, 1])).astype(np.int8)
+    winner = np.vectorize(ROUND_OF.get, otypes=[np.int8])(np.sign(hp[:, 0] - hp[:, 1])).astype(
+        np.int8
+    )
     return {"winner": winner, "rounds": rounds, "hp": hp}
 
 
@@ -323,7 +320,14 @@ GAME = Game(
     checks={"p_round": p_round, "die": lambda catalog, fighter: catalog.fighters[fighter].die},
     rules_version="toy-1",
     engines=Engines(
-        scenarios, play_reference, play_vector, metrics, batch_key, "toy-ref-1", "toy-vec-1"
+        scenarios,
+        play_reference,
+        play_vector,
+        metrics,
+        batch_key,
+        "toy-ref-1",
+        "toy-vec-1",
+        play_dice=None,  # both engines draw straight from the Generator, in other orders
     ),
     experiments={
         "bout": Experiment(
