@@ -584,45 +584,66 @@ class _Battles:
         if_ = claim(reach & (atk_any | skill_any))  # f. attack
 
         if len(ia):
-            r = rows[ia]
-            g = self.grappled_by[s, r]
-            theirs = self.K[g, :, r].max(1)
-            free = rules.breaks_free(self.K[s].take(r, axis=1).max(0), theirs)
-            r, g = r[free], g[free]
-            self.grappled_by[s, r] = -1
-            self.grappling[g, r] = -1
+            self.break_free(rows[ia], s)
         if len(ib):
-            r = rows[ib]
-            sold = self.soldiers[enemy][:, r]  # [squads, n]
-            q = (sold > 0).argmax(0)
-            fell = rules.soldiers_fall(self.take(self.A, s, r), sold[q, np.arange(len(r))])
-            self.soldiers[enemy, q, r] -= fell
-            self.cnt["soldiers_lost"][enemy, r] += fell
+            self.clear_infantry(rows[ib], s, enemy)
         if len(ic):
             r, tc = rows[ic], t[ic]
             die = self.take(self.P, s, r)
             self.spot[tc, r] = np.maximum(self.spot[tc, r], die)
         if len(id_):
-            r, tg = rows[id_], t[id_]
-            mine = self.take(self.K, s, r, fallback=False)
-            theirs = self.take_at(self.M, tg, r)
-            ok = rules.grapples(mine, theirs)
-            r, tg = r[ok], tg[ok]
-            self.grappled_by[tg, r] = s
-            self.grappling[s, r] = tg
-            self.cnt["grapples"][side, r] += 1
+            self.grapple(rows[id_], s, t[id_])
         if len(ie):
-            r = rows[ie]
-            hexes = rules.hexes_moved(self.base_move[s, r], self.take(self.M, s, r), p)
-            step = np.minimum(hexes, d[ie] - goal[ie])
-            self.x[s, r] += np.where(xt[ie] > xs[ie], step, -step)
-            walk = r[~(use[rules.MOVEMENT, ie] > 0)]  # reading 9
-            self.cover[s, walk] = 0
+            self.move(rows[ie], s, d[ie] - goal[ie], xt[ie] > xs[ie], use[rules.MOVEMENT, ie] > 0)
         if len(if_):
             r = rows[if_]
             kind = np.where(close[if_], CLOSE, np.where(smart[if_], SMART, RANGED))
             att = self.take(self.A, s, r)
             self.resolve(r, side, s, t[if_], att, kind, beyond[if_])
+
+    def break_free(self, r: np.ndarray, s: int) -> None:
+        """3a. Armor ``s``, grappled in rows ``r``: its highest unspent Skill die against the
+        grappler's, neither spent; it breaks free only when higher."""
+        g = self.grappled_by[s, r]
+        theirs = self.K[g, :, r].max(1)
+        free = rules.breaks_free(self.K[s].take(r, axis=1).max(0), theirs)
+        r, g = r[free], g[free]
+        self.grappled_by[s, r] = -1
+        self.grappling[g, r] = -1
+
+    def clear_infantry(self, r: np.ndarray, s: int, enemy: int) -> None:
+        """3b. Armor ``s`` dedicates its highest unspent Attack die (else Skill die) to the
+        first enemy squad with soldiers; that many soldiers fall."""
+        sold = self.soldiers[enemy][:, r]  # [squads, n]
+        q = (sold > 0).argmax(0)
+        fell = rules.soldiers_fall(self.take(self.A, s, r), sold[q, np.arange(len(r))])
+        self.soldiers[enemy, q, r] -= fell
+        self.cnt["soldiers_lost"][enemy, r] += fell
+
+    def grapple(self, r: np.ndarray, s: int, tg: np.ndarray) -> None:
+        """3d. Armor ``s`` tries to grapple Armor ``tg``: its highest Skill die (spent)
+        against the target's highest unspent Move die (else Skill die, else 0; spent)."""
+        side = s // 2
+        mine = self.take(self.K, s, r, fallback=False)
+        theirs = self.take_at(self.M, tg, r)
+        ok = rules.grapples(mine, theirs)
+        r, tg = r[ok], tg[ok]
+        self.grappled_by[tg, r] = s
+        self.grappling[s, r] = tg
+        self.cnt["grapples"][side, r] += 1
+
+    def move(
+        self, r: np.ndarray, s: int, to_goal: np.ndarray, ahead: np.ndarray, mover: np.ndarray
+    ) -> None:
+        """3e. Armor ``s`` spends its highest unspent Move die (else Skill die, else 0) and
+        moves ``rules.hexes_moved`` hexes toward the target (``ahead``: at a higher x),
+        at most ``to_goal``; without a usable movement system (``mover``) it leaves cover
+        (reading 9)."""
+        hexes = rules.hexes_moved(self.base_move[s, r], self.take(self.M, s, r), self.p)
+        step = np.minimum(hexes, to_goal)
+        self.x[s, r] += np.where(ahead, step, -step)
+        walk = r[~mover]  # reading 9
+        self.cover[s, walk] = 0
 
     def squads(self, live: np.ndarray) -> None:
         """4. Foot soldiers: squad initiative, then each squad's one die at the first

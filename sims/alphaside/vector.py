@@ -359,53 +359,11 @@ class _Games:
         [5, m], ``eb``: the flat index of its first slot)."""
         p, st, n, m = self.p, self.st, self.n, len(r)
         fu = u * n + r
-        en_f = self.en.reshape(-1)
         tl = st["w_tl"][wt]
-        # the first card of the hand (R8, R16)
         sn = s * n + r
-        drawn = np.minimum(p.tactics_draw * (1 + rules.phase_of(t, p)), self.deck)
-        played = self.played.reshape(-1)[sn]
-        card = played < drawn
-        at = (s * self.deck + np.minimum(played, self.deck - 1)) * n + r
-        ce = np.where(card, self.c_eff.reshape(-1)[at], -1)
-        cv = self.c_val.reshape(-1)[at]
-        self.played.reshape(-1)[sn] = played + card
-        acc = st["w_accuracy"][wt] + np.where(ce == T_ACC, cv, 0)
-        strength = st["w_strength"][wt] + np.where(ce == T_STR, cv, 0)
-        cf = st["w_crit_from"][wt]
-        cf = np.where(ce == T_CRIT, np.minimum(cf, cv), cf)
-        plus = np.where(ce == T_DMG, cv, 0)
-        # strength and accuracy abilities (R3)
-        i = np.flatnonzero(st["f_abilities"][key])
-        if len(i):
-            fi, ki = fu[i], key[i]
-            for k in range(ABILITIES):
-                ak = ki * ABILITIES + k
-                eff, cost, val = st["a_effect"][ak], st["a_energy"][ak], st["a_value"][ak]
-                ok = st["a_present"][ak] & (en_f[fi] >= cost)
-                go_s, go_a = ok & (eff == STRENGTH), ok & (eff == ACCURACY)
-                go = go_s | go_a
-                if go.any():
-                    en_f[fi[go]] -= cost[go]
-                    strength[i] += np.where(go_s, val, 0)
-                    acc[i] += np.where(go_a, val, 0)
-        # the roll: one block of d10
-        faces = np.ascontiguousarray(self.dice.faces(strength, p.die).T)  # [k, m]
-        rolled = np.arange(len(faces))[:, None] < strength
-        hits = (rules.is_hit(faces, acc, cf, p) & rolled).sum(0)
-        crits = (rules.is_crit(faces, cf, p) & rolled).sum(0)
-        dis_f = self.dis.reshape(-1)
-        disarmed = dis_f[fu]
-        dis_f[fu] = False
-        if disarmed.any():  # every hit die re-rolled, in die order; the re-roll decides (R10)
-            crits[disarmed] = 0
-            again = np.flatnonzero(disarmed & (hits > 0))
-            if len(again):
-                k = hits[again]
-                f2 = self.dice.faces(k, p.die).T  # [k, games]
-                kept = np.arange(len(f2))[:, None] < k
-                hits[again] = (rules.is_hit(f2, acc[again], cf[again], p) & kept).sum(0)
-                crits[again] = (rules.is_crit(f2, cf[again], p) & kept).sum(0)
+        acc, strength, cf, plus = self.play_card(r, t, s, wt)
+        self.use_abilities(fu, key, strength, acc)
+        hits, crits, disarmed = self.roll_attack(fu, strength, acc, cf)
         effect = np.where((crits > 0) & ~disarmed, st["w_effect"][wt], rules.NONE)
         value = st["w_value"][wt]
         plus = plus + np.where(effect == rules.DAMAGE, value, 0)
@@ -454,6 +412,68 @@ class _Games:
         self.hp.reshape(-1)[f] = np.where(down, st["hp"][vkey], hp)
         if down.any():
             self.defeat(r, t, s, c[down], j[down], f[down], vkey[down])
+
+    def play_card(self, r, t, s, wt):
+        """The first card of the hand (R8, R16), when one is left of the cards drawn by
+        round ``t``: the weapon ``wt``'s accuracy, strength, crit-from face and damage
+        bonus with the card's effect."""
+        p, st, n = self.p, self.st, self.n
+        sn = s * n + r
+        drawn = np.minimum(p.tactics_draw * (1 + rules.phase_of(t, p)), self.deck)
+        played = self.played.reshape(-1)[sn]
+        card = played < drawn
+        at = (s * self.deck + np.minimum(played, self.deck - 1)) * n + r
+        ce = np.where(card, self.c_eff.reshape(-1)[at], -1)
+        cv = self.c_val.reshape(-1)[at]
+        self.played.reshape(-1)[sn] = played + card
+        acc = st["w_accuracy"][wt] + np.where(ce == T_ACC, cv, 0)
+        strength = st["w_strength"][wt] + np.where(ce == T_STR, cv, 0)
+        cf = st["w_crit_from"][wt]
+        cf = np.where(ce == T_CRIT, np.minimum(cf, cv), cf)
+        plus = np.where(ce == T_DMG, cv, 0)
+        return acc, strength, cf, plus
+
+    def use_abilities(self, fu, key, strength, acc) -> None:
+        """The strength and accuracy abilities (R3) the unit's energy pays for, in ability
+        order; in place on ``strength`` and ``acc``."""
+        st = self.st
+        en_f = self.en.reshape(-1)
+        i = np.flatnonzero(st["f_abilities"][key])
+        if len(i):
+            fi, ki = fu[i], key[i]
+            for k in range(ABILITIES):
+                ak = ki * ABILITIES + k
+                eff, cost, val = st["a_effect"][ak], st["a_energy"][ak], st["a_value"][ak]
+                ok = st["a_present"][ak] & (en_f[fi] >= cost)
+                go_s, go_a = ok & (eff == STRENGTH), ok & (eff == ACCURACY)
+                go = go_s | go_a
+                if go.any():
+                    en_f[fi[go]] -= cost[go]
+                    strength[i] += np.where(go_s, val, 0)
+                    acc[i] += np.where(go_a, val, 0)
+
+    def roll_attack(self, fu, strength, acc, cf):
+        """The roll: one block of d10, ``strength`` dice each; hits and crits. A Disarmed
+        unit re-rolls every hit die, in die order, and the re-roll decides, without crits
+        (R10); the Disarm is spent. Returns hits, crits and who was disarmed."""
+        p = self.p
+        faces = np.ascontiguousarray(self.dice.faces(strength, p.die).T)  # [k, m]
+        rolled = np.arange(len(faces))[:, None] < strength
+        hits = (rules.is_hit(faces, acc, cf, p) & rolled).sum(0)
+        crits = (rules.is_crit(faces, cf, p) & rolled).sum(0)
+        dis_f = self.dis.reshape(-1)
+        disarmed = dis_f[fu]
+        dis_f[fu] = False
+        if disarmed.any():  # every hit die re-rolled, in die order; the re-roll decides (R10)
+            crits[disarmed] = 0
+            again = np.flatnonzero(disarmed & (hits > 0))
+            if len(again):
+                k = hits[again]
+                f2 = self.dice.faces(k, p.die).T  # [k, games]
+                kept = np.arange(len(f2))[:, None] < k
+                hits[again] = (rules.is_hit(f2, acc[again], cf[again], p) & kept).sum(0)
+                crits[again] = (rules.is_crit(f2, cf[again], p) & kept).sum(0)
+        return hits, crits, disarmed
 
     def shove(self, move, c, f, r, s, xa, value, ec, sh, hp, dealt) -> None:
         """6. Push and Pull on the targets ``move`` (entries of ``c``/``f``), in place on

@@ -222,54 +222,22 @@ def plan_run(
     exp = experiment_of(g, experiment)
     if engine not in ("vector", "reference"):
         raise CatalogError("--engine", f"unknown engine {engine!r} (vector or reference)")
-    declared = {o.name for o in exp.options}
-    unknown = sorted(set(options) - declared)
-    if unknown:
-        flag = "--" + unknown[0].replace("_", "-")
-        raise CatalogError("mechbal simulate", f"option {flag} does not apply to {experiment}")
-    options = {
-        o.name: _option_value(o, options.get(o.name, o.default))
-        for o in exp.options
-        if options.get(o.name, o.default) is not None
-    }
+    options = _checked_options(exp, experiment, options)
     if exp.needs_n and (n is None or n < 1):
         raise CatalogError("--n", f"{experiment} needs --n, the total number of games (>= 1)")
     size = chunk_size or exp.chunk_size
     if size < 1:
         raise CatalogError("chunk_size", f"chunks hold at least one row, got {size}")
-    sweeps = dict(sweeps) or dict(exp.default_sweep)
-    if exp.sweep_required and not sweeps:
-        raise CatalogError("--sweep", f"{experiment} needs {exp.sweep_required}")
-    for name in sweeps:
-        if name in sets:
-            raise CatalogError("--sweep", f"{name!r} is both set and swept")
-        if exp.check_sweep and (why := exp.check_sweep(name)):
-            raise CatalogError("--sweep", why)
+    sweeps = _checked_sweeps(exp, experiment, sets, sweeps)
     # Every override and every swept value must load: a bad one fails here, before
     # anything is written.
     catalog = g.load_catalog(catalog_root, overrides=dict(sets))
     for name, values in sweeps.items():
         for value in values:
             g.load_catalog(catalog_root, overrides={**sets, name: value})
-    base_cells = exp.cells(catalog, options)
-    groups = [
-        dict(zip(sweeps, combo, strict=True)) for combo in itertools.product(*sweeps.values())
-    ] or [{}]
-    cells, group_of = [], []
-    for base in base_cells:
-        for k, sw in enumerate(groups):
-            cells.append({**base, **{store.column_name(name): v for name, v in sw.items()}})
-            group_of.append(k)
+    cells, groups, group_of = _cells(exp, catalog, options, sweeps)
     per_cell = math.ceil(n / len(cells)) if exp.needs_n else 1
-    pieces = [
-        (k, segments)
-        for k in range(len(groups))
-        for segments in chunk_rows(
-            [c for c in range(len(cells)) if group_of[c] == k], per_cell, size
-        )
-    ]
-    pieces.sort(key=lambda p: (p[1][0].cell, p[1][0].start))
-    chunks = [Chunk(i, k, tuple(segments)) for i, (k, segments) in enumerate(pieces)]
+    chunks = _chunks(len(groups), group_of, per_cell, size)
     engine_version = g.engines.version(engine) if g.engines else "none"
     if not exp.needs_n:
         # An enumeration's rows depend on none of these: one run per content, whatever
@@ -308,6 +276,75 @@ def plan_run(
     }
     folder = store.run_dir(store_root, game, experiment, run_id)
     return RunPlan(game, experiment, run_id, folder, cells, groups, chunks, manifest)
+
+
+def _checked_options(
+    exp: Experiment, experiment: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The experiment's own options (DESIGN "Experiments"), each parsed, the unset ones
+    left out; CatalogError for an option the experiment does not declare."""
+    declared = {o.name for o in exp.options}
+    unknown = sorted(set(options) - declared)
+    if unknown:
+        flag = "--" + unknown[0].replace("_", "-")
+        raise CatalogError("mechbal simulate", f"option {flag} does not apply to {experiment}")
+    return {
+        o.name: _option_value(o, options.get(o.name, o.default))
+        for o in exp.options
+        if options.get(o.name, o.default) is not None
+    }
+
+
+def _checked_sweeps(
+    exp: Experiment,
+    experiment: str,
+    sets: Mapping[str, Any],
+    sweeps: Mapping[str, Sequence[Any]],
+) -> dict[str, Sequence[Any]]:
+    """The parameters swept (the experiment's default sweep when none is asked), checked:
+    a swept parameter is not also set, and the experiment accepts it."""
+    sweeps = dict(sweeps) or dict(exp.default_sweep)
+    if exp.sweep_required and not sweeps:
+        raise CatalogError("--sweep", f"{experiment} needs {exp.sweep_required}")
+    for name in sweeps:
+        if name in sets:
+            raise CatalogError("--sweep", f"{name!r} is both set and swept")
+        if exp.check_sweep and (why := exp.check_sweep(name)):
+            raise CatalogError("--sweep", why)
+    return sweeps
+
+
+def _cells(
+    exp: Experiment,
+    catalog: Catalog,
+    options: Mapping[str, Any],
+    sweeps: Mapping[str, Sequence[Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int]]:
+    """The run's cells: every cell of the experiment under every combination of swept
+    values (a group); returns the cells, the groups and each cell's group."""
+    groups = [
+        dict(zip(sweeps, combo, strict=True)) for combo in itertools.product(*sweeps.values())
+    ] or [{}]
+    cells, group_of = [], []
+    for base in exp.cells(catalog, options):
+        for k, sw in enumerate(groups):
+            cells.append({**base, **{store.column_name(name): v for name, v in sw.items()}})
+            group_of.append(k)
+    return cells, groups, group_of
+
+
+def _chunks(n_groups: int, group_of: list[int], per_cell: int, size: int) -> list[Chunk]:
+    """The chunks of ``size`` rows, each within one group (one catalog), numbered in the
+    order of their first cell and row."""
+    pieces = [
+        (k, segments)
+        for k in range(n_groups)
+        for segments in chunk_rows(
+            [c for c in range(len(group_of)) if group_of[c] == k], per_cell, size
+        )
+    ]
+    pieces.sort(key=lambda p: (p[1][0].cell, p[1][0].start))
+    return [Chunk(i, k, tuple(segments)) for i, (k, segments) in enumerate(pieces)]
 
 
 @cache

@@ -355,30 +355,108 @@ def compile_battle(
     side = [0] * len(sides[0]) + [1] * len(sides[1])
     policy: list[Policy] = [policies[s] for s in side]
     on = [rules.active_pilots([m.pilot for m in team]) for team in sides]
-    stats = [rules.mech_stats(m, params) for m in mechs]
-    M = len(mechs)
     board = (
         None
         if params.board == TRACK
         else board_of(catalog.maps[params.board], catalog.terrain, params.jump_climb)
     )
+    front = rules.front_distance(params)
+    return Battle(
+        params=params,
+        side=_arr(side),
+        **_mech_fields(mechs, params),
+        **_pilot_fields(mechs, side, on),
+        **_weapon_fields(catalog, mechs, params),
+        **_policy_fields(policy),
+        **_strike_and_effect_fields(catalog, params),
+        start=_arr([0 if s == 0 else front for s in side])
+        if board is None
+        else deployment(board, np.array(side), np.array([p.zone for p in policy])),
+        wall_low=-(params.deploy_rows - 1),
+        wall_high=front + params.deploy_rows - 1,
+        board=board,
+    )
 
-    def arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
-        return np.array(values, dtype=dtype)
+
+def _arr(values: Sequence, dtype: type = np.int16) -> np.ndarray:
+    return np.array(values, dtype=dtype)
+
+
+def _mech_fields(mechs: list[Mech], params: rules.Parameters) -> dict[str, np.ndarray]:
+    """The mechs' stats (003 C) and the parts' numbers the engines read as the game goes:
+    class, silhouette bands (F4), Armor and Durability per part, Evasion, Speed, Sensors,
+    E-Def and reactor terms, Head Acc, the Back's tags, Shield arms (F11.6)."""
+    stats = [rules.mech_stats(m, params) for m in mechs]
+    return dict(
+        klass=_arr([CLASS_RANK[s.klass] for s in stats]),
+        grapple_bonus=_arr([rules.grapple_bonus(CLASS_RANK[s.klass], params) for s in stats]),
+        bands=_arr([s.bands for s in stats]),
+        band_top=_arr([rules.band_top(s.bands) for s in stats]),
+        armor=_arr([s.armor for s in stats]),
+        durability=_arr([s.durability for s in stats]),
+        overload=_arr([s.overload for s in stats]),
+        chassis_evasion=_arr([m.chassis.evasion for m in mechs]),
+        legs_evasion=_arr([m.legs.evasion for m in mechs]),
+        chassis_speed=_arr([m.chassis.speed for m in mechs]),
+        legs_speed=_arr([m.legs.speed for m in mechs]),
+        chassis_sensors=_arr([m.chassis.sensors for m in mechs]),
+        head_sensors=_arr([m.head.sensors for m in mechs]),
+        back_sensors=_arr([m.back.sensors for m in mechs]),
+        chassis_e_def=_arr([m.chassis.e_def for m in mechs]),
+        head_e_def=_arr([m.head.e_def for m in mechs]),
+        chassis_reactor=_arr([m.chassis.reactor for m in mechs]),
+        back_reactor=_arr([m.back.reactor for m in mechs]),
+        back_smoke=_arr(["smoke" in m.back.tags for m in mechs], bool),
+        back_jump=_arr(["jump" in m.back.tags for m in mechs], bool),
+        legs_jump=_arr(["jump" in m.legs.tags for m in mechs], bool),
+        head_acc=_arr([m.head.acc for m in mechs]),
+        shield=_arr([[p.kind == "shield" for p in rules.silhouette(m)] for m in mechs], bool),
+    )
+
+
+def _pilot_fields(
+    mechs: list[Mech], side: list[int], on: list[frozenset[str]]
+) -> dict[str, np.ndarray]:
+    """The pilots' four stats (003 C), the abilities of the pilots switched on (``on``, per
+    side: D) and the bonds between pilots of a side (D4)."""
 
     def ability(kind: str) -> np.ndarray:
-        return arr(
+        return _arr(
             [
                 m.pilot.ability_value if m.pilot.ability_kind == kind and m.pilot.id in on[s] else 0
                 for m, s in zip(mechs, side, strict=True)
             ]
         )
 
+    M = len(mechs)
     bonded = np.zeros((M, M), dtype=bool)
     for i, a in enumerate(mechs):
         for j, b in enumerate(mechs):
             bonded[i, j] = i != j and side[i] == side[j] and b.pilot.id in a.pilot.bonds
+    return dict(
+        gunnery=_arr([m.pilot.gunnery for m in mechs]),
+        piloting=_arr([m.pilot.piloting for m in mechs]),
+        systems=_arr([m.pilot.systems for m in mechs]),
+        initiative=_arr([m.pilot.initiative for m in mechs]),
+        acc_bonus=ability("acc"),
+        pen_bonus=ability("pen"),
+        evasion_bonus=ability("evasion"),
+        core_armor_bonus=ability("armor"),
+        speed_bonus=ability("speed"),
+        vent_bonus=ability("vent"),
+        initiative_bonus=ability("initiative"),
+        lock_bonus=ability("lock_on"),
+        riposte=ability("riposte") > 0,
+        bonded=bonded,
+    )
 
+
+def _weapon_fields(
+    catalog: Catalog, mechs: list[Mech], params: rules.Parameters
+) -> dict[str, np.ndarray]:
+    """The weapons on the three mounts (right arm, left arm, Back) of each mech: their
+    profile (003 B, F Declare ranges, F6 damage dice, tags) and the mounts in the order
+    the engines try them, best weapon first against the standard Medium (F4)."""
     mounts = [[m.right_arm, m.left_arm, m.back] for m in mechs]
     W = [[p if p.is_weapon else None for p in row] for row in mounts]
     dice = [[rules.simple_dice(w.damage) if w else (0, 1, 0) for w in row] for row in W]
@@ -392,104 +470,76 @@ def compile_battle(
         sorted(range(3), key=lambda k, row=row: (-(rank[row[k].id] if row[k] else -1.0), k))
         for row in W
     ]
-    punch, kick = catalog.strikes["punch"], catalog.strikes["kick"]
-    sdice = [rules.simple_dice(punch.damage), rules.simple_dice(kick.damage)]
-    crit_code = [EFFECT_CODES[r.effect_kind] for r in catalog.crit]
-
-    def magnitude(kind: str, rows=catalog.crit) -> int:
-        return max((abs(r.effect_value) for r in rows if r.effect_kind == kind), default=0)
-
-    stress_code = [EFFECT_CODES[r.effect_kind] for r in catalog.stress]
-    front = rules.front_distance(params)
-    return Battle(
-        params=params,
-        side=arr(side),
-        klass=arr([CLASS_RANK[s.klass] for s in stats]),
-        grapple_bonus=arr([rules.grapple_bonus(CLASS_RANK[s.klass], params) for s in stats]),
-        bands=arr([s.bands for s in stats]),
-        band_top=arr([rules.band_top(s.bands) for s in stats]),
-        armor=arr([s.armor for s in stats]),
-        durability=arr([s.durability for s in stats]),
-        gunnery=arr([m.pilot.gunnery for m in mechs]),
-        piloting=arr([m.pilot.piloting for m in mechs]),
-        systems=arr([m.pilot.systems for m in mechs]),
-        initiative=arr([m.pilot.initiative for m in mechs]),
-        acc_bonus=ability("acc"),
-        pen_bonus=ability("pen"),
-        evasion_bonus=ability("evasion"),
-        core_armor_bonus=ability("armor"),
-        speed_bonus=ability("speed"),
-        vent_bonus=ability("vent"),
-        initiative_bonus=ability("initiative"),
-        lock_bonus=ability("lock_on"),
-        riposte=ability("riposte") > 0,
-        bonded=bonded,
-        overload=arr([s.overload for s in stats]),
-        chassis_evasion=arr([m.chassis.evasion for m in mechs]),
-        legs_evasion=arr([m.legs.evasion for m in mechs]),
-        chassis_speed=arr([m.chassis.speed for m in mechs]),
-        legs_speed=arr([m.legs.speed for m in mechs]),
-        chassis_sensors=arr([m.chassis.sensors for m in mechs]),
-        head_sensors=arr([m.head.sensors for m in mechs]),
-        back_sensors=arr([m.back.sensors for m in mechs]),
-        chassis_e_def=arr([m.chassis.e_def for m in mechs]),
-        head_e_def=arr([m.head.e_def for m in mechs]),
-        chassis_reactor=arr([m.chassis.reactor for m in mechs]),
-        back_reactor=arr([m.back.reactor for m in mechs]),
-        back_smoke=arr(["smoke" in m.back.tags for m in mechs], bool),
-        back_jump=arr(["jump" in m.back.tags for m in mechs], bool),
-        legs_jump=arr(["jump" in m.legs.tags for m in mechs], bool),
-        head_acc=arr([m.head.acc for m in mechs]),
-        shield=arr([[p.kind == "shield" for p in rules.silhouette(m)] for m in mechs], bool),
-        has_weapon=arr([[w is not None for w in row] for row in W], bool),
+    return dict(
+        has_weapon=_arr([[w is not None for w in row] for row in W], bool),
         w_range=wfield(lambda w: 1 if w.is_melee else w.range),
         w_long=wfield(lambda w: 1 if w.is_melee else rules.long_range(w.range, params)),
         w_shots=wfield(lambda w: w.shots),
         w_acc=wfield(lambda w: w.acc),
         w_pen=wfield(lambda w: w.pen),
-        w_dice=arr([[d[0] for d in row] for row in dice]),
-        w_sides=arr([[d[1] for d in row] for row in dice]),
-        w_bonus=arr([[d[2] for d in row] for row in dice]),
+        w_dice=_arr([[d[0] for d in row] for row in dice]),
+        w_sides=_arr([[d[1] for d in row] for row in dice]),
+        w_bonus=_arr([[d[2] for d in row] for row in dice]),
         w_heat=wfield(lambda w: w.heat),
         w_melee=wfield(lambda w: w.is_melee, bool),
         w_heavy=wfield(lambda w: "heavy" in w.tags, bool),
         w_pulse=wfield(lambda w: "pulse" in w.tags, bool),
         w_indirect=wfield(lambda w: "indirect" in w.tags, bool),
-        w_order=arr(order),
-        w_rank=arr([np.argsort(row) for row in order]),
-        p_adjacent=arr([p.preferred == "adjacent" for p in policy], bool),
-        p_charge=arr([p.charge for p in policy], bool),
-        p_boost=arr([p.boost for p in policy], bool),
-        p_lock_on=arr([p.lock_on for p in policy], bool),
-        p_barrage=arr([p.barrage for p in policy], bool),
-        p_aimed=arr([p.aimed for p in policy], bool),
-        p_overwatch=arr([p.overwatch for p in policy], bool),
-        p_brace=arr([p.brace for p in policy], bool),
-        p_strike=arr([p.strike for p in policy], bool),
-        p_grapple=arr([p.grapple for p in policy], bool),
-        p_break=arr([p.break_grapple for p in policy], bool),
+        w_order=_arr(order),
+        w_rank=_arr([np.argsort(row) for row in order]),
+    )
+
+
+def _policy_fields(policy: list[Policy]) -> dict[str, np.ndarray]:
+    """Each mech's policy (policies.toml): the switches and thresholds ``policy.py``'s
+    predicates read at each step of the activation (003 E)."""
+    return dict(
+        p_adjacent=_arr([p.preferred == "adjacent" for p in policy], bool),
+        p_charge=_arr([p.charge for p in policy], bool),
+        p_boost=_arr([p.boost for p in policy], bool),
+        p_lock_on=_arr([p.lock_on for p in policy], bool),
+        p_barrage=_arr([p.barrage for p in policy], bool),
+        p_aimed=_arr([p.aimed for p in policy], bool),
+        p_overwatch=_arr([p.overwatch for p in policy], bool),
+        p_brace=_arr([p.brace for p in policy], bool),
+        p_strike=_arr([p.strike for p in policy], bool),
+        p_grapple=_arr([p.grapple for p in policy], bool),
+        p_break=_arr([p.break_grapple for p in policy], bool),
         # policies.toml's guard field, once the catalog reads it; until then none Guards
-        p_guard=arr([p.guard for p in policy], bool),
+        p_guard=_arr([p.guard for p in policy], bool),
         # policies.toml's smoke and jump fields, once the catalog reads them; off until then
-        p_smoke=arr([p.smoke for p in policy], bool),
-        p_jump=arr([p.jump for p in policy], bool),
-        p_zone=arr([p.zone for p in policy]),
-        p_approach=arr([p.approach for p in policy]),
-        p_shot=arr([p.shot for p in policy]),
-        p_cover=arr([p.cover for p in policy]),
-        p_flank=arr([p.flank for p in policy]),
-        p_screen=arr([p.screen for p in policy]),
-        p_vent_at=arr([p.vent_at_percent for p in policy]),
-        p_stabilize_at=arr([p.stabilize_at_effects for p in policy]),
-        p_overcharge_below=arr([p.overcharge_below_percent for p in policy]),
-        s_pen=arr([punch.pen, kick.pen]),
-        s_dice=arr([d[0] for d in sdice]),
-        s_sides=arr([d[1] for d in sdice]),
-        s_bonus=arr([d[2] for d in sdice]),
-        crit_code=arr(crit_code),
-        crit_value=arr([r.effect_value for r in catalog.crit]),
-        stress_code=arr(stress_code),
-        stress_value=arr([r.effect_value for r in catalog.stress]),
+        p_smoke=_arr([p.smoke for p in policy], bool),
+        p_jump=_arr([p.jump for p in policy], bool),
+        p_zone=_arr([p.zone for p in policy]),
+        p_approach=_arr([p.approach for p in policy]),
+        p_shot=_arr([p.shot for p in policy]),
+        p_cover=_arr([p.cover for p in policy]),
+        p_flank=_arr([p.flank for p in policy]),
+        p_screen=_arr([p.screen for p in policy]),
+        p_vent_at=_arr([p.vent_at_percent for p in policy]),
+        p_stabilize_at=_arr([p.stabilize_at_effects for p in policy]),
+        p_overcharge_below=_arr([p.overcharge_below_percent for p in policy]),
+    )
+
+
+def _strike_and_effect_fields(catalog: Catalog, params: rules.Parameters) -> dict[str, object]:
+    """What every mech shares: the punch and kick (003 F11.1), the crit and stress tables
+    (F6, G) with the size of each effect, and the Heat of each Overcharge (G3)."""
+    punch, kick = catalog.strikes["punch"], catalog.strikes["kick"]
+    sdice = [rules.simple_dice(punch.damage), rules.simple_dice(kick.damage)]
+
+    def magnitude(kind: str, rows=catalog.crit) -> int:
+        return max((abs(r.effect_value) for r in rows if r.effect_kind == kind), default=0)
+
+    return dict(
+        s_pen=_arr([punch.pen, kick.pen]),
+        s_dice=_arr([d[0] for d in sdice]),
+        s_sides=_arr([d[1] for d in sdice]),
+        s_bonus=_arr([d[2] for d in sdice]),
+        crit_code=_arr([EFFECT_CODES[r.effect_kind] for r in catalog.crit]),
+        crit_value=_arr([r.effect_value for r in catalog.crit]),
+        stress_code=_arr([EFFECT_CODES[r.effect_kind] for r in catalog.stress]),
+        stress_value=_arr([r.effect_value for r in catalog.stress]),
         fx_sensors=magnitude("sensors"),
         fx_speed=magnitude("speed"),
         fx_attack=magnitude("attack_die"),
@@ -499,12 +549,6 @@ def compile_battle(
         overcharge=tuple(
             rules.simple_dice(e if "d" in e else f"0d1+{e}") for e in params.overcharge_heat
         ),
-        start=arr([0 if s == 0 else front for s in side])
-        if board is None
-        else deployment(board, np.array(side), np.array([p.zone for p in policy])),
-        wall_low=-(params.deploy_rows - 1),
-        wall_high=front + params.deploy_rows - 1,
-        board=board,
     )
 
 

@@ -275,16 +275,61 @@ def build(
         np.maximum(abs(cx[:, None] - cx), abs(cy[:, None] - cy)), abs(cz[:, None] - cz)
     )
 
+    neighbour = _neighbours(length, depth, cx, cz)
+    move_cost, next_step, step_cost = _paths(
+        neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls
+    )
+    fall_levels, push = _falls_and_pushes(neighbour, elevation, fall_drop)
+    los, line_cover_hard, line_soft, line_start, line_flat = _sight(
+        map, dist, cx, cy, cz, elevation, top, terrain == FOLIAGE
+    )
+    climb = elevation[:, None] - elevation[None, :]
+    hard_cover, soft_cover = _cover(
+        neighbour, dist, elevation, terrain, top, climb, los, line_cover_hard, line_soft
+    )
+    return Geometry(
+        map_id=map.id,
+        length=length,
+        depth=depth,
+        elevation=_frozen(elevation, np.int8),
+        terrain=_frozen(terrain, np.int8),
+        top=_frozen(top, np.int8),
+        passable=_frozen(passable, bool),
+        zone=_frozen(_zones(map), np.int8),
+        neighbour=_frozen(neighbour, np.int16),
+        dist=_frozen(dist, np.int16),
+        move_cost=_frozen(move_cost, np.int16),
+        next_step=_frozen(next_step, np.int16),
+        step_cost=_frozen(step_cost, np.int16),
+        fall_levels=_frozen(fall_levels, np.int8),
+        push=_frozen(push, np.int16),
+        los=_frozen(los, bool),
+        hard_cover=_frozen(hard_cover, bool),
+        soft_cover=_frozen(soft_cover, bool),
+        high_ground=_frozen(climb >= HIGH_GROUND_LEVELS, bool),
+        line_start=_frozen(line_start, np.int32),
+        line_flat=_frozen(line_flat, np.int16),
+    )
+
+
+def _neighbours(length: int, depth: int, cx: np.ndarray, cz: np.ndarray) -> np.ndarray:
+    """The six neighbours of every hex (003 H), in ``_CUBE_STEPS`` order; -1 off the map."""
+    n_hex = length * depth
     neighbour = np.full((n_hex, 6), -1, dtype=np.int64)
     for k, (sx, _, sz) in enumerate(_CUBE_STEPS):
         ncol, nrow = offset(cx + sx, cz + sz)
         ok = (ncol >= 0) & (ncol < length) & (nrow >= 0) & (nrow < depth)
         neighbour[ok, k] = (nrow * length + ncol)[ok]
+    return neighbour
 
-    move_cost, next_step, step_cost = _paths(
-        neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls
-    )
 
+def _falls_and_pushes(
+    neighbour: np.ndarray, elevation: np.ndarray, fall_drop: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per step from hex a to its neighbour b: the levels fallen when the drop is
+    ``fall_drop`` or more (else 0), and the hex a mech on b is pushed to (F11.3)."""
+    n_hex = len(neighbour)
+    hexes = np.arange(n_hex)
     fall_levels = np.zeros((n_hex, n_hex), dtype=np.int8)
     push = np.full((n_hex, n_hex), -1, dtype=np.int16)
     for k in range(6):
@@ -295,11 +340,23 @@ def build(
         # F11.3: pushed "directly away": one more step in the direction from a to b.
         beyond = np.where(ok, neighbour[np.maximum(nb, 0), k], -1)
         push[hexes[ok], nb[ok]] = beyond[ok]
+    return fall_levels, push
 
-    los, line_cover_hard, line_soft, line_start, line_flat = _sight(
-        map, dist, cx, cy, cz, elevation, top, terrain == FOLIAGE
-    )
 
+def _cover(
+    neighbour: np.ndarray,
+    dist: np.ndarray,
+    elevation: np.ndarray,
+    terrain: np.ndarray,
+    top: np.ndarray,
+    climb: np.ndarray,
+    los: np.ndarray,
+    line_cover_hard: np.ndarray,
+    line_soft: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """003 H5 hard and soft cover of target t against attacker a, [a, t], in sight only."""
+    n_hex = len(neighbour)
+    hexes = np.arange(n_hex)
     # H5 hard cover by an obstacle: a neighbour o of target t, an obstacle whose top stands
     # at least one level above t's ground, closer to the attacker than t.
     high_obstacle = np.zeros((n_hex, 6), dtype=bool)
@@ -317,45 +374,27 @@ def build(
             continue
         targets = hexes[t_ok]
         obstacle_cover[:, targets] |= dist[:, nb[t_ok]] < dist[:, targets]
-    climb = elevation[:, None] - elevation[None, :]
     hard_cover = (obstacle_cover | line_cover_hard) & (climb < HARD_COVER_IGNORED_LEVELS) & los
     soft_cover = (line_soft | (terrain == FOLIAGE)[None, :]) & los
     np.fill_diagonal(hard_cover, False)
     np.fill_diagonal(soft_cover, False)
+    return hard_cover, soft_cover
 
-    zone = np.full(n_hex, -1, dtype=np.int8)
+
+def _zones(map: Map) -> np.ndarray:
+    """The zone (I4) each hex belongs to, -1 for none."""
+    length = map.length
+    zone = np.full(map.length * map.depth, -1, dtype=np.int8)
     for z, flower in enumerate(map.zones):
         for col, row in flower:
             zone[row * length + col] = z
+    return zone
 
-    def frozen(a: np.ndarray, dtype) -> np.ndarray:
-        a = np.ascontiguousarray(a, dtype=dtype)
-        a.flags.writeable = False
-        return a
 
-    return Geometry(
-        map_id=map.id,
-        length=length,
-        depth=depth,
-        elevation=frozen(elevation, np.int8),
-        terrain=frozen(terrain, np.int8),
-        top=frozen(top, np.int8),
-        passable=frozen(passable, bool),
-        zone=frozen(zone, np.int8),
-        neighbour=frozen(neighbour, np.int16),
-        dist=frozen(dist, np.int16),
-        move_cost=frozen(move_cost, np.int16),
-        next_step=frozen(next_step, np.int16),
-        step_cost=frozen(step_cost, np.int16),
-        fall_levels=frozen(fall_levels, np.int8),
-        push=frozen(push, np.int16),
-        los=frozen(los, bool),
-        hard_cover=frozen(hard_cover, bool),
-        soft_cover=frozen(soft_cover, bool),
-        high_ground=frozen(climb >= HIGH_GROUND_LEVELS, bool),
-        line_start=frozen(line_start, np.int32),
-        line_flat=frozen(line_flat, np.int16),
-    )
+def _frozen(a: np.ndarray, dtype) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=dtype)
+    a.flags.writeable = False
+    return a
 
 
 def _paths(neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls):

@@ -18,7 +18,8 @@ from fractions import Fraction
 import pytest
 
 from sims.skirmish import exact, rules
-from sims.skirmish.explain import ExplainError, ShotExplanation, contract_shot, explain_shot
+from sims.skirmish.explain.errors import ExplainError
+from sims.skirmish.explain.shot import ShotExplanation, contract_shot, explain_shot
 
 VARIANTS = {
     "catalog": {},

@@ -38,18 +38,10 @@ import pytest
 from analysis.cli import EXIT_USER_ERROR, main
 from sims.core.dist import fraction_str
 from sims.skirmish import exact, rules
-from sims.skirmish.explain import (
-    ExplainError,
-    NeedRow,
-    NoLineOfSight,
-    Term,
-    contract_shot,
-    explain_board,
-    explain_shot,
-    map_geometry,
-    shot_text,
-    to_text,
-)
+from sims.skirmish.explain.board import NoLineOfSight, explain_board, map_geometry
+from sims.skirmish.explain.errors import ExplainError
+from sims.skirmish.explain.shot import NeedRow, Term, contract_shot, explain_shot
+from sims.skirmish.explain.shot_text import shot_text, to_text
 from sims.skirmish.modifiers import Die
 from tests.conftest import CATALOGS, ROOT
 

@@ -21,40 +21,20 @@ class Actions(Reading):
         self.mechs[m].moved = False  # Heavy's "moved this activation" ends with it
 
     def act(self, m: int) -> None:
-        b, p, a = self.b, self.p, self.mechs[m]
-        a.braced, a.overwatch, a.moved, a.guarding = False, -1, False, -1  # 1. upkeep
-        a.smoking = a.jumped = False  # H5 smoke clears at the smoker's next activation
-        if a.shutdown:
-            a.shutdown = False
+        """003 E: one activation of mech ``m``, step by step in the order ``battle.py``
+        lists them; it ends early where ``m`` is out or the battle is over."""
+        a = self.mechs[m]
+        if not self.upkeep(m):
             return
-        if a.n_coolant:
-            self.gain_heat(m, a.n_coolant * b.fx_coolant)
-            if not a.alive:
-                return
-        quick, budget = policy.FULL, self.speed(m)  # E: two Quick actions (a Full takes both)
+        budget = self.speed(m)  # E: Move up to Speed
         standing, a.prone = a.prone, False  # F7: a Prone mech stands up
-        # 2. Overcharge (G3), free and once per activation
-        if policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
-            nth = min(a.overcharges, len(b.overcharge) - 1)
-            a.overcharges += 1
-            quick = policy.FULL + 1  # G3: an Overcharge grants one more Quick
-            self.gain_heat(m, self.roll_dice(*b.overcharge[nth]))
-            if not a.alive:
-                return
-        # 3. Stabilize (Full) or Vent (Quick)
-        stabilized = policy.stabilizes(a.effects, b.p_stabilize_at[m], quick)
-        if stabilized:
-            self.stabilize(m)
-            quick -= policy.FULL
-        elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
-            a.heat = max(0, a.heat - self.roll_expr(p.vent_heat) - int(b.vent_bonus[m]))
-            quick -= 1
+        quick = self.overcharge(m)
+        if quick is None:
+            return
+        quick, stabilized = self.stabilize_or_vent(m, quick)
         if standing and not stabilized:
             budget = 0  # F7: standing up costs the whole Move, or is free with Stabilize
-        # 3b. Break (Full, F11.5) out of a grapple, before moving
-        if policy.breaks(b.p_break[m], quick, a.grappled >= 0):
-            quick -= policy.FULL
-            self.break_grapple(m)
+        quick = self.break_free(m, quick)
         held = a.grappled >= 0  # F11.5: Grappled mechs may not move or Boost
         if held:
             budget = 0
@@ -62,30 +42,7 @@ class Actions(Reading):
         t = a.grappled if held else self.nearest_enemy(m)
         if t is None:
             return
-        boosted = charged = False
-        d = self.distance(m, t)
-        if self.board is not None and b.p_charge[m]:  # F11.3 on a map: a path to its side
-            d = self.charge_reach(m, t)[1] + 1 if d >= 2 else d  # its cost, as hexes + 1
-        # 5. Charge (F11.3) or Move (+ Boost)
-        if policy.charges(
-            b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m), not held
-        ):
-            charged, quick = True, quick - 2
-            self.charge(m, t, budget)
-        else:
-            goal = policy.move_goal(b.p_adjacent[m], self.max_optimal(m))
-            self.move(m, t, goal, budget)
-            if self.winner is not None or not a.alive:
-                return
-            reaches = bool(self.reach(m, t))
-            ally = self.guard_ally(m) if b.p_guard[m] else None
-            if policy.guards(b.p_guard[m], quick, self.shield_arm(m), ally is not None):
-                a.guarding, quick = ally, quick - 2  # E5 Guard, until its next activation
-            elif policy.boosts(
-                b.p_boost[m], quick, reaches, self.speed(m), *self.short_of(m, t, goal), not held
-            ):
-                boosted, quick = True, quick - 1
-                self.move(m, t, goal, self.speed(m))
+        quick, charged, boosted = self.charge_or_move(m, t, quick, budget, held)
         if self.winner is not None or not a.alive:
             return
         t = t if self.mechs[t].alive else self.nearest_enemy(m)
@@ -94,71 +51,145 @@ class Actions(Reading):
         if not held:
             t = self.fire_target(m, t)
         # 6a. Throw (Quick, F11.5) the mech it grapples
-        if policy.throws(b.p_grapple[m], quick, a.grappled >= 0):
+        if policy.throws(self.b.p_grapple[m], quick, a.grappled >= 0):
             quick -= 1
             self.throw(m)
-        # 6. Attack: Grapple (Full, F11.5), else Overwatch, Barrage, Aimed Shot, Fire
-        if (
-            not charged
-            and quick >= 1
-            and policy.grapples(
-                b.p_grapple[m],
-                quick,
-                self.distance(m, t),
-                a.grappled < 0,
-                self.mechs[t].grappled < 0,
-            )
+        quick = self.attack_action(m, t, quick, charged)
+        self.spare_quick_actions(m, t, quick, boosted)
+
+    def upkeep(self, m: int) -> bool:
+        """1. upkeep: stances end, a Shutdown mech spends its activation coming back up,
+        a Coolant leak adds its Heat (G). False when the activation ends here."""
+        a = self.mechs[m]
+        a.braced, a.overwatch, a.moved, a.guarding = False, -1, False, -1
+        a.smoking = a.jumped = False  # H5 smoke clears at the smoker's next activation
+        if a.shutdown:
+            a.shutdown = False
+            return False
+        if a.n_coolant:
+            self.gain_heat(m, a.n_coolant * self.b.fx_coolant)
+            if not a.alive:
+                return False
+        return True
+
+    def overcharge(self, m: int) -> int | None:
+        """2. Overcharge (G3), free and once per activation: one more Quick action for the
+        Heat of the nth Overcharge. The Quick actions of the activation (E: two, a Full
+        takes both), or None when that Heat destroys ``m``."""
+        b, a = self.b, self.mechs[m]
+        if not policy.overcharges(a.heat, self.reactor(m), b.p_overcharge_below[m]):
+            return policy.FULL
+        nth = min(a.overcharges, len(b.overcharge) - 1)
+        a.overcharges += 1
+        self.gain_heat(m, self.roll_dice(*b.overcharge[nth]))
+        return policy.FULL + 1 if a.alive else None  # G3: an Overcharge grants one more Quick
+
+    def stabilize_or_vent(self, m: int, quick: int) -> tuple[int, bool]:
+        """3. Stabilize (Full, E) or Vent (Quick, E): the Quick actions left and whether
+        ``m`` stabilized."""
+        b, a = self.b, self.mechs[m]
+        stabilized = policy.stabilizes(a.effects, b.p_stabilize_at[m], quick)
+        if stabilized:
+            self.stabilize(m)
+            quick -= policy.FULL
+        elif policy.vents(a.heat, self.reactor(m), b.p_vent_at[m]):
+            a.heat = max(0, a.heat - self.roll_expr(self.p.vent_heat) - int(b.vent_bonus[m]))
+            quick -= 1
+        return quick, stabilized
+
+    def break_free(self, m: int, quick: int) -> int:
+        """3b. Break (Full, F11.5) out of a grapple, before moving: the Quick actions left."""
+        if policy.breaks(self.b.p_break[m], quick, self.mechs[m].grappled >= 0):
+            quick -= policy.FULL
+            self.break_grapple(m)
+        return quick
+
+    def charge_or_move(
+        self, m: int, t: int, quick: int, budget: int, held: bool
+    ) -> tuple[int, bool, bool]:
+        """5. Charge (Full, F11.3), or Move then Guard (Full, E5) or Boost (Quick, E): the
+        Quick actions left, whether ``m`` charged and whether it boosted."""
+        b, a = self.b, self.mechs[m]
+        d = self.distance(m, t)
+        if self.board is not None and b.p_charge[m]:  # F11.3 on a map: a path to its side
+            d = self.charge_reach(m, t)[1] + 1 if d >= 2 else d  # its cost, as hexes + 1
+        if policy.charges(
+            b.p_charge[m], quick, d, budget + self.speed(m), self.melee_option(m), not held
+        ):
+            self.charge(m, t, budget)
+            return quick - 2, True, False
+        goal = policy.move_goal(b.p_adjacent[m], self.max_optimal(m))
+        self.move(m, t, goal, budget)
+        if self.winner is not None or not a.alive:
+            return quick, False, False
+        reaches = bool(self.reach(m, t))
+        ally = self.guard_ally(m) if b.p_guard[m] else None
+        if policy.guards(b.p_guard[m], quick, self.shield_arm(m), ally is not None):
+            a.guarding, quick = ally, quick - 2  # E5 Guard, until its next activation
+        elif policy.boosts(
+            b.p_boost[m], quick, reaches, self.speed(m), *self.short_of(m, t, goal), not held
+        ):
+            self.move(m, t, goal, self.speed(m))
+            return quick - 1, False, True
+        return quick, False, False
+
+    def attack_action(self, m: int, t: int, quick: int, charged: bool) -> int:
+        """6. Attack: Grapple (Full, F11.5), else Overwatch, Barrage, Aimed Shot (Full, E)
+        or Fire (Quick, F) with a Lock On first (E). The Quick actions left."""
+        b, p, a = self.b, self.p, self.mechs[m]
+        if charged or quick < 1:
+            return quick
+        if policy.grapples(
+            b.p_grapple[m], quick, self.distance(m, t), a.grappled < 0, self.mechs[t].grappled < 0
+        ):
+            self.grapple(m, t)
+            return quick - policy.FULL
+        mounts = self.reach(m, t)
+        ranged = [
+            w
+            for w in range(3)
+            if b.has_weapon[m, w] and not b.w_melee[m, w] and a.part_alive(MOUNTS[w])
+        ]
+        two_heat = sum(int(b.w_heat[m, w]) for w in mounts[:2])
+        shots = int(b.w_shots[m, mounts[0]]) if mounts else 0
+        if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
+            a.overwatch = max(ranged, key=lambda w: policy.overwatch_rank(int(b.w_long[m, w]), w))
+            quick -= policy.FULL
+        elif policy.barrages(
+            b.p_barrage[m],
+            quick,
+            len(mounts) >= 2,
+            a.heat,
+            two_heat,
+            p.barrage_heat,
+            self.reactor(m),
         ):
             quick -= policy.FULL
-            self.grapple(m, t)
-        elif not charged and quick >= 1:
-            mounts = self.reach(m, t)
-            ranged = [
-                w
-                for w in range(3)
-                if b.has_weapon[m, w] and not b.w_melee[m, w] and a.part_alive(MOUNTS[w])
-            ]
-            two_heat = sum(int(b.w_heat[m, w]) for w in mounts[:2])
-            shots = int(b.w_shots[m, mounts[0]]) if mounts else 0
-            if policy.holds_overwatch(b.p_overwatch[m], quick, bool(mounts), bool(ranged)):
-                a.overwatch = max(
-                    ranged, key=lambda w: policy.overwatch_rank(int(b.w_long[m, w]), w)
-                )
-                quick -= policy.FULL
-            elif policy.barrages(
-                b.p_barrage[m],
-                quick,
-                len(mounts) >= 2,
-                a.heat,
-                two_heat,
-                p.barrage_heat,
-                self.reactor(m),
+            self.attack(m, t, mounts[0])
+            if self.mechs[t].alive and a.alive and self.winner is None:
+                self.attack(m, t, mounts[1])
+            if a.alive:
+                self.gain_heat(m, p.barrage_heat)
+            self.backup_fire(m, t)
+        elif policy.aims(b.p_aimed[m], quick, bool(mounts), shots):
+            quick -= policy.FULL
+            self.attack(m, t, mounts[0], aimed=True)
+            self.backup_fire(m, t)
+        elif mounts:
+            if policy.tries_lock_on(
+                b.p_lock_on[m], quick, self.mechs[t].locked, self.distance(m, t), self.sensors(m)
             ):
-                quick -= policy.FULL
-                self.attack(m, t, mounts[0])
-                if self.mechs[t].alive and a.alive and self.winner is None:
-                    self.attack(m, t, mounts[1])
-                if a.alive:
-                    self.gain_heat(m, p.barrage_heat)
-                self.backup_fire(m, t)
-            elif policy.aims(b.p_aimed[m], quick, bool(mounts), shots):
-                quick -= policy.FULL
-                self.attack(m, t, mounts[0], aimed=True)
-                self.backup_fire(m, t)
-            elif mounts:
-                if policy.tries_lock_on(
-                    b.p_lock_on[m],
-                    quick,
-                    self.mechs[t].locked,
-                    self.distance(m, t),
-                    self.sensors(m),
-                ):
-                    quick -= 1
-                    self.lock_on(m, t)
                 quick -= 1
-                self.attack(m, t, mounts[0])
-                self.backup_fire(m, t)
-        # 7. spare Quick actions: Strike once when adjacent, else Brace
+                self.lock_on(m, t)
+            quick -= 1
+            self.attack(m, t, mounts[0])
+            self.backup_fire(m, t)
+        return quick
+
+    def spare_quick_actions(self, m: int, t: int | None, quick: int, boosted: bool) -> None:
+        """7. spare Quick actions: Strike (F11.1) once when adjacent, else Smoke (H5), else
+        Brace (E)."""
+        b, a = self.b, self.mechs[m]
         struck = False
         while quick >= 1 and self.winner is None and a.alive:
             t = t if self.mechs[t].alive else self.nearest_enemy(m)

@@ -21,21 +21,11 @@ class Actions(Reading):
         self.act(ix, m)
         self.s.moved[ix, m] = False
 
-    def act(self, ix, m) -> None:  # noqa: C901 - one step per rulebook action, in order
-        b, p, s, dice = self.b, self.p, self.s, self.dice
-        s.braced[ix, m] = False
-        s.overwatch[ix, m] = -1
-        s.moved[ix, m] = False
-        s.guarding[ix, m] = -1  # E5: a Guard lasts until the guard's next activation
-        s.smoking[ix, m] = s.jumped[ix, m] = False  # H5 smoke clears at its next activation
-        off = s.shutdown[ix, m]
-        s.shutdown[ix[off], m[off]] = False
-        ix, m = keep(~off, ix, m)
-        leak = s.n_coolant[ix, m] > 0
-        if leak.any():
-            self.gain_heat(ix[leak], m[leak], s.n_coolant[ix[leak], m[leak]] * b.fx_coolant)
-            ok = s.dur[ix, m, CORE] > 0
-            ix, m = keep(ok, ix, m)
+    def act(self, ix, m) -> None:
+        """003 E: one activation of mech ``m`` in battles ``ix``, step by step in the order
+        ``battle.py`` lists them; each step keeps the battles where ``m`` goes on."""
+        s = self.s
+        ix, m = self.upkeep(ix, m)
         if not len(ix):
             return
         quick = np.full(len(ix), policy.FULL)  # E: two Quick actions (a Full takes both)
@@ -43,104 +33,19 @@ class Actions(Reading):
         standing = s.prone[ix, m]  # F7: a Prone mech stands up
         s.prone[ix, m] = False
         km = self.key(ix, m)  # the static rows of m (recomputed whenever ix shrinks)
-        # 2. Overcharge (G3)
-        oc = policy.overcharges(s.heat[ix, m], self.reactor(ix, m, km), b.p_overcharge_below[km])
-        if oc.any():
-            o = np.nonzero(oc)[0]
-            nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
-            s.overcharges[ix[o], m[o]] += 1
-            quick[o] = policy.FULL + 1  # G3: an Overcharge grants one more Quick
-            table = np.array(b.overcharge)
-            self.gain_heat(ix[o], m[o], dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
-            ok = s.dur[ix, m, CORE] > 0
-            ix, m, quick, budget, standing = keep(ok, ix, m, quick, budget, standing)
-            km = self.key(ix, m)
-        # 3. Stabilize or Vent
-        effects = (
-            s.n_sensors[ix, m]
-            + s.n_speed[ix, m]
-            + s.n_attack[ix, m]
-            + s.n_coolant[ix, m]
-            + s.n_armor[ix, m].sum(axis=1)
-        )
-        stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
-        if stab.any():
-            self.stabilize(ix[stab], m[stab])
-            quick -= policy.FULL * stab
-        vent = ~stab & policy.vents(s.heat[ix, m], self.reactor(ix, m, km), b.p_vent_at[km])
-        if vent.any():
-            v = np.nonzero(vent)[0]
-            cooled = s.heat[ix[v], m[v]] - dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
-            s.heat[ix[v], m[v]] = np.maximum(0, cooled)
-            quick -= vent
-        budget = np.where(standing & ~stab, 0, budget)  # F7: the whole Move, free with Stabilize
-        # 3b. Break out of a grapple (F11.5), before moving
-        held = np.zeros(len(ix), bool)
-        if self.any_grapple:
-            brk = policy.breaks(b.p_break[km], quick, s.grappled[ix, m] >= 0)
-            if brk.any():
-                k = np.nonzero(brk)[0]
-                quick[k] -= policy.FULL
-                self.break_grapple(ix[k], m[k])
-            grip = s.grappled[ix, m].astype(IX)
-            held = grip >= 0  # F11.5: Grappled mechs may not move or Boost
-            budget = np.where(held, 0, budget)
+        ix, m, quick, budget, standing, km = self.overcharge(ix, m, quick, budget, standing, km)
+        budget = self.stabilize_or_vent(ix, m, quick, budget, standing, km)
+        held, grip, budget = self.break_free(ix, m, quick, budget, km)
         # 4. target: the nearest living enemy; in a grapple, the mech it grapples
         t = self.nearest_enemy(ix, m)
-        if self.any_grapple:
+        if grip is not None:
             t = np.where(held, grip, t)
         ok = t >= 0
         ix, m, t, quick, budget, held = keep(ok, ix, m, t, quick, budget, held)
         if not len(ix):
             return
         km = self.key(ix, m)
-        d = self.distance(ix, m, t)
-        if self.board is not None and b.p_charge[km].any():  # F11.3 on a map: a path to its side
-            d = np.where(b.p_charge[km] & (d >= 2), self.charge_reach(ix, m, t)[1] + 1, d)
-        # 5. Charge, or Move then Boost
-        charge = policy.charges(
-            b.p_charge[km], quick, d, budget + self.speed(ix, m), self.melee_option(ix, m), ~held
-        )
-        boosted = np.zeros(len(ix), bool)
-        if charge.any():
-            c = np.nonzero(charge)[0]
-            quick[c] -= policy.FULL
-            self.charge(ix[c], m[c], t[c], budget[c])
-        mv = ~charge
-        if mv.any():
-            g = np.nonzero(mv)[0]
-            gi, gm, gt = ix[g], m[g], t[g]
-            goal = policy.move_goal(b.p_adjacent[km[g]], self.max_optimal(gi, gm))
-            if self.board is None:
-                self.move(gi, gm, gt, goal, budget[g])
-            else:
-                short = self.walk(gi, gm, gt, goal, budget[g]).astype(np.int64)
-            live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
-            spd = self.speed(gi, gm)
-            reaches = self.reach(gi, gm, gt)[0] >= 0
-            if self.any_guard:  # E5 Guard (Full) an adjacent ally instead of a Boost
-                ally = self.guard_ally(gi, gm)
-                guard = live & policy.guards(
-                    b.p_guard[km[g]], quick[g], self.shield_arm(gi, gm), ally >= 0
-                )
-                if guard.any():
-                    k = np.nonzero(guard)[0]
-                    s.guarding[gi[k], gm[k]] = ally[k]
-                    quick[g[k]] -= policy.FULL
-                    live = live & ~guard
-            # the Boost's "not at its goal": on a map, the Move stopped short of a better hex
-            far, aim = (self.distance(gi, gm, gt), goal) if self.board is None else (short, 0)
-            boost = live & policy.boosts(
-                b.p_boost[km[g]], quick[g], reaches, spd, far, aim, ~held[g]
-            )
-            if boost.any():
-                k = np.nonzero(boost)[0]
-                boosted[g[k]] = True
-                quick[g[k]] -= 1
-                if self.board is None:
-                    self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
-                else:
-                    self.walk(gi[k], gm[k], gt[k], goal[k], spd[k])
+        charge, boosted = self.charge_or_move(ix, m, t, quick, budget, held, km)
         ok = self.running(ix) & (s.dur[ix, m, CORE] > 0)
         ix, m, t, quick, boosted, charge = keep(ok, ix, m, t, quick, boosted, charge)
         gone = s.dur[ix, t, CORE] <= 0
@@ -155,34 +60,173 @@ class Actions(Reading):
             free = s.grappled[ix, m] < 0
             t = np.where(free, self.fire_target(ix, m, t), t)
         km = self.key(ix, m)
-        grab = np.zeros(len(ix), bool)
-        if self.any_grapple:
-            # 6a. Throw (Quick, F11.5) the mech it grapples
-            thr = policy.throws(b.p_grapple[km], quick, s.grappled[ix, m] >= 0)
-            if thr.any():
-                k = np.nonzero(thr)[0]
-                quick[k] -= 1
-                self.throw(ix[k], m[k])
-            # 6. Grapple (Full, F11.5) before any other attack
-            grab = (
-                ~charge
-                & (quick >= 1)
-                & policy.grapples(
-                    b.p_grapple[km],
-                    quick,
-                    self.distance(ix, m, t),
-                    s.grappled[ix, m] < 0,
-                    s.grappled[ix, t] < 0,
-                )
+        grab = self.grapple_or_throw(ix, m, t, quick, charge, km)
+        self.attack_action(ix, m, t, quick, ~charge & ~grab & (quick >= 1), km)
+        self.spare_quick_actions(ix, m, t, quick, boosted, km)
+
+    def upkeep(self, ix, m):
+        """1. upkeep: stances end, a Shutdown mech spends its activation coming back up,
+        a Coolant leak adds its Heat (G). Returns the battles where ``m`` goes on."""
+        b, s = self.b, self.s
+        s.braced[ix, m] = False
+        s.overwatch[ix, m] = -1
+        s.moved[ix, m] = False
+        s.guarding[ix, m] = -1  # E5: a Guard lasts until the guard's next activation
+        s.smoking[ix, m] = s.jumped[ix, m] = False  # H5 smoke clears at its next activation
+        off = s.shutdown[ix, m]
+        s.shutdown[ix[off], m[off]] = False
+        ix, m = keep(~off, ix, m)
+        leak = s.n_coolant[ix, m] > 0
+        if leak.any():
+            self.gain_heat(ix[leak], m[leak], s.n_coolant[ix[leak], m[leak]] * b.fx_coolant)
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m = keep(ok, ix, m)
+        return ix, m
+
+    def overcharge(self, ix, m, quick, budget, standing, km):
+        """2. Overcharge (G3), free and once per activation: one more Quick action for the
+        Heat of the nth Overcharge. Returns the rows where ``m`` survives that Heat."""
+        b, s = self.b, self.s
+        oc = policy.overcharges(s.heat[ix, m], self.reactor(ix, m, km), b.p_overcharge_below[km])
+        if oc.any():
+            o = np.nonzero(oc)[0]
+            nth = np.minimum(s.overcharges[ix[o], m[o]], len(b.overcharge) - 1)
+            s.overcharges[ix[o], m[o]] += 1
+            quick[o] = policy.FULL + 1  # G3: an Overcharge grants one more Quick
+            table = np.array(b.overcharge)
+            self.gain_heat(ix[o], m[o], self.dice.sum(table[nth, 0], table[nth, 1], table[nth, 2]))
+            ok = s.dur[ix, m, CORE] > 0
+            ix, m, quick, budget, standing = keep(ok, ix, m, quick, budget, standing)
+            km = self.key(ix, m)
+        return ix, m, quick, budget, standing, km
+
+    def stabilize_or_vent(self, ix, m, quick, budget, standing, km):
+        """3. Stabilize (Full, E) or Vent (Quick, E); ``quick`` is spent in place. Returns
+        the Move budget: standing up (F7) costs the whole Move, or is free with Stabilize."""
+        b, p, s = self.b, self.p, self.s
+        effects = (
+            s.n_sensors[ix, m]
+            + s.n_speed[ix, m]
+            + s.n_attack[ix, m]
+            + s.n_coolant[ix, m]
+            + s.n_armor[ix, m].sum(axis=1)
+        )
+        stab = policy.stabilizes(effects, b.p_stabilize_at[km], quick)
+        if stab.any():
+            self.stabilize(ix[stab], m[stab])
+            quick -= policy.FULL * stab
+        vent = ~stab & policy.vents(s.heat[ix, m], self.reactor(ix, m, km), b.p_vent_at[km])
+        if vent.any():
+            v = np.nonzero(vent)[0]
+            cooled = s.heat[ix[v], m[v]] - self.dice.expr(p.vent_heat, len(v)) - b.vent_bonus[km[v]]
+            s.heat[ix[v], m[v]] = np.maximum(0, cooled)
+            quick -= vent
+        return np.where(standing & ~stab, 0, budget)  # F7: the whole Move, free with Stabilize
+
+    def break_free(self, ix, m, quick, budget, km):
+        """3b. Break (Full, F11.5) out of a grapple, before moving; ``quick`` is spent in
+        place. Returns who is still held, the mech holding it (None: no grapple in this
+        batch) and the Move budget (F11.5: Grappled mechs may not move or Boost)."""
+        b, s = self.b, self.s
+        held = np.zeros(len(ix), bool)
+        if not self.any_grapple:
+            return held, None, budget
+        brk = policy.breaks(b.p_break[km], quick, s.grappled[ix, m] >= 0)
+        if brk.any():
+            k = np.nonzero(brk)[0]
+            quick[k] -= policy.FULL
+            self.break_grapple(ix[k], m[k])
+        grip = s.grappled[ix, m].astype(IX)
+        held = grip >= 0  # F11.5: Grappled mechs may not move or Boost
+        return held, grip, np.where(held, 0, budget)
+
+    def charge_or_move(self, ix, m, t, quick, budget, held, km):
+        """5. Charge (Full, F11.3), or Move then Guard (Full, E5) or Boost (Quick, E);
+        ``quick`` is spent in place. Returns who charged and who boosted."""
+        b, s = self.b, self.s
+        d = self.distance(ix, m, t)
+        if self.board is not None and b.p_charge[km].any():  # F11.3 on a map: a path to its side
+            d = np.where(b.p_charge[km] & (d >= 2), self.charge_reach(ix, m, t)[1] + 1, d)
+        charge = policy.charges(
+            b.p_charge[km], quick, d, budget + self.speed(ix, m), self.melee_option(ix, m), ~held
+        )
+        boosted = np.zeros(len(ix), bool)
+        if charge.any():
+            c = np.nonzero(charge)[0]
+            quick[c] -= policy.FULL
+            self.charge(ix[c], m[c], t[c], budget[c])
+        mv = ~charge
+        if not mv.any():
+            return charge, boosted
+        g = np.nonzero(mv)[0]
+        gi, gm, gt = ix[g], m[g], t[g]
+        goal = policy.move_goal(b.p_adjacent[km[g]], self.max_optimal(gi, gm))
+        if self.board is None:
+            self.move(gi, gm, gt, goal, budget[g])
+        else:
+            short = self.walk(gi, gm, gt, goal, budget[g]).astype(np.int64)
+        live = self.running(gi) & (s.dur[gi, gm, CORE] > 0)
+        spd = self.speed(gi, gm)
+        reaches = self.reach(gi, gm, gt)[0] >= 0
+        if self.any_guard:  # E5 Guard (Full) an adjacent ally instead of a Boost
+            ally = self.guard_ally(gi, gm)
+            guard = live & policy.guards(
+                b.p_guard[km[g]], quick[g], self.shield_arm(gi, gm), ally >= 0
             )
-            if grab.any():
-                k = np.nonzero(grab)[0]
-                quick[k] -= policy.FULL
-                self.grapple(ix[k], m[k], t[k])
-        # 6. Attack
+            if guard.any():
+                k = np.nonzero(guard)[0]
+                s.guarding[gi[k], gm[k]] = ally[k]
+                quick[g[k]] -= policy.FULL
+                live = live & ~guard
+        # the Boost's "not at its goal": on a map, the Move stopped short of a better hex
+        far, aim = (self.distance(gi, gm, gt), goal) if self.board is None else (short, 0)
+        boost = live & policy.boosts(b.p_boost[km[g]], quick[g], reaches, spd, far, aim, ~held[g])
+        if boost.any():
+            k = np.nonzero(boost)[0]
+            boosted[g[k]] = True
+            quick[g[k]] -= 1
+            if self.board is None:
+                self.move(gi[k], gm[k], gt[k], goal[k], spd[k])
+            else:
+                self.walk(gi[k], gm[k], gt[k], goal[k], spd[k])
+        return charge, boosted
+
+    def grapple_or_throw(self, ix, m, t, quick, charge, km):
+        """6a. Throw (Quick, F11.5) the mech it grapples; 6. Grapple (Full, F11.5) before
+        any other attack. ``quick`` is spent in place; returns who grappled."""
+        b, s = self.b, self.s
+        grab = np.zeros(len(ix), bool)
+        if not self.any_grapple:
+            return grab
+        thr = policy.throws(b.p_grapple[km], quick, s.grappled[ix, m] >= 0)
+        if thr.any():
+            k = np.nonzero(thr)[0]
+            quick[k] -= 1
+            self.throw(ix[k], m[k])
+        grab = (
+            ~charge
+            & (quick >= 1)
+            & policy.grapples(
+                b.p_grapple[km],
+                quick,
+                self.distance(ix, m, t),
+                s.grappled[ix, m] < 0,
+                s.grappled[ix, t] < 0,
+            )
+        )
+        if grab.any():
+            k = np.nonzero(grab)[0]
+            quick[k] -= policy.FULL
+            self.grapple(ix[k], m[k], t[k])
+        return grab
+
+    def attack_action(self, ix, m, t, quick, can, km) -> None:
+        """6. Attack, where ``can`` (neither charged nor grappled, a Quick left): Overwatch,
+        Barrage, Aimed Shot (Full, E) or Fire (Quick, F) with a Lock On first (E).
+        ``quick`` is spent in place."""
+        b, p, s = self.b, self.p, self.s
         first, second = self.reach(ix, m, t)
         f0, f1 = np.maximum(first, 0), np.maximum(second, 0)
-        can = ~charge & ~grab & (quick >= 1)
         # holds_overwatch's last condition (a working ranged weapon) is read only on the
         # rows where the others hold
         overwatch = can & policy.holds_overwatch(b.p_overwatch[km], quick, first >= 0, True)
@@ -215,44 +259,54 @@ class Actions(Reading):
             s.overwatch[ix[k], m[k]] = longest.argmax(axis=1)
             quick[k] -= policy.FULL
         if barrage.any():
-            k = np.nonzero(barrage)[0]
-            quick[k] -= policy.FULL
-            none = np.full(len(k), -1)
-            self.attack(ix[k], m[k], t[k], first[k], none)
-            again = (
-                self.running(ix[k])
-                & (s.dur[ix[k], t[k], CORE] > 0)
-                & (s.dur[ix[k], m[k], CORE] > 0)
-            )
-            if again.any():
-                a = k[again]
-                self.attack(ix[a], m[a], t[a], second[a], none[again])
-            hot = s.dur[ix[k], m[k], CORE] > 0
-            if hot.any():
-                self.gain_heat(ix[k[hot]], m[k[hot]], p.barrage_heat)
-            self.backup_fire(ix[k], m[k], t[k])
+            self.barrage_action(ix, m, t, quick, np.nonzero(barrage)[0], first, second)
         if aimed.any():
             k = np.nonzero(aimed)[0]
             quick[k] -= policy.FULL
             self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1), aimed=True)
             self.backup_fire(ix[k], m[k], t[k])
         if fire.any():
-            k = np.nonzero(fire)[0]
-            lock = policy.tries_lock_on(
-                b.p_lock_on[km[k]],
-                quick[k],
-                s.locked[ix[k], t[k]],
-                self.distance(ix[k], m[k], t[k]),
-                self.sensors(ix[k], m[k]),
-            )
-            if lock.any():
-                j = k[lock]
-                quick[j] -= 1
-                self.lock_on(ix[j], m[j], t[j])
-            quick[k] -= 1
-            self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1))
-            self.backup_fire(ix[k], m[k], t[k])
-        # 7. spare Quick actions: Strike once when adjacent, else Brace
+            self.fire_action(ix, m, t, quick, np.nonzero(fire)[0], first, km)
+
+    def barrage_action(self, ix, m, t, quick, k, first, second) -> None:
+        """Barrage (Full, E) on rows ``k``: Fire two different weapons, +Heat on top."""
+        p, s = self.p, self.s
+        quick[k] -= policy.FULL
+        none = np.full(len(k), -1)
+        self.attack(ix[k], m[k], t[k], first[k], none)
+        again = (
+            self.running(ix[k]) & (s.dur[ix[k], t[k], CORE] > 0) & (s.dur[ix[k], m[k], CORE] > 0)
+        )
+        if again.any():
+            a = k[again]
+            self.attack(ix[a], m[a], t[a], second[a], none[again])
+        hot = s.dur[ix[k], m[k], CORE] > 0
+        if hot.any():
+            self.gain_heat(ix[k[hot]], m[k[hot]], p.barrage_heat)
+        self.backup_fire(ix[k], m[k], t[k])
+
+    def fire_action(self, ix, m, t, quick, k, first, km) -> None:
+        """Fire (Quick, F) on rows ``k``, with a Lock On (Quick, E) first where it pays."""
+        b, s = self.b, self.s
+        lock = policy.tries_lock_on(
+            b.p_lock_on[km[k]],
+            quick[k],
+            s.locked[ix[k], t[k]],
+            self.distance(ix[k], m[k], t[k]),
+            self.sensors(ix[k], m[k]),
+        )
+        if lock.any():
+            j = k[lock]
+            quick[j] -= 1
+            self.lock_on(ix[j], m[j], t[j])
+        quick[k] -= 1
+        self.attack(ix[k], m[k], t[k], first[k], np.full(len(k), -1))
+        self.backup_fire(ix[k], m[k], t[k])
+
+    def spare_quick_actions(self, ix, m, t, quick, boosted, km) -> None:
+        """7. spare Quick actions: Strike (F11.1) once when adjacent, else Smoke (H5), else
+        Brace (E)."""
+        b, s = self.b, self.s
         struck = np.zeros(len(ix), bool)
         for _ in range(2):
             go = (quick >= 1) & self.running(ix) & (s.dur[ix, m, CORE] > 0)
