@@ -62,7 +62,15 @@ from typing import Any
 
 from analysis.args import UserError, _assignments, _catalog_and_set_flags
 from analysis.tune_goals import Goal, Param, is_integer, parse_goal, parse_param
-from analysis.tune_page import summary_lines, tune_page
+from analysis.tune_page import (
+    candidates_frame,
+    objective_chart,
+    objective_map,
+    sensitivity_frame,
+    summary_lines,
+    tornado_chart,
+    tune_page,
+)
 from analysis.tune_search import Evaluator, Sensitivity, TuneResult, evolve, grid_search, rank
 from sims.core.params import specs
 from sims.core.protocol import Game, get_game
@@ -317,4 +325,10 @@ __all__ = [
     "parse_goal",
     "parse_param",
     "summary_lines",
+    # the tune page's frames and charts, which notebooks show
+    "candidates_frame",
+    "objective_chart",
+    "objective_map",
+    "sensitivity_frame",
+    "tornado_chart",
 ]

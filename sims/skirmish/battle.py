@@ -118,7 +118,7 @@ import numpy as np
 
 from sims.skirmish import rules
 from sims.skirmish.board import TRACK, Board, board_of, deployment
-from sims.skirmish.catalog import Catalog, Mech, Part, Policy
+from sims.skirmish.catalog import EFFECT_KINDS, Catalog, Mech, Part, Policy
 from sims.skirmish.rules import (  # noqa: F401 - silhouette indices and results, for the engines
     BACK,
     CORE,
@@ -136,24 +136,10 @@ MOUNTS = (RIGHT_ARM, LEFT_ARM, BACK)  # weapon slots: the two arms and the Back 
 CLASS_RANK = {"light": 0, "medium": 1, "heavy": 2}
 NO_WEAPON = -1
 
-# Crit (F7) and stress (G) effect codes, by the catalog's effect kinds.
+# Crit (F7) and stress (G) effect codes, by the catalog's effect kinds: 0 is no effect,
+# the others in the catalog's order (the vector engine's effect tables index by code).
 EFFECT_CODES = {
-    kind: i
-    for i, kind in enumerate(
-        (
-            "none",
-            "sensors",
-            "speed",
-            "attack_die",
-            "heat_per_activation",
-            "armor",
-            "heat",
-            "core_damage",
-            "skip_activation",
-            "prone",
-            "back_damage",
-        )
-    )
+    kind: i for i, kind in enumerate(("none", *(k for k in EFFECT_KINDS if k != "none")))
 }
 
 
