@@ -20,7 +20,7 @@ from sims.alluvion import battle, rules
 from sims.alluvion.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
-    SIDES,
+    TEXT,
     Batch,
     Column,
     Experiment,
@@ -28,16 +28,11 @@ from sims.core.protocol import (
     Option,
     comma_list,
     expanded,
-    per,
+    per_side,
     whole_number,
 )
 
 DUEL_CHUNK = 20_000  # duels a chunk: one vector call
-STR = pa.dictionary(pa.int32(), pa.string())  # a cell's text, dictionary-encoded
-
-
-def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
-    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
 
 
 # One row per duel (battle.py's results, in the engines' order after the cell's columns).
@@ -50,28 +45,30 @@ RESULT_COLUMNS = (
         rules.RESULTS,
     ),
     Column("rounds", "count", "rounds played", pa.int8()),
-    _side("routed", pa.int8(), "probability", "1 when the side routed on a Morale check"),
-    _side("systems_lost", pa.int16(), "count", "systems destroyed on that side's Armor"),
-    _side(
+    per_side("routed", pa.int8(), "probability", "1 when the side routed on a Morale check"),
+    per_side("systems_lost", pa.int16(), "count", "systems destroyed on that side's Armor"),
+    per_side(
         "pilot_hits",
         pa.int16(),
         "count",
         "Direct Hits that side's pilot took (a 6 on the loss die)",
     ),
-    _side("attacks", pa.int16(), "count", "attacks the side made"),
-    _side("hits", pa.int16(), "count", "of those, hits"),
-    _side("direct_hits", pa.int16(), "count", "Direct Hits the side dealt"),
-    _side("soldiers_lost", pa.int16(), "count", "foot soldiers the side lost (none in duels)"),
-    _side("shutdowns", pa.int8(), "count", "the side's Armors that shut down (depleted batteries)"),
-    _side("grapples", pa.int16(), "count", "grapples the side made"),
-    _side("armors_left", pa.int8(), "count", "the side's Armors operable at the end"),
+    per_side("attacks", pa.int16(), "count", "attacks the side made"),
+    per_side("hits", pa.int16(), "count", "of those, hits"),
+    per_side("direct_hits", pa.int16(), "count", "Direct Hits the side dealt"),
+    per_side("soldiers_lost", pa.int16(), "count", "foot soldiers the side lost (none in duels)"),
+    per_side(
+        "shutdowns", pa.int8(), "count", "the side's Armors that shut down (depleted batteries)"
+    ),
+    per_side("grapples", pa.int16(), "count", "grapples the side made"),
+    per_side("armors_left", pa.int8(), "count", "the side's Armors operable at the end"),
 )
 COLUMNS = (
     Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()),
-    _side("loadout", STR, "id", "the loadouts, as given (a loadouts.toml id or a code)"),
-    _side(
+    per_side("loadout", TEXT, "id", "the loadouts, as given (a loadouts.toml id or a code)"),
+    per_side(
         "code",
-        STR,
+        TEXT,
         "id",
         "their codes, ``chassis:letters[+Nr]`` (r resistive, e ecm, m movement, "
         "s surveillance, h hand-to-hand, d direct fire, x smart; +Nr rockets)",

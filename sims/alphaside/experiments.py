@@ -22,6 +22,7 @@ from sims.alphaside.catalog import Catalog
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
     SIDES,
+    TEXT,
     Batch,
     Column,
     Each,
@@ -30,15 +31,11 @@ from sims.core.protocol import (
     comma_list,
     expanded,
     per,
+    per_side,
 )
 
 GAME_CHUNK = 20_000  # games a chunk: one vector call
-STR = pa.dictionary(pa.int32(), pa.string())  # a cell's text, dictionary-encoded
 SLOT = Each("slot", (0, 1))  # a unit's weapon slots
-
-
-def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
-    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
 
 
 # The engines' results, in their order after the cell's columns (side a is the first
@@ -51,20 +48,22 @@ RESULT_COLUMNS = (
         pa.int8(),
         rules.RESULTS,
     ),
-    _side("vp", pa.int16(), "count", "victory points scored (the VP of each enemy unit defeated)"),
-    _side(
+    per_side(
+        "vp", pa.int16(), "count", "victory points scored (the VP of each enemy unit defeated)"
+    ),
+    per_side(
         "defeats",
         pa.int16(),
         "count",
         "the side's units defeated (each defeat sends one back to the Reserve, +2 TL)",
     ),
-    _side("damage", pa.int16(), "count", "damage the side dealt (combat and collision)"),
-    _side("attacks", pa.int16(), "count", "attacks the side made"),
-    _side("hits", pa.int16(), "count", "hits rolled (crits included)"),
-    _side("crits", pa.int16(), "count", "crits rolled"),
-    _side("tl_attack", pa.int16(), "count", "Timeline spaces the side spent on attacks"),
-    _side("activations", pa.int16(), "count", "activations the side took"),
-    _side(
+    per_side("damage", pa.int16(), "count", "damage the side dealt (combat and collision)"),
+    per_side("attacks", pa.int16(), "count", "attacks the side made"),
+    per_side("hits", pa.int16(), "count", "hits rolled (crits included)"),
+    per_side("crits", pa.int16(), "count", "crits rolled"),
+    per_side("tl_attack", pa.int16(), "count", "Timeline spaces the side spent on attacks"),
+    per_side("activations", pa.int16(), "count", "activations the side took"),
+    per_side(
         "first_defeat",
         pa.int8(),
         "expectation",
@@ -97,7 +96,7 @@ def _columns(side: str, ids: str) -> tuple[Any, ...]:
     """The rows of a grid of ``side`` pairs (``unit``, ``squad``) named in ``ids``."""
     return (
         Column("cell", "id", "the grid cell (manifest.json lists each cell's values)", pa.int32()),
-        _side(side, STR, "id", f"the {side} ids ({ids})"),
+        per_side(side, TEXT, "id", f"the {side} ids ({ids})"),
         Column("game", "id", "index of the game within its cell", pa.int64()),
         *RESULT_COLUMNS,
     )

@@ -129,6 +129,7 @@ class Each:
         return self.text or ", ".join(map(str, self.values))
 
 
+TEXT = pa.dictionary(pa.int32(), pa.string())  # a row's text, dictionary-encoded
 SIDES = Each("side", ("a", "b"))  # the two sides of a matchup: side a is the cell's first
 
 
@@ -167,6 +168,11 @@ def _filled(pattern: str, values: Mapping[str, Any]) -> str:
 def per(each: Each | Sequence[Each], *cols: Column) -> Family:
     """``per(SIDES, Column("routed_<side>", ...))``: the family of ``cols`` over ``each``."""
     return Family((each,) if isinstance(each, Each) else tuple(each), cols)
+
+
+def per_side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Family:
+    """``name_a`` and ``name_b``: one column for each side of a matchup."""
+    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
 
 
 def expanded(items: Sequence[Column | Family], catalog: Any = None) -> list[Column]:

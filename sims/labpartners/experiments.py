@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
+    TEXT,
     Batch,
     Column,
     Each,
@@ -229,8 +230,6 @@ GAP_OPTION = Option(
     metavar="PCT",
 )
 
-STR = pa.dictionary(pa.int32(), pa.string())  # text, dictionary-encoded
-
 
 def _cell_column() -> Column:
     return Column(
@@ -241,7 +240,7 @@ def _cell_column() -> Column:
 def _mech_columns(parts: str) -> tuple[Column, ...]:
     """The dealt or locked mech: ``parts`` says which parts count."""
     return (
-        Column("lesson", "id", "the lesson Form (the top body card's Form, Assembly)", STR),
+        Column("lesson", "id", "the lesson Form (the top body card's Form, Assembly)", TEXT),
         Column(
             "lesson_took",
             "probability",
@@ -265,9 +264,9 @@ def _mech_columns(parts: str) -> tuple[Column, ...]:
     )
 
 
-TRAITS = Column("traits", "id", "the flipped Trait ids in flip order, comma-separated", STR)
+TRAITS = Column("traits", "id", "the flipped Trait ids in flip order, comma-separated", TEXT)
 SLOT_COLUMNS = tuple(
-    Column(slot, "id", f"the card id in the {slot} slot (null for a gap)", STR) for slot in SLOTS
+    Column(slot, "id", f"the card id in the {slot} slot (null for a gap)", TEXT) for slot in SLOTS
 )
 # The Battle's outcome (battle.py), the same in both experiments.
 BATTLE_COLUMNS = (
@@ -307,10 +306,10 @@ BATTLES_COLUMNS = (
         "id",
         "the deck the mech was dealt from: alpha (the 70-card alpha deck) or full (the "
         "150-card full spread)",
-        STR,
+        TEXT,
     ),
-    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", STR),
-    Column("policy", "id", "the group's Battle policy (policies.toml)", STR),
+    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", TEXT),
+    Column("policy", "id", "the group's Battle policy (policies.toml)", TEXT),
     Column("game", "id", "index of the battle within its cell", pa.int64()),
     *_mech_columns("parts"),
     TRAITS,
@@ -567,17 +566,17 @@ GAMES_COLUMNS = (
         "deck",
         "id",
         "the deck played: alpha, full, a deck of decks.toml or alpha-sample-<k>",
-        STR,
+        TEXT,
     ),
-    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", STR),
+    Column("kaiju", "id", "the kaiju id (catalogs/labpartners/kaiju.toml)", TEXT),
     Column("players", "count", "seats at the table (2..5)", pa.int8()),
-    Column("mode", "id", "standalone or campaign (--mode)", STR),
+    Column("mode", "id", "standalone or campaign (--mode)", TEXT),
     Column(
         "seats",
         "id",
         "each seat's player policy (players.toml), comma-separated in seat order (--seats "
         "cycled over the seats)",
-        STR,
+        TEXT,
     ),
     *_mech_columns("locked parts"),
     Column(
@@ -613,13 +612,13 @@ GAMES_COLUMNS = (
         "id",
         "the group's Battle policy (policies.toml; campaign: the one of the Specialty a seat "
         "brings to Battle)",
-        STR,
+        TEXT,
     ),
     *BATTLE_COLUMNS,
     per(
         SEAT,
         Column(
-            "study_<seat>", "id", "that seat's Independent Study id (null for an empty seat)", STR
+            "study_<seat>", "id", "that seat's Independent Study id (null for an empty seat)", TEXT
         ),
         Column(
             "study_done_<seat>",

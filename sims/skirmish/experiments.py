@@ -18,6 +18,7 @@ import pyarrow as pa
 from sims.core.catalog import CatalogError
 from sims.core.protocol import (
     SIDES,
+    TEXT,
     Batch,
     Column,
     Each,
@@ -25,6 +26,7 @@ from sims.core.protocol import (
     Option,
     comma_list,
     per,
+    per_side,
     whole_number,
 )
 from sims.skirmish import builds, reference, rules, team_counts, teams, vector
@@ -37,7 +39,6 @@ PART_LISTS = ("full", "playable")
 DUEL_CHUNK = 50_000
 TEAM_CHUNK = 20_000
 RULEBOOK_TEAMS = ("courier+foreman+reaver", "bastion+foreman+courier", "bastion+reaver+courier")
-STR = pa.dictionary(pa.int32(), pa.string())  # text, dictionary-encoded
 PART = Each("part", PARTS)  # a mech's locations, by which parts are destroyed
 ROUND = Each(
     "round", of=lambda catalog: range(1, catalog.params.round_cap + 1), text="1..round_cap"
@@ -418,17 +419,13 @@ CUSTOM = Option(
 )
 
 
-def _side(name: str, dtype: pa.DataType, kind: str, meaning: str) -> Any:
-    return per(SIDES, Column(f"{name}_<side>", kind, meaning, dtype))
-
-
 def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
     """The rows of :func:`battle_rows`: ``mech`` numbers a side's mechs; ``duels`` adds
     the columns per weapon mount."""
     columns = (
         CELL,
-        _side("side", STR, "id", 'kit ids; a team is its kit ids joined by "+"'),
-        _side("policy", STR, "id", "the sides' policies (catalogs/skirmish/policies.toml)"),
+        per_side("side", TEXT, "id", 'kit ids; a team is its kit ids joined by "+"'),
+        per_side("policy", TEXT, "id", "the sides' policies (catalogs/skirmish/policies.toml)"),
         Column("battle", "id", "index of the battle within its cell", pa.int64()),
         Column(
             "winner",
@@ -445,13 +442,13 @@ def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
             pa.int8(),
             ("wipe", "points", "hull", "draw"),
         ),
-        _side(
+        per_side(
             "hull", pa.float32(), "expectation", "Hull left, current over maximum Durability (0..1)"
         ),
-        _side("kills", pa.int16(), "count", "enemy mechs destroyed by the side"),
-        _side("crits", pa.int32(), "count", "crits dealt by the side"),
-        _side("shots", pa.int32(), "count", "shots fired by the side"),
-        _side("hits", pa.int32(), "count", "hits landed by the side"),
+        per_side("kills", pa.int16(), "count", "enemy mechs destroyed by the side"),
+        per_side("crits", pa.int32(), "count", "crits dealt by the side"),
+        per_side("shots", pa.int32(), "count", "shots fired by the side"),
+        per_side("hits", pa.int32(), "count", "hits landed by the side"),
         per(
             (SIDES, PART),
             Column(
@@ -461,7 +458,7 @@ def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
                 pa.int16(),
             ),
         ),
-        _side(
+        per_side(
             "points",
             pa.int16(),
             "count",
@@ -469,7 +466,9 @@ def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
             "round; after a sudden-death round, the score at the round cap (that round "
             "decides by a wipe or Hull)",
         ),
-        _side("zones", pa.int16(), "count", "zone-rounds held (0 on the track: it has no zones)"),
+        per_side(
+            "zones", pa.int16(), "count", "zone-rounds held (0 on the track: it has no zones)"
+        ),
         per(
             (SIDES, ROUND),
             Column(
@@ -501,7 +500,7 @@ def battle_columns(mech: Each, duels: bool) -> tuple[Any, ...]:
                 "weapon_<side>_<mount>",
                 "id",
                 "the weapon id on that mount (null where it holds none)",
-                STR,
+                TEXT,
             ),
             Column("hits_<side>_<mount>", "count", "hits that weapon's Fire landed", pa.int16()),
             Column("crits_<side>_<mount>", "count", "crits that weapon's Fire landed", pa.int16()),
