@@ -8,7 +8,7 @@ reference engine plays one battle at a time, and is tested against it with scrip
 - The S scenarios' numbers are stacked once into arrays [S, ...] (:func:`stack`); each
   battle reads its own through its scenario id: a card-table field at the flat index
   ``scenario * C + row`` (C card-table rows), a foe or policy number as ``field[sid]``.
-  :func:`play_stacked` takes such arrays made elsewhere (``compiled.py`` compiles a batch
+  :func:`play_stacked` takes such arrays made elsewhere (``game/vector/battles.py`` compiles a batch
   of dealt games straight into them) and plays them the same way.
 - State is arrays over the N battles: the card-table row in each of the 5 slots and its
   HP left ([5, N], slot-major so a slot is one contiguous row), the spares used per
@@ -519,7 +519,7 @@ def play_stacked(
     scenario_ids: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """``play_dice`` on scenarios already stacked (:func:`stack`'s dict, or
-    ``compiled.stacked`` for a batch of dealt games compiled as arrays), all under
+    ``game.vector.battles.stacked`` for a batch of dealt games compiled as arrays), all under
     ``params`` and ``grades``: battle i plays scenario ``scenario_ids[i]`` (default: each
     scenario once, in order); ``dice`` a Dice or a Generator to roll with."""
     sid = check_stacked(stacked, scenario_ids, params, grades)
