@@ -8,8 +8,8 @@ reference engine plays one battle at a time, and is tested against it with scrip
 - The S scenarios' numbers are stacked once into arrays [S, ...] (:func:`stack`); each
   battle reads its own through its scenario id: a card-table field at the flat index
   ``scenario * C + row`` (C card-table rows), a foe or policy number as ``field[sid]``.
-  :func:`play_stacked` takes such arrays made elsewhere (``game/vector/battles.py`` compiles a batch
-  of dealt games straight into them) and plays them the same way.
+  :func:`play_stacked` takes such arrays made elsewhere (``game/vector/battles.py``
+  compiles a batch of dealt games straight into them) and plays them the same way.
 - State is arrays over the N battles: the card-table row in each of the 5 slots and its
   HP left ([5, N], slot-major so a slot is one contiguous row), the spares used per
   Part-Type ([4, N]), the kaiju's HP, the result (-1 while the battle goes on), the
