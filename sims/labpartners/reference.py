@@ -25,18 +25,16 @@ from dataclasses import dataclass, field, replace
 
 from sims.core import engine
 from sims.core.batch import Dice
-from sims.labpartners import rules
+from sims.labpartners import policy, rules
 from sims.labpartners.battle import ARM_SLOTS, FIELDS, HEAD, LEGS, TORSO, Battle, batch_key
 from sims.labpartners.catalog import PARTS, SLOT_PART, SLOTS
 
 ENGINE_VERSION = "labpartners-reference-1"
 
 WIN, CITY, DESTROYED, ONGOING = rules.WIN, rules.CITY, rules.DESTROYED, rules.ONGOING
-ARMS = PARTS.index("arms")
 SLOT_TYPE = tuple(PARTS.index(SLOT_PART[s]) for s in SLOTS)  # Part-Type of each slot
-# campaign interventions (battle.EFFECTS) and their triggers (battle.INTERVENE)
+# campaign interventions (battle.EFFECTS)
 REDIRECT, MAX_POWER, SURE_CRIT, RESTORE, NULL_ATTACK = 1, 2, 3, 4, 5
-FIRST_ROUND, ARMLESS, KAIJU_LOW, TORSO_LOST = 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -115,12 +113,13 @@ def initiative(battle: Battle, s: State) -> bool:
 
 def triggered(battle: Battle, s: State) -> bool:
     """The policy's trigger, tested at the start of the round (after initiative)."""
-    when = battle.intervene_when
-    return (
-        (when == FIRST_ROUND and s.round == 1)
-        or (when == ARMLESS and s.armless())
-        or (when == KAIJU_LOW and s.kaiju <= battle.intervene_at)
-        or (when == TORSO_LOST and not s.intact(TORSO))
+    return policy.spends_intervention(
+        battle.intervene_when,
+        s.round,
+        s.armless(),
+        s.kaiju,
+        battle.intervene_at,
+        not s.intact(TORSO),
     )
 
 
@@ -134,8 +133,12 @@ def restore_slots(battle: Battle, s: State) -> tuple[int, int] | None:
     if not destroyed or not intact:
         return None
     wanted = [int(t) for t in battle.rebuild_order if t >= 0]
-    back = next((x for t in wanted for x in destroyed if SLOT_TYPE[x] == t), destroyed[0])
-    paid = min(reversed(intact), key=lambda x: s.hp[x])  # min keeps the first: the last slot
+
+    def listed(x: int) -> int:  # the slot's Part-Type's place in the rebuild list
+        return wanted.index(SLOT_TYPE[x]) if SLOT_TYPE[x] in wanted else len(PARTS)
+
+    back = min(destroyed, key=lambda x: policy.restore_rank(listed(x), x))
+    paid = min(intact, key=lambda x: policy.sacrifice_rank(s.hp[x], x))
     return back, paid
 
 
@@ -169,25 +172,29 @@ def spare(battle: Battle, s: State, part: int) -> int:
     return row if battle.present[row] else -1
 
 
+def missing(s: State, part: int) -> bool:
+    """A slot of Part-Type ``part`` is a gap or destroyed."""
+    return any(not s.intact(x) for x in range(len(SLOTS)) if SLOT_TYPE[x] == part)
+
+
 def rebuild_part(battle: Battle, s: State) -> int:
-    """The Part-Type the group rebuilds this round instead of firing, -1 for none
-    (policies.toml: rebuild_when; a disarmed group punches a nearly dead kaiju)."""
-    if battle.spares == 0 or battle.rebuild_when == 0:
+    """The Part-Type the group rebuilds this round instead of firing, -1 for none: the
+    first listed one :func:`policy.rebuilds` takes, unless a disarmed group punches a
+    nearly dead kaiju instead (:func:`policy.punches_to_finish`)."""
+    if battle.spares == 0:  # no spare cards: no rebuild is possible
         return -1
-    wanted = [int(t) for t in battle.rebuild_order if t >= 0]
-    if battle.rebuild_when == 1:  # armless
-        pick = ARMS if s.armless() and ARMS in wanted and spare(battle, s, ARMS) >= 0 else -1
-    else:  # missing: the first wanted Part-Type with a non-intact slot and a spare
-        pick = next(
-            (
-                t
-                for t in wanted
-                if spare(battle, s, t) >= 0
-                and any(not s.intact(x) for x in range(len(SLOTS)) if SLOT_TYPE[x] == t)
-            ),
-            -1,
-        )
-    if pick >= 0 and s.armless() and s.kaiju <= battle.punch_finish:
+    armless = s.armless()
+    pick = next(
+        (
+            t
+            for t in (int(t) for t in battle.rebuild_order if t >= 0)
+            if policy.rebuilds(
+                battle.rebuild_when, t, armless, missing(s, t), spare(battle, s, t) >= 0
+            )
+        ),
+        -1,
+    )
+    if pick >= 0 and policy.punches_to_finish(armless, s.kaiju, battle.punch_finish):
         return -1
     return pick
 
@@ -236,7 +243,7 @@ def mech_action(battle: Battle, s: State, faces: Sequence[int]) -> State:
         s = replace(s, armor_off=1)
     part = rebuild_part(battle, s)
     if part >= 0:  # the spare goes into the first non-intact slot of its Part-Type
-        slot = next(x for x in range(len(SLOTS)) if SLOT_TYPE[x] == part and not s.intact(x))
+        slot = policy.rebuilt_slot(part, s.intact(ARM_SLOTS[0]))
         row = spare(battle, s, part)
         rows, hp, used = list(s.rows), list(s.hp), list(s.spares_used)
         rows[slot], hp[slot] = row, int(battle.hp[row])
@@ -280,7 +287,9 @@ def redirect_target(battle: Battle, s: State) -> int:
     """Tactician: the intact slot with the most HP left, ties to the earliest in the
     kaiju's priority order."""
     order = [int(x) for x in battle.priority if s.intact(int(x))]
-    return max(order, key=lambda x: s.hp[x]) if order else -1  # max keeps the first
+    if not order:
+        return -1
+    return order[min(range(len(order)), key=lambda i: policy.redirect_rank(s.hp[order[i]], i))]
 
 
 def kaiju_action(battle: Battle, s: State) -> State:

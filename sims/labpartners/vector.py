@@ -32,12 +32,11 @@ import numpy as np
 
 from sims.core import engine
 from sims.core.batch import Dice
-from sims.labpartners import rules
+from sims.labpartners import policy, rules
 from sims.labpartners.battle import (
     ARM_SLOTS,
     EFFECTS,
     HEAD,
-    INTERVENE,
     LEGS,
     REBUILD_WHEN,
     TORSO,
@@ -78,6 +77,8 @@ SCENARIO_FIELDS = (
 SLOT_PART = np.array([0, 1, 2, 3, 3])  # Part-Type index of each slot (SLOTS order)
 PART_SLOTS = ((0,), (1,), (2,), ARM_SLOTS)  # the slots of each Part-Type, in order
 I16 = np.int16
+SLOT_INDEX = np.arange(5)[:, None]  # [5, 1]: each slot's index (SLOTS order)
+UNRANKED = np.iinfo(np.int64).max  # the rank of a slot a choice cannot take
 # the state and per-battle numbers, battles along the last axis (what compact() narrows)
 PER_BATTLE = (
     "base",
@@ -277,12 +278,13 @@ class _Battles:
         """2. Campaign: the specialty's Battle use fires when its trigger holds at the
         start of the round (once per battle); Medic's restore is done here."""
         intact = self.intact()
-        w = self.intervene_when
-        trigger = (
-            ((w == INTERVENE["first_round"]) & (r == 1))
-            | ((w == INTERVENE["armless"]) & ~(intact[3] | intact[4]))
-            | ((w == INTERVENE["kaiju_low"]) & (self.kaiju <= self.intervene_at))
-            | ((w == INTERVENE["torso_lost"]) & ~intact[TORSO])
+        trigger = policy.spends_intervention(
+            self.intervene_when,
+            r,
+            ~(intact[3] | intact[4]),
+            self.kaiju,
+            self.intervene_at,
+            ~intact[TORSO],
         )
         fire = live & (self.effect != 0) & ~self.used_int & trigger
         medic = fire & (self.effect == EFFECTS["restore"])
@@ -300,14 +302,13 @@ class _Battles:
         the battles where it applied (something destroyed and something intact); the
         rest wait."""
         destroyed = (self.card["present"][self.row] == 1) & ~intact  # [5, N]
-        pick = destroyed.argmax(0)  # SLOTS order when no wanted Part-Type is destroyed
-        for k in range(3, -1, -1):  # the earliest wanted Part-Type with one wins
-            wanted = (SLOT_PART[:, None] == self.order[k]) & destroyed
-            pick = np.where(wanted.any(0), wanted.argmax(0), pick)
+        listed = np.full((5, self.n), 4)  # each slot's Part-Type's place in the rebuild list
+        for k in range(3, -1, -1):  # the earliest place wins
+            listed = np.where(SLOT_PART[:, None] == self.order[k], k, listed)
+        pick = np.where(destroyed, policy.restore_rank(listed, SLOT_INDEX), UNRANKED).argmin(0)
         ok = medic & destroyed.any(0) & intact.any(0)
-        # the cost: fewest HP among intact slots, ties to the LAST slot (argmin on reversed)
-        left = np.where(intact, self.hp, np.iinfo(I16).max)[::-1]
-        cost = 4 - left.argmin(0)
+        hp_left = self.hp.astype(np.int64)
+        cost = np.where(intact, policy.sacrifice_rank(hp_left, SLOT_INDEX), UNRANKED).argmin(0)
         ix = np.flatnonzero(ok)
         ps, cs = pick[ix], cost[ix]
         self.hp[ps, ix] = self.card["hp"][self.row[ps, ix]]
@@ -322,19 +323,18 @@ class _Battles:
         rebuilding = np.zeros(self.n, bool)
         if (m & self.may_rebuild).any():
             part = np.full(self.n, -1)
-            ordered = (self.order == 3).any(0)
-            when = self.rebuild_when
-            arms = (when == REBUILD_WHEN["armless"]) & armless & ordered & self.spare_free(3)
-            part[arms] = 3
-            # "missing": the first listed Part-Type with a non-intact slot and a spare
+            # the first listed Part-Type the policy rebuilds (a gap or destroyed slot of it
+            # is "missing"; spare_free is False for the list's -1 padding)
             gone = np.stack([~intact[0], ~intact[1], ~intact[2], ~(intact[3] & intact[4])])
-            miss = when == REBUILD_WHEN["missing"]
             for k in range(4):
                 t = self.order[k]
-                take = miss & (part < 0) & gone[np.maximum(t, 0), self.cols] & self.spare_free(t)
+                missing = gone[np.maximum(t, 0), self.cols]
+                wants = policy.rebuilds(self.rebuild_when, t, armless, missing, self.spare_free(t))
+                take = (part < 0) & wants
                 part[take] = t[take]
             # armless with the kaiju nearly dead: the punch instead of a rebuild
-            rebuilding = m & (part >= 0) & ~(armless & (self.kaiju <= self.punch_finish))
+            finish = policy.punches_to_finish(armless, self.kaiju, self.punch_finish)
+            rebuilding = m & (part >= 0) & ~finish
             if rebuilding.any():
                 self.rebuild(rebuilding, part, intact)
         fire = m & ~rebuilding & ~armless
@@ -351,7 +351,7 @@ class _Battles:
         """The spare goes into the first non-intact slot of its Part-Type at full HP."""
         ix = np.flatnonzero(mask)
         t = part[ix]
-        slot = np.where(t == 3, np.where(intact[3, ix], 4, 3), t)  # arm_1 before arm_2
+        slot = policy.rebuilt_slot(t, intact[3, ix])  # arm_1 before arm_2
         k = self.used[t, ix]
         row = self.base[ix] + 5 + t * self.spp + k
         self.row[slot, ix] = row
@@ -421,8 +421,10 @@ class _Battles:
             target = np.take_along_axis(self.priority, pos[None], 0)[0]
             if redirect.any():
                 if one is None:  # Tactician: one part, the most HP left (ties: priority)
-                    left = np.where(in_order, np.take_along_axis(self.hp, self.priority, 0), -1)
-                    one = np.take_along_axis(self.priority, left.argmax(0)[None], 0)[0]
+                    left = np.take_along_axis(self.hp, self.priority, 0).astype(np.int64)
+                    rank = policy.redirect_rank(left, SLOT_INDEX)  # SLOT_INDEX: a position
+                    pos = np.where(in_order, rank, UNRANKED).argmin(0)
+                    one = np.take_along_axis(self.priority, pos[None], 0)[0]
                 target = np.where(redirect, one, target)
             lands = go & intact[target, self.cols]
             if j == 0:
