@@ -34,11 +34,12 @@ working Arm fires, a disarmed mech that does not rebuild punches, the kaiju's ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sims.labpartners import rules
 from sims.labpartners.battle import INTERVENE, REBUILD_WHEN
-from sims.labpartners.catalog import PARTS, SLOTS, STUDY_GOALS, Player
+from sims.labpartners.catalog import PARTS, SLOTS, STUDY_GOALS, Catalog, Player
 
 Num = Any  # an int or an int array
 
@@ -94,6 +95,25 @@ def gain(player: Player, value: Num, placed_value: Num, empty: Num) -> Num:
 def commits(player: Player, best_gain: Num) -> Num:
     """The hold-or-commit threshold: play the best play only when its gain reaches it."""
     return best_gain >= player.threshold
+
+
+def battle_seat(players: Sequence[Player]) -> int:
+    """The seat whose Specialty a campaign group spends in Battle: the first, in seat
+    order, whose cadet keeps it for Battle (players.toml ``specialty_use``); -1 for none
+    (ASSUMPTIONS.md, Specialties in Assembly)."""
+    return next((k for k, p in enumerate(players) if p.specialty_use == "battle"), -1)
+
+
+def specialty_policies(catalog: Catalog, standalone: str) -> tuple[int, ...]:
+    """The group's Battle policy for each Specialty (catalog.specialties order) as an
+    index into catalog.policies: the first policy of policies.toml with that Specialty,
+    else ``standalone``'s (ASSUMPTIONS.md, Specialties in Assembly)."""
+    policies = list(catalog.policies.values())
+    base = list(catalog.policies).index(standalone)
+    return tuple(
+        next((i for i, pol in enumerate(policies) if pol.specialty == sid), base)
+        for sid in catalog.specialties
+    )
 
 
 # ---- Battle: the group's decisions (000 Battle; ASSUMPTIONS.md "Readings") -------------

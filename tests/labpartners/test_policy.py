@@ -5,6 +5,8 @@ Tactician's parts); on hand-worked values, ints (Python bools out) and arrays al
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -144,3 +146,20 @@ def test_tactician_redirects_to_the_most_hp_left():
     assert policy.redirect_rank(6, 4) < policy.redirect_rank(5, 0)
     ranks = policy.redirect_rank(np.array([1, 3, 3, 2, 0]), np.arange(5))
     assert int(ranks.argmin()) == 1
+
+
+def test_the_group_spends_the_first_battle_seats_specialty(catalog):
+    seeker, builder = catalog.players["seeker"], catalog.players["builder"]
+    holdout = catalog.players["holdout"]
+    # players.toml: seeker keeps its Specialty for Assembly, builder and holdout for Battle
+    assert policy.battle_seat([seeker, builder, holdout]) == 1
+    assert policy.battle_seat([holdout, builder]) == 0
+    assert policy.battle_seat([seeker, seeker]) == -1
+    # per Specialty (tactician, brawler, ace, medic, saboteur), the first policy of
+    # policies.toml with it: tactician_first 5, brawler_finisher 6, ace_finisher 3,
+    # medic_keystone 4, saboteur_first 7 (steady 0, keystone 1, all_in 2)
+    assert policy.specialty_policies(catalog, "steady") == (5, 6, 3, 4, 7)
+    # a Specialty no policy carries falls back to the standalone policy (keystone, 1)
+    fewer = {k: v for k, v in catalog.policies.items() if k != "saboteur_first"}
+    trimmed = dataclasses.replace(catalog, policies=fewer)
+    assert policy.specialty_policies(trimmed, "keystone") == (5, 6, 3, 4, 1)

@@ -341,15 +341,13 @@ def spares(t: Table, per_part: int) -> list[list[int]]:
 def battle_policy_of(catalog: Catalog, t: Table, default: str) -> str:
     """The group's Battle policy: campaign: the first seat (seat order) that keeps its
     Specialty for Battle brings it, as the first policy of policies.toml with that
-    Specialty; otherwise (standalone, no such seat or policy) ``default``."""
-    if t.campaign:
-        for k in range(t.seats):
-            if t.players[k].specialty_use == "battle":
-                for pid, pol in catalog.policies.items():
-                    if pol.specialty == t.specialties[k]:
-                        return pid
-                return default
-    return default
+    Specialty; otherwise (standalone, no such seat or policy) ``default``
+    (:func:`policy.battle_seat`, :func:`policy.specialty_policies`)."""
+    k = policy.battle_seat(t.players)
+    if not t.campaign or k < 0:
+        return default
+    specialty = list(catalog.specialties).index(t.specialties[k])
+    return list(catalog.policies)[policy.specialty_policies(catalog, default)[specialty]]
 
 
 def assemble(catalog: Catalog, t: Table) -> Table:

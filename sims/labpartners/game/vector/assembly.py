@@ -416,15 +416,9 @@ def battle_policies(
 ) -> np.ndarray:
     """The group's Battle policy: standalone, the experiment's; campaign, the first
     policy (policies.toml order) with the Specialty of the first seat that keeps its
-    Specialty for the Battle (none: the standalone one)."""
-    policies = list(catalog.policies.values())
-    base = list(catalog.policies).index(standalone)
-    G = len(specialty)
-    battle = [k for k, s in enumerate(seats) if catalog.players[s].specialty_use == "battle"]
-    if not campaign or not battle:
-        return np.full(G, base, np.int64)
-    first = []
-    for sid in catalog.specialties:
-        with_it = [i for i, pol in enumerate(policies) if pol.specialty == sid]
-        first.append(with_it[0] if with_it else base)
-    return np.array(first, np.int64)[specialty[:, battle[0]]]
+    Specialty for the Battle (none: the standalone one; :func:`policy.battle_seat`,
+    :func:`policy.specialty_policies`)."""
+    k = policy.battle_seat([catalog.players[s] for s in seats])
+    if not campaign or k < 0:
+        return np.full(len(specialty), list(catalog.policies).index(standalone), np.int64)
+    return np.array(policy.specialty_policies(catalog, standalone), np.int64)[specialty[:, k]]
