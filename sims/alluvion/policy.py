@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 DEFENSE = {"block": 0, "highest": 1}  # the ``defense`` policy's codes in a Battle
 
 
@@ -26,3 +28,83 @@ def blocks(defense: Any) -> Any:
     """3f (001 Defending): policy ``block`` spends the smallest die that makes the attack
     miss (else the smallest); ``highest`` spends the highest."""
     return defense == DEFENSE["block"]
+
+
+# ---- 3. an action: the first of a-g that applies (battle.py; ASSUMPTIONS.md "Policies") ----
+# The conditions are bools (Python or NumPy); ``&`` and ``|`` serve both, ``_not`` too.
+
+
+def _not(condition: Any) -> Any:
+    """Not: ``~True`` is -2, so never ``~`` on a Python bool."""
+    return np.logical_not(condition) if type(condition) is np.ndarray else not condition
+
+
+def tries_to_break_free(grappled: Any, first_action: Any) -> Any:
+    """3a (001 Grappling: "can't move or break free until they contest"; # reading
+    "Policies"): a grappled Armor spends its first action trying to break free."""
+    return grappled & first_action
+
+
+def clears_infantry(clear_infantry: Any, last_action: Any, squad_in_range: Any) -> Any:
+    """3b (001 Dealing with Infantry): policy ``clear_infantry`` dedicates its last action
+    to an enemy squad with soldiers within direct fire range."""
+    return clear_infantry & last_action & squad_in_range
+
+
+def spots(
+    spotter: Any, last_action: Any, die_left: Any, ally_yet_to_act: Any, within_reach: Any
+) -> Any:
+    """3c (001 Spotting: "only Spot after you Attack or when forgoing an Attack"): policy
+    ``spotter`` spends its last action Spotting the target for an operable ally yet to take
+    its turn, with a Spot or Skill die unspent and the target within its reach."""
+    return spotter & last_action & die_left & ally_yet_to_act & within_reach
+
+
+def grapples(
+    grapple: Any,
+    distance: Any,
+    grappling: Any,
+    grappled: Any,
+    target_grappled: Any,
+    skill_left: Any,
+) -> Any:
+    """3d (001 Grappling: "one target at a time"): policy ``grapple`` grapples an adjacent
+    target (``distance`` <= 1) when neither it nor the target is in a grapple and it has a
+    Skill die unspent."""
+    return (
+        grapple
+        & (distance <= 1)
+        & _not(grappling)
+        & _not(grappled)
+        & _not(target_grappled)
+        & skill_left
+    )
+
+
+def closes_in(approach: Any, hand_to_hand: Any, reaches: Any) -> Any:
+    """3e: the Armor moves to 1 hex from its target when its policy ``approach``es with a
+    usable Hand-to-Hand system, or when no attack reaches the target (reading R8)."""
+    return (approach & hand_to_hand) | _not(reaches)
+
+
+def move_goal(close_in: Any, direct_fire_range: Any) -> Any:
+    """3e: the distance the Armor moves to: 1 hex when it closes in (:func:`closes_in`),
+    else direct fire range (001 General Combat Info: 20 hexes)."""
+    if type(close_in) is np.ndarray:
+        return np.where(close_in, 1, direct_fire_range)
+    return 1 if close_in else direct_fire_range
+
+
+def moves(
+    hold: Any, grappled: Any, close_in: Any, beyond_range: Any, distance: Any, goal: Any
+) -> Any:
+    """3e (001 Move): the Armor moves unless its policy ``hold``s (keeping its cover) or it
+    is grappled ("The grappled target can't move"), when it closes in or its target is
+    beyond direct fire range, and only while it is farther than its goal."""
+    return _not(hold) & _not(grappled) & (close_in | beyond_range) & (distance > goal)
+
+
+def attacks(reaches: Any, die_left: Any) -> Any:
+    """3f (001 Actions): otherwise the Armor attacks when an attack reaches the target and
+    an Attack or Skill die is unspent (else the action is lost, 3g)."""
+    return reaches & die_left

@@ -551,12 +551,13 @@ class _Battles:
             todo[out] = False
             return np.flatnonzero(out)
 
-        ia = claim(grappled) if a == 0 else EMPTY  # a. break free
+        ia = claim(policy.tries_to_break_free(grappled, a == 0))  # a. break free
         ib = ic = EMPTY
         if last and self.clear[s, rows].any():  # b. clear infantry
             sq_x = self.range[rows] if enemy else np.zeros(n, I32)
             near = ~rules.beyond_range(np.abs(xs - sq_x), p)
-            ib = claim(self.clear[s, rows] & near & (self.soldiers[enemy][:, rows] > 0).any(0))
+            squad = near & (self.soldiers[enemy][:, rows] > 0).any(0)
+            ib = claim(policy.clears_infantry(self.clear[s, rows], last, squad))
         todo &= has_t  # g. with no target nothing else applies
         if last and j == 0 and self.spotter[s, rows].any():  # c. spot for the ally
             surv = np.minimum(use[rules.SURVEILLANCE], len(self.reach_range) - 1)
@@ -565,23 +566,22 @@ class _Battles:
                 surv, d, in_cover, self.reach_range[surv, rows], self.reach_cover[surv, rows]
             )
             spot_any = self.P[s].take(rows, axis=1).max(0) > 0
-            ic = claim(self.spotter[s, rows] & (spot_any | skill_any) & self.op[s + 1, rows] & sees)
+            ally = self.op[s + 1, rows]  # slot 1, yet to act after slot 0 (reading 9)
+            ic = claim(policy.spots(self.spotter[s, rows], last, spot_any | skill_any, ally, sees))
         id_ = EMPTY
         if self.grapple_pol[s, rows].any():  # d. grapple
-            free_t = np.where(first_op, self.grappled_by[e, rows], self.grappled_by[e + 1, rows])
+            held_t = np.where(first_op, self.grappled_by[e, rows], self.grappled_by[e + 1, rows])
+            grappling = self.grappling[s, rows] >= 0
             id_ = claim(
-                self.grapple_pol[s, rows]
-                & (d <= 1)
-                & (self.grappling[s, rows] < 0)
-                & ~grappled
-                & (free_t < 0)
-                & skill_any
+                policy.grapples(
+                    self.grapple_pol[s, rows], d, grappling, grappled, held_t >= 0, skill_any
+                )
             )
         # e. move
-        goal1 = (self.approach[s, rows] & h2h) | ~reach
-        goal = np.where(goal1, 1, p.direct_fire_range)
-        ie = claim(~self.hold[s, rows] & ~grappled & (goal1 | beyond) & (d > goal))
-        if_ = claim(reach & (atk_any | skill_any))  # f. attack
+        close_in = policy.closes_in(self.approach[s, rows], h2h, reach)
+        goal = policy.move_goal(close_in, p.direct_fire_range)
+        ie = claim(policy.moves(self.hold[s, rows], grappled, close_in, beyond, d, goal))
+        if_ = claim(policy.attacks(reach, atk_any | skill_any))  # f. attack
 
         if len(ia):
             self.break_free(rows[ia], s)
