@@ -15,6 +15,9 @@ from typing import Any
 import numpy as np
 
 DEFENSE = {"block": 0, "highest": 1}  # the ``defense`` policy's codes in a Battle
+ATTACKS = ("close", "ranged", "smart")  # 3f's attack kinds (rules.attack_case's words)
+CLOSE, RANGED, SMART = range(3)  # their codes in the vector engine
+NO_ATTACK = -1  # no attack reaches
 
 
 def fires_rocket(rockets_left: Any, rockets_from: Any, round_: Any) -> Any:
@@ -90,9 +93,29 @@ def closes_in(approach: Any, hand_to_hand: Any, reaches: Any) -> Any:
 def move_goal(close_in: Any, direct_fire_range: Any) -> Any:
     """3e: the distance the Armor moves to: 1 hex when it closes in (:func:`closes_in`),
     else direct fire range (001 General Combat Info: 20 hexes)."""
-    if type(close_in) is np.ndarray:
-        return np.where(close_in, 1, direct_fire_range)
-    return 1 if close_in else direct_fire_range
+    return _where(close_in, 1, direct_fire_range)
+
+
+def _where(condition: Any, yes: Any, no: Any) -> Any:
+    """``np.where`` on arrays; on scalars, the Python conditional."""
+    if type(condition) is np.ndarray:
+        return np.where(condition, yes, no)
+    return yes if condition else no
+
+
+def first_target(lead_ok: Any, second_ok: Any, lead: Any) -> Any:
+    """3 (# reading "Policies": "Targets: the first operable enemy Armor"; 4: a squad's,
+    the first within direct fire range): the enemy side's lead slot ``lead`` when it
+    qualifies (``lead_ok``), else the slot after it when that one does, else -1."""
+    return _where(lead_ok, lead, _where(second_ok, lead + 1, -1))
+
+
+def attack_kind(close_quarters: Any, smart: Any, ranged: Any) -> Any:
+    """3f (# reading "Which attack"): close quarters with a usable Hand-to-Hand system at
+    1 hex (``close_quarters``), else Smart with a usable Smart system, else ranged with a
+    usable Direct Fire system or this round's rocket die (``ranged``); else
+    ``NO_ATTACK`` (codes ``CLOSE``, ``RANGED``, ``SMART``)."""
+    return _where(close_quarters, CLOSE, _where(smart, SMART, _where(ranged, RANGED, NO_ATTACK)))
 
 
 def moves(

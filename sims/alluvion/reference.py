@@ -237,21 +237,20 @@ def initiative(battle: Battle, s: State, dice: Dice) -> tuple[int, ...]:
 
 
 def target_of(s: State, a: Armor) -> Armor | None:
-    """The first operable enemy Armor in slot order."""
-    return next((t for t in s.side_armors(1 - a.side) if not t.out), None)
+    """``policy.first_target``: the first operable enemy Armor in slot order."""
+    lead, second = s.side_armors(1 - a.side)
+    slot = policy.first_target(not lead.out, not second.out, lead.slot)
+    return s.armors[slot] if slot >= 0 else None
 
 
 def attack_kind(battle: Battle, a: Armor, d: int) -> str | None:
     """3f: the attack that reaches the target: close (usable Hand-to-Hand, d <= 1), else
     smart (usable Smart), else ranged (usable Direct Fire or the rocket die unspent)."""
     u = a.usable()
-    if u[rules.HAND_TO_HAND] and d <= 1:
-        return "close"
-    if u[rules.SMART]:
-        return "smart"
-    if u[rules.DIRECT_FIRE] or any(r for _, r in a.attack):
-        return "ranged"
-    return None
+    close_quarters = u[rules.HAND_TO_HAND] > 0 and d <= 1
+    ranged = u[rules.DIRECT_FIRE] > 0 or any(r for _, r in a.attack)
+    code = policy.attack_kind(close_quarters, u[rules.SMART] > 0, ranged)
+    return policy.ATTACKS[code] if code != policy.NO_ATTACK else None
 
 
 def move_goal(battle: Battle, a: Armor, d: int, kind: str | None) -> int | None:
@@ -508,16 +507,12 @@ def foot_soldiers(battle: Battle, s: State, dice: Dice) -> None:
             if s.squads[side][q] <= 0:
                 continue
             d_of = [abs(s.squad_pos[side] - t.pos) for t in s.armors]
-            t = next(
-                (
-                    t
-                    for t in s.side_armors(1 - side)
-                    if not t.out and not rules.beyond_range(d_of[t.slot], p)
-                ),
-                None,
-            )
-            if t is None:
+            lead, second = s.side_armors(1 - side)
+            ok = [not t.out and not rules.beyond_range(d_of[t.slot], p) for t in (lead, second)]
+            slot = policy.first_target(ok[0], ok[1], lead.slot)
+            if slot < 0:
                 continue
+            t = s.armors[slot]
             resolve(battle, s, dice, side, -1, t, roll(dice, p.squad_die), "ranged", d_of[t.slot])
 
 

@@ -93,7 +93,7 @@ SLOT_FIELDS = (
     "cover_oh",
     "depleted",
 )
-CLOSE, RANGED, SMART = range(3)  # attack kinds: rules.attack_case("close" | "ranged" | "smart")
+CLOSE, RANGED, SMART = policy.CLOSE, policy.RANGED, policy.SMART  # attack kinds (3f)
 COUNTERS = (
     "systems_lost",
     "pilot_hits",
@@ -530,7 +530,7 @@ class _Battles:
         last = a == p.actions - 1
         first_op = self.op[e, rows]
         has_t = first_op | self.op[e + 1, rows]
-        t = np.where(first_op, e, e + 1)  # the target (where has_t)
+        t = policy.first_target(first_op, self.op[e + 1, rows], e)  # -1: none
         xs = self.x[s, rows]
         xt = np.where(first_op, self.x[e, rows], self.x[e + 1, rows])
         d = np.abs(xt - xs)
@@ -541,8 +541,8 @@ class _Battles:
         skill_any = self.K[s].take(rows, axis=1).max(0) > 0
         atk = self.A[s].take(rows, axis=1)
         atk_any = atk.max(0) > 0
-        close = h2h & (d <= 1)
-        reach = close | smart | dfire | (atk[self.wa] > 0)  # reading 8
+        kinds = policy.attack_kind(h2h & (d <= 1), smart, dfire | (atk[self.wa] > 0))
+        reach = kinds != policy.NO_ATTACK  # reading 8
         beyond = rules.beyond_range(d, p)
         todo = np.ones(n, bool)
 
@@ -597,7 +597,7 @@ class _Battles:
             self.move(rows[ie], s, d[ie] - goal[ie], xt[ie] > xs[ie], use[rules.MOVEMENT, ie] > 0)
         if len(if_):
             r = rows[if_]
-            kind = np.where(close[if_], CLOSE, np.where(smart[if_], SMART, RANGED))
+            kind = kinds[if_]
             att = self.take(self.A, s, r)
             self.resolve(r, side, s, t[if_], att, kind, beyond[if_])
 
@@ -672,7 +672,7 @@ class _Battles:
                         & ~rules.beyond_range(np.abs(self.x[e + i, rows] - sq_x[rows]), p)
                         for i in (0, 1)
                     ]
-                    t = np.where(near[0], e, np.where(near[1], e + 1, -1))
+                    t = policy.first_target(near[0], near[1], e)
                     rows, t = rows[t >= 0], t[t >= 0]
                     if len(rows):
                         att = self.roll(p.squad_die, rows)
