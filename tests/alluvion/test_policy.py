@@ -93,3 +93,23 @@ def test_attacks_when_an_attack_reaches_and_a_die_is_left() -> None:
     assert policy.attacks(T, T)
     assert not policy.attacks(T, F) and not policy.attacks(F, T)
     np.testing.assert_array_equal(policy.attacks(arr(T, T, F), arr(T, F, T)), [T, F, F])
+
+
+def test_first_target_lead_then_second() -> None:
+    # side B's lead is slot 2: operable lead -> 2; lead out, second operable -> 3; none -> -1
+    assert policy.first_target(T, T, 2) == 2 and policy.first_target(T, F, 2) == 2
+    assert policy.first_target(F, T, 2) == 3 and policy.first_target(F, F, 0) == -1
+    np.testing.assert_array_equal(policy.first_target(arr(T, F, F), arr(F, T, F), 0), [0, 1, -1])
+
+
+def test_attack_kind_close_then_smart_then_ranged() -> None:
+    # Hand-to-Hand at 1 hex beats Smart; Smart beats Direct Fire; nothing: no attack
+    assert policy.attack_kind(T, T, T) == policy.CLOSE
+    assert policy.attack_kind(F, T, T) == policy.SMART
+    assert policy.attack_kind(F, F, T) == policy.RANGED
+    assert policy.attack_kind(F, F, F) == policy.NO_ATTACK == -1
+    assert policy.ATTACKS[policy.SMART] == "smart" and policy.ATTACKS[policy.CLOSE] == "close"
+    np.testing.assert_array_equal(
+        policy.attack_kind(arr(T, F, F, F), arr(F, T, F, F), arr(T, T, T, F)),
+        [policy.CLOSE, policy.SMART, policy.RANGED, -1],
+    )
