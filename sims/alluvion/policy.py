@@ -5,7 +5,14 @@ engines (``catalogs/alluvion/policies.toml``, compiled into a Battle's policy fi
 Each predicate takes Python ints and bools (the reference engine asks one Armor at a
 time) or NumPy arrays (the vector engine asks a battle a column) and answers in kind,
 like the formulas of ``rules.py``. What a choice then does (the dice spent, the moves)
-stays with the engines.
+stays with the engines; the rules each follows are ``rules.py``'s.
+
+The rulebook leaves every choice to the player (001 Actions: "Actions may be repeated";
+Attacking: "Assign the highest or preferred dice"); these are the engines' choices
+(ASSUMPTIONS.md "Policies"): the rocket (1), the target (3, 4), which action (3a-3f:
+break free, clear infantry, Spot, grapple, move and its goal, attack), the attack kind
+(3f) and the defender's die (3f). ``tests/alluvion/test_policy.py`` holds each to
+hand-derived choices.
 """
 
 from __future__ import annotations
@@ -18,6 +25,21 @@ DEFENSE = {"block": 0, "highest": 1}  # the ``defense`` policy's codes in a Batt
 ATTACKS = ("close", "ranged", "smart")  # 3f's attack kinds (rules.attack_case's words)
 CLOSE, RANGED, SMART = range(3)  # their codes in the vector engine
 NO_ATTACK = -1  # no attack reaches
+
+# The conditions are bools (Python or NumPy): ``&`` and ``|`` serve both; ``_not`` and
+# ``_where`` take the plain Python path on scalars.
+
+
+def _not(condition: Any) -> Any:
+    """Not: ``~True`` is -2, so never ``~`` on a Python bool."""
+    return np.logical_not(condition) if type(condition) is np.ndarray else not condition
+
+
+def _where(condition: Any, yes: Any, no: Any) -> Any:
+    """``np.where`` on arrays; on scalars, the Python conditional."""
+    if type(condition) is np.ndarray:
+        return np.where(condition, yes, no)
+    return yes if condition else no
 
 
 def fires_rocket(rockets_left: Any, rockets_from: Any, round_: Any) -> Any:
@@ -34,12 +56,6 @@ def blocks(defense: Any) -> Any:
 
 
 # ---- 3. an action: the first of a-g that applies (battle.py; ASSUMPTIONS.md "Policies") ----
-# The conditions are bools (Python or NumPy); ``&`` and ``|`` serve both, ``_not`` too.
-
-
-def _not(condition: Any) -> Any:
-    """Not: ``~True`` is -2, so never ``~`` on a Python bool."""
-    return np.logical_not(condition) if type(condition) is np.ndarray else not condition
 
 
 def tries_to_break_free(grappled: Any, first_action: Any) -> Any:
@@ -94,13 +110,6 @@ def move_goal(close_in: Any, direct_fire_range: Any) -> Any:
     """3e: the distance the Armor moves to: 1 hex when it closes in (:func:`closes_in`),
     else direct fire range (001 General Combat Info: 20 hexes)."""
     return _where(close_in, 1, direct_fire_range)
-
-
-def _where(condition: Any, yes: Any, no: Any) -> Any:
-    """``np.where`` on arrays; on scalars, the Python conditional."""
-    if type(condition) is np.ndarray:
-        return np.where(condition, yes, no)
-    return yes if condition else no
 
 
 def first_target(lead_ok: Any, second_ok: Any, lead: Any) -> Any:

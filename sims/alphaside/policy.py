@@ -5,7 +5,12 @@ and ``use_abilities`` fields; ``battle.py``'s game procedure says where each is 
 Each predicate takes Python numbers (the reference engine asks one unit at a time) or
 NumPy arrays (the vector engine, one row a unit of a stacked game) and answers in kind,
 like the formulas of ``rules.py``. What a choice then does (the moves, the attack) stays
-with the engines.
+with the engines; the rules each follows are ``rules.py``'s.
+
+The rulebook leaves every choice to the player; these are the engines' (ASSUMPTIONS.md
+"The Timeline and activations", readings R3, R4, R6, R7): the Command abilities (3b,
+3f), the target (3c), the Advance's goal (3d), the primary action (3e) and the weapon
+(3f). ``tests/alphaside/test_policy.py`` holds each to hand-derived choices.
 """
 
 from __future__ import annotations

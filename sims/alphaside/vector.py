@@ -292,13 +292,9 @@ class _Games:
             for k in range(ABILITIES):
                 ak = ki * ABILITIES + k
                 eff, cost, there = st["a_effect"][ak], st["a_energy"][ak], st["a_present"][ak]
-                hp = hp_f[fi]
-                rep = (
-                    there
-                    & (eff == REPAIR)
-                    & policy.uses_repair(use, en_f[fi], cost, hp, st["hp"][ki])
-                )
-                shl = there & (eff == SHIELDS) & policy.uses_shields(use, en_f[fi], cost, has_t[i])
+                en, hp = en_f[fi], hp_f[fi]
+                rep = there & (eff == REPAIR) & policy.uses_repair(use, en, cost, hp, st["hp"][ki])
+                shl = there & (eff == SHIELDS) & policy.uses_shields(use, en, cost, has_t[i])
                 go = rep | shl
                 if go.any():
                     val = st["a_value"][ak]
