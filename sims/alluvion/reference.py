@@ -237,36 +237,33 @@ def initiative(battle: Battle, s: State, dice: Dice) -> tuple[int, ...]:
 
 
 def target_of(s: State, a: Armor) -> Armor | None:
-    """The first operable enemy Armor in slot order."""
-    return next((t for t in s.side_armors(1 - a.side) if not t.out), None)
+    """``policy.first_target``: the first operable enemy Armor in slot order."""
+    lead, second = s.side_armors(1 - a.side)
+    slot = policy.first_target(not lead.out, not second.out, lead.slot)
+    return s.armors[slot] if slot >= 0 else None
 
 
 def attack_kind(battle: Battle, a: Armor, d: int) -> str | None:
     """3f: the attack that reaches the target: close (usable Hand-to-Hand, d <= 1), else
     smart (usable Smart), else ranged (usable Direct Fire or the rocket die unspent)."""
     u = a.usable()
-    if u[rules.HAND_TO_HAND] and d <= 1:
-        return "close"
-    if u[rules.SMART]:
-        return "smart"
-    if u[rules.DIRECT_FIRE] or any(r for _, r in a.attack):
-        return "ranged"
-    return None
+    close_quarters = u[rules.HAND_TO_HAND] > 0 and d <= 1
+    ranged = u[rules.DIRECT_FIRE] > 0 or any(r for _, r in a.attack)
+    code = policy.attack_kind(close_quarters, u[rules.SMART] > 0, ranged)
+    return policy.ATTACKS[code] if code != policy.NO_ATTACK else None
 
 
 def move_goal(battle: Battle, a: Armor, d: int, kind: str | None) -> int | None:
-    """3e: the distance the Armor moves to, or None when it does not move."""
-    if battle.hold[a.slot] or a.grappled_by >= 0:
-        return None
-    if battle.approach[a.slot] and a.usable()[rules.HAND_TO_HAND]:
-        goal = 1
-    elif kind is None:  # reading R8: no attack kind reaches
-        goal = 1
-    elif rules.beyond_range(d, battle.params):
-        goal = battle.params.direct_fire_range
-    else:
-        return None
-    return goal if d > goal else None
+    """3e: the distance the Armor moves to (``policy.move_goal``), or None when it does
+    not move (``policy.moves``); reading R8: ``kind`` None is no attack reaching."""
+    p = battle.params
+    hand_to_hand = a.usable()[rules.HAND_TO_HAND] > 0
+    close_in = policy.closes_in(bool(battle.approach[a.slot]), hand_to_hand, kind is not None)
+    goal = policy.move_goal(close_in, p.direct_fire_range)
+    hold, grappled = bool(battle.hold[a.slot]), a.grappled_by >= 0
+    if policy.moves(hold, grappled, close_in, bool(rules.beyond_range(d, p)), d, goal):
+        return goal
+    return None
 
 
 def enemy_squad_in_range(battle: Battle, s: State, a: Armor) -> int | None:
@@ -277,12 +274,13 @@ def enemy_squad_in_range(battle: Battle, s: State, a: Armor) -> int | None:
     return next((q for q, n in enumerate(s.squads[enemy]) if n > 0), None)
 
 
-def can_spot(battle: Battle, s: State, a: Armor, t: Armor, d: int) -> bool:
-    """3c's conditions besides the policy and the last action."""
-    if not (a.spot or a.skill):
-        return False
-    if not any(not x.out and not x.done for x in s.side_armors(a.side) if x is not a):
-        return False
+def ally_yet_to_act(s: State, a: Armor) -> bool:
+    """3c: an operable ally that has not taken its turn this round."""
+    return any(not x.out and not x.done for x in s.side_armors(a.side) if x is not a)
+
+
+def within_reach(battle: Battle, a: Armor, t: Armor, d: int) -> bool:
+    """3c: the target within the Armor's spotting reach (``reach.toml``)."""
     k = min(a.usable()[rules.SURVEILLANCE], len(battle.reach_range) - 1)
     # reading R9: terrain cover only
     return bool(rules.can_spot(k, d, t.cover > 0, battle.reach_range[k], battle.reach_cover[k]))
@@ -294,30 +292,27 @@ def action(battle: Battle, s: State, dice: Dice, a: Armor, k: int) -> None:
     last = k == p.actions - 1
     t = target_of(s, a)
     d = abs(a.pos - t.pos) if t is not None else 0
-    if a.grappled_by >= 0 and k == 0:
+    if policy.tries_to_break_free(a.grappled_by >= 0, k == 0):
         return break_free(s, a)
-    if battle.clear_infantry[a.slot] and last:
-        q = enemy_squad_in_range(battle, s, a)
-        if q is not None:
-            return clear_infantry(s, a, q)
+    q = enemy_squad_in_range(battle, s, a) if last else None
+    if policy.clears_infantry(bool(battle.clear_infantry[a.slot]), last, q is not None):
+        return clear_infantry(s, a, q)
     if t is None:
         return None  # g: nothing to act on
-    if battle.spotter[a.slot] and last and can_spot(battle, s, a, t, d):
+    spotter, die_left = bool(battle.spotter[a.slot]), bool(a.spot or a.skill)
+    ally, sees = ally_yet_to_act(s, a), within_reach(battle, a, t, d)
+    if policy.spots(spotter, last, die_left, ally, sees):
         return spot(s, a, t)
-    if (
-        battle.grapple[a.slot]
-        and d <= 1
-        and a.grappling < 0
-        and a.grappled_by < 0
-        and t.grappled_by < 0
-        and a.skill
+    grappling, grappled = a.grappling >= 0, a.grappled_by >= 0
+    if policy.grapples(
+        bool(battle.grapple[a.slot]), d, grappling, grappled, t.grappled_by >= 0, bool(a.skill)
     ):
         return grapple(s, a, t)
     kind = attack_kind(battle, a, d)
     goal = move_goal(battle, a, d, kind)
     if goal is not None:
         return move(battle, a, t, d, goal)
-    if kind is not None and (a.attack or a.skill):
+    if policy.attacks(kind is not None, bool(a.attack or a.skill)):
         return attack(battle, s, dice, a, t, d, kind)
     return None  # g: the action is lost
 
@@ -512,16 +507,12 @@ def foot_soldiers(battle: Battle, s: State, dice: Dice) -> None:
             if s.squads[side][q] <= 0:
                 continue
             d_of = [abs(s.squad_pos[side] - t.pos) for t in s.armors]
-            t = next(
-                (
-                    t
-                    for t in s.side_armors(1 - side)
-                    if not t.out and not rules.beyond_range(d_of[t.slot], p)
-                ),
-                None,
-            )
-            if t is None:
+            lead, second = s.side_armors(1 - side)
+            ok = [not t.out and not rules.beyond_range(d_of[t.slot], p) for t in (lead, second)]
+            slot = policy.first_target(ok[0], ok[1], lead.slot)
+            if slot < 0:
                 continue
+            t = s.armors[slot]
             resolve(battle, s, dice, side, -1, t, roll(dice, p.squad_die), "ranged", d_of[t.slot])
 
 

@@ -93,7 +93,7 @@ SLOT_FIELDS = (
     "cover_oh",
     "depleted",
 )
-CLOSE, RANGED, SMART = range(3)  # attack kinds: rules.attack_case("close" | "ranged" | "smart")
+CLOSE, RANGED, SMART = policy.CLOSE, policy.RANGED, policy.SMART  # attack kinds (3f)
 COUNTERS = (
     "systems_lost",
     "pilot_hits",
@@ -530,7 +530,7 @@ class _Battles:
         last = a == p.actions - 1
         first_op = self.op[e, rows]
         has_t = first_op | self.op[e + 1, rows]
-        t = np.where(first_op, e, e + 1)  # the target (where has_t)
+        t = policy.first_target(first_op, self.op[e + 1, rows], e)  # -1: none
         xs = self.x[s, rows]
         xt = np.where(first_op, self.x[e, rows], self.x[e + 1, rows])
         d = np.abs(xt - xs)
@@ -541,8 +541,8 @@ class _Battles:
         skill_any = self.K[s].take(rows, axis=1).max(0) > 0
         atk = self.A[s].take(rows, axis=1)
         atk_any = atk.max(0) > 0
-        close = h2h & (d <= 1)
-        reach = close | smart | dfire | (atk[self.wa] > 0)  # reading 8
+        kinds = policy.attack_kind(h2h & (d <= 1), smart, dfire | (atk[self.wa] > 0))
+        reach = kinds != policy.NO_ATTACK  # reading 8
         beyond = rules.beyond_range(d, p)
         todo = np.ones(n, bool)
 
@@ -551,12 +551,13 @@ class _Battles:
             todo[out] = False
             return np.flatnonzero(out)
 
-        ia = claim(grappled) if a == 0 else EMPTY  # a. break free
+        ia = claim(policy.tries_to_break_free(grappled, a == 0))  # a. break free
         ib = ic = EMPTY
         if last and self.clear[s, rows].any():  # b. clear infantry
             sq_x = self.range[rows] if enemy else np.zeros(n, I32)
             near = ~rules.beyond_range(np.abs(xs - sq_x), p)
-            ib = claim(self.clear[s, rows] & near & (self.soldiers[enemy][:, rows] > 0).any(0))
+            squad = near & (self.soldiers[enemy][:, rows] > 0).any(0)
+            ib = claim(policy.clears_infantry(self.clear[s, rows], last, squad))
         todo &= has_t  # g. with no target nothing else applies
         if last and j == 0 and self.spotter[s, rows].any():  # c. spot for the ally
             surv = np.minimum(use[rules.SURVEILLANCE], len(self.reach_range) - 1)
@@ -565,23 +566,22 @@ class _Battles:
                 surv, d, in_cover, self.reach_range[surv, rows], self.reach_cover[surv, rows]
             )
             spot_any = self.P[s].take(rows, axis=1).max(0) > 0
-            ic = claim(self.spotter[s, rows] & (spot_any | skill_any) & self.op[s + 1, rows] & sees)
+            ally = self.op[s + 1, rows]  # slot 1, yet to act after slot 0 (reading 9)
+            ic = claim(policy.spots(self.spotter[s, rows], last, spot_any | skill_any, ally, sees))
         id_ = EMPTY
         if self.grapple_pol[s, rows].any():  # d. grapple
-            free_t = np.where(first_op, self.grappled_by[e, rows], self.grappled_by[e + 1, rows])
+            held_t = np.where(first_op, self.grappled_by[e, rows], self.grappled_by[e + 1, rows])
+            grappling = self.grappling[s, rows] >= 0
             id_ = claim(
-                self.grapple_pol[s, rows]
-                & (d <= 1)
-                & (self.grappling[s, rows] < 0)
-                & ~grappled
-                & (free_t < 0)
-                & skill_any
+                policy.grapples(
+                    self.grapple_pol[s, rows], d, grappling, grappled, held_t >= 0, skill_any
+                )
             )
         # e. move
-        goal1 = (self.approach[s, rows] & h2h) | ~reach
-        goal = np.where(goal1, 1, p.direct_fire_range)
-        ie = claim(~self.hold[s, rows] & ~grappled & (goal1 | beyond) & (d > goal))
-        if_ = claim(reach & (atk_any | skill_any))  # f. attack
+        close_in = policy.closes_in(self.approach[s, rows], h2h, reach)
+        goal = policy.move_goal(close_in, p.direct_fire_range)
+        ie = claim(policy.moves(self.hold[s, rows], grappled, close_in, beyond, d, goal))
+        if_ = claim(policy.attacks(reach, atk_any | skill_any))  # f. attack
 
         if len(ia):
             self.break_free(rows[ia], s)
@@ -597,7 +597,7 @@ class _Battles:
             self.move(rows[ie], s, d[ie] - goal[ie], xt[ie] > xs[ie], use[rules.MOVEMENT, ie] > 0)
         if len(if_):
             r = rows[if_]
-            kind = np.where(close[if_], CLOSE, np.where(smart[if_], SMART, RANGED))
+            kind = kinds[if_]
             att = self.take(self.A, s, r)
             self.resolve(r, side, s, t[if_], att, kind, beyond[if_])
 
@@ -672,7 +672,7 @@ class _Battles:
                         & ~rules.beyond_range(np.abs(self.x[e + i, rows] - sq_x[rows]), p)
                         for i in (0, 1)
                     ]
-                    t = np.where(near[0], e, np.where(near[1], e + 1, -1))
+                    t = policy.first_target(near[0], near[1], e)
                     rows, t = rows[t >= 0], t[t >= 0]
                     if len(rows):
                         att = self.roll(p.squad_die, rows)

@@ -330,15 +330,18 @@ def deploy(battle: Battle, st: Static, m: Mech) -> bool:
 
 def abilities(battle: Battle, st: Static, s: State, m: Mech) -> None:
     """b (reading R3): repair when damaged, shields when an enemy is on the board."""
-    if not st.use_abilities[m.slot]:
+    use = st.use_abilities[m.slot]
+    if not use:
         return
     for effect, energy, value in st.abilities[m.slot]:
-        if m.energy < energy:
-            continue
-        if effect == ABILITY["repair"] and m.hp < st.hp[m.slot]:
+        if effect == ABILITY["repair"] and policy.uses_repair(
+            use, m.energy, energy, m.hp, st.hp[m.slot]
+        ):
             m.energy -= energy
             m.hp = min(m.hp + value, st.hp[m.slot])
-        elif effect == ABILITY["shields"] and s.enemies(m.side):
+        elif effect == ABILITY["shields"] and policy.uses_shields(
+            use, m.energy, energy, bool(s.enemies(m.side))
+        ):
             m.energy -= energy
             m.active += value
 
@@ -346,11 +349,11 @@ def abilities(battle: Battle, st: Static, s: State, m: Mech) -> None:
 def target_of(s: State, m: Mech) -> Mech | None:
     """c: the nearest enemy on the board (ties: the lower slot); when Engaged it is the
     nearest Engaged enemy, so the same unit."""
-    best = None
-    for e in s.enemies(m.side):
-        if best is None or abs(e.pos - m.pos) < abs(best.pos - m.pos):
-            best = e
-    return best
+    return min(
+        s.enemies(m.side),
+        key=lambda e: policy.target_rank(abs(e.pos - m.pos), e.slot - SIDE_SLOTS * e.side),
+        default=None,
+    )
 
 
 def room(battle: Battle, s: State, m: Mech, direction: int) -> int:
@@ -423,7 +426,7 @@ def choose_weapon(st: Static, m: Mech, target: Mech, in_range: list[int]) -> int
         w = policy.weapon_weight(
             table[min(target.active, len(table) - 1)], st.w_tl[m.slot][k], st.per_tl[m.slot]
         )
-        if best < 0 or w > weight:
+        if policy.outweighs(w, weight, best >= 0):
             best, weight = k, w
     return best
 
@@ -480,7 +483,9 @@ def attack(
             plus += value
     if st.use_abilities[i]:  # reading R3
         for effect, energy, value in st.abilities[i]:
-            if effect in (ABILITY["strength"], ABILITY["accuracy"]) and m.energy >= energy:
+            if effect in (ABILITY["strength"], ABILITY["accuracy"]) and policy.uses_attack_ability(
+                st.use_abilities[i], m.energy, energy
+            ):
                 m.energy -= energy
                 if effect == ABILITY["strength"]:
                     strength += value
@@ -555,11 +560,11 @@ def activate(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, t: int) 
     abilities(battle, st, s, m)
     target = target_of(s, m)
     advance(battle, st, s, m, target, deployed)
-    if target is None:
+    if policy.energizes(target is not None):
         return energize(battle, s, m, t)
     d = abs(target.pos - m.pos)
     in_range = [k for k in st.weapons[m.slot] if st.w_range[m.slot][k] >= d]
-    if not in_range:
+    if policy.dashes(target is not None, bool(in_range)):
         return dash(battle, st, s, m, target, t)
     attack(battle, st, s, dice, m, target, choose_weapon(st, m, target, in_range), t)
 

@@ -279,8 +279,8 @@ class _Games:
         # the lower slot (R4)
         eb = (1 - s) * (SIDE_SLOTS * n) + r  # flat index of the enemy side's first slot
         pe = pos_f[eb + ENEMY * n]  # [5, m]
-        dk = (np.abs(pe - xu) * 8 + ENEMY).min(0)
-        d = dk >> 3
+        dk = policy.target_rank(np.abs(pe - xu), ENEMY).min(0)
+        d = dk >> 3  # (policy.TARGET_RANK is 8)
         has_t = d <= L
         tj = dk & 7
         xt = pos_f[eb + tj * n]
@@ -288,12 +288,13 @@ class _Games:
         i = np.flatnonzero(st["b_abilities"][key])
         if len(i):
             fi, ki = fu[i], key[i]
+            use = st["use_abilities"][ki]
             for k in range(ABILITIES):
                 ak = ki * ABILITIES + k
-                eff, cost = st["a_effect"][ak], st["a_energy"][ak]
-                ok = st["a_present"][ak] & (en_f[fi] >= cost)
-                rep = ok & (eff == REPAIR) & (hp_f[fi] < st["hp"][ki])
-                shl = ok & (eff == SHIELDS) & has_t[i]
+                eff, cost, there = st["a_effect"][ak], st["a_energy"][ak], st["a_present"][ak]
+                en, hp = en_f[fi], hp_f[fi]
+                rep = there & (eff == REPAIR) & policy.uses_repair(use, en, cost, hp, st["hp"][ki])
+                shl = there & (eff == SHIELDS) & policy.uses_shields(use, en, cost, has_t[i])
                 go = rep | shl
                 if go.any():
                     val = st["a_value"][ak]
@@ -323,14 +324,14 @@ class _Games:
         in0 = has_t & st["w_present"][wk] & (st["w_range"][wk] >= d2)
         in1 = has_t & st["w_present"][wk + 1] & (st["w_range"][wk + 1] >= d2)
         attack = in0 | in1
-        dash = has_t & ~attack
+        dash = policy.dashes(has_t, attack)
         # f. the weapon (R7)
         col = np.minimum(sh_f[eb + tj * n], self.E - 1)
         score = np.where(st["choice"][key] == PER_TL, 1, 0) * len(st["w_expected"])
         table = st["w_score"]
         e0 = table[score + wk * self.E + col]
         e1 = table[score + (wk + 1) * self.E + col]
-        w = (in1 & (~in0 | (e1 > e0))).astype(I32)
+        w = (in1 & policy.outweighs(e1, e0, in0)).astype(I32)
         wt = wk + w
         cost = np.where(attack, st["w_tl"][wt], np.where(dash, p.dash_tl, p.energize_tl))
         # the token moves as the action is declared (R9)
@@ -344,7 +345,7 @@ class _Games:
             room = np.minimum(np.abs((1 - s[i]) * L - x2[i]), d2[i])
             go = np.maximum(np.minimum(np.minimum(hx, d2[i] - goal[i]), room), 0)
             pos_f[fu[i]] = x2[i] + fwd[i] * go
-        energize = ~has_t
+        energize = policy.energizes(has_t)
         if energize.any():
             en_f[fu[energize]] += p.energize_gain
         if attack.any():
@@ -441,10 +442,11 @@ class _Games:
         i = np.flatnonzero(st["f_abilities"][key])
         if len(i):
             fi, ki = fu[i], key[i]
+            use = st["use_abilities"][ki]
             for k in range(ABILITIES):
                 ak = ki * ABILITIES + k
                 eff, cost, val = st["a_effect"][ak], st["a_energy"][ak], st["a_value"][ak]
-                ok = st["a_present"][ak] & (en_f[fi] >= cost)
+                ok = st["a_present"][ak] & policy.uses_attack_ability(use, en_f[fi], cost)
                 go_s, go_a = ok & (eff == STRENGTH), ok & (eff == ACCURACY)
                 go = go_s | go_a
                 if go.any():
