@@ -640,35 +640,6 @@ def cmd_dominated(args: argparse.Namespace) -> int:
                 print(f"    checked by simulation: {res.confirmed.height} rows (see the page)")
         print(f"page: {written.page.resolve()}")
     return 0
-    results = []
-    for choices in declared:
-        res = analyse(choices)
-        if args.confirm and choices.confirm is not None:
-            res = SetResult(
-                choices,
-                res.result,
-                res.seconds,
-                choices.confirm(res.result, args.confirm, args.seed),
-            )
-        results.append(res)
-    doc, files = build_page(
-        f"{game.title}: dominated choices", game.name, results, catalog=str(args.catalog), sets=sets
-    )
-    out = writable_folder(Path(args.out), "--out")
-    written = write(out, game.name, doc, files)
-    with_sets = f" (with {sets_text(sets)})" if sets else ""
-    print(f"{game.title} ({game.name}){with_sets}")
-    for res in results:
-        print(
-            f"  {res.choices.name}: {res.result.height:,} choices, {res.dominated:,} dominated, "
-            f"{res.frontier:,} on the frontier ({res.seconds:.2f} s)"
-        )
-        if args.confirm and res.choices.confirm is None:
-            print("    (no simulation check declared for this set)")
-        elif res.confirmed is not None:
-            print(f"    checked by simulation: {res.confirmed.height} rows (see the page)")
-    print(f"page: {written.page.resolve()}")
-    return 0
 
 
 def add_parser(subparsers: Any) -> None:
