@@ -93,6 +93,15 @@ class Analysis:
     # the choice sets of the loaded catalog whose dominated choices ``mechbal dominated``
     # finds (analysis.dominance.ChoiceSet); None: the game declares none
     choices: Callable[[Any], Sequence[Any]] | None = None
+    # the headline verdicts of the page (analysis.verdicts.Verdict), from the loaded
+    # catalog and the limits: what mechbal robust reruns and the page tags
+    verdicts: Callable[[Any, Mapping[str, Limit]], Sequence[Any]] | None = None
+    # the variants only the game knows (analysis.verdicts.Variant: its shipped policies,
+    # the ends of a map, its decks); readings, seats and placeholders are generic
+    variants: Callable[[Any], Sequence[Any]] | None = None
+    # what the page's numbers rest on besides the catalog: (what, words) pairs such as
+    # ("policies", "each loadout plays its own policy of policies.toml"), ("format", ...)
+    rests_on: Callable[[Any], Sequence[tuple[str, str]]] | None = None
 
 
 _REGISTERED: dict[str, str] = {}

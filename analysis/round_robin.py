@@ -91,13 +91,19 @@ def cells(
     return fetch(con, sql)
 
 
-def seats(view: str, rr: RoundRobin, seat: str = "", mirrors: bool = True) -> str:
+def seats(
+    view: str, rr: RoundRobin, seat: str = "", mirrors: bool = True, only: str | None = None
+) -> str:
     """Each game once from each side: the choice, its opponent, whether it won, drew or
     lost, and ``seat`` (SQL columns written with ``{me}`` and ``{foe}`` for the side's own
-    letter and the other's). A mirror once, from side a, with ``mirrors``; else not at all."""
+    letter and the other's). A mirror once, from side a, with ``mirrors``; else not at all.
+    ``only`` (``"a"`` or ``"b"``) keeps the games from that seat alone (each choice read
+    from its games in that seat: a verdict checked seat by seat)."""
     a, b, side = ident(rr.a), ident(rr.b), ident(rr.side)
     parts = []
     for me, foe, mine, theirs in (("a", "b", a, b), ("b", "a", b, a)):
+        if only is not None and me != only:
+            continue
         columns = f", {seat.format(me=me, foe=foe)}" if seat else ""
         drew = " winner = 'draw' AS drew," if rr.draws else ""
         where = "" if mirrors and me == "a" else f"\n        WHERE {a} <> {b}"
@@ -169,16 +175,18 @@ def standings(
     seat: str = "",
     aggregates: Mapping[str, str] | None = None,
     outputs: Sequence[str] = (),
+    only: str | None = None,
 ) -> pl.DataFrame:
     """Per run and choice (``<side>``) over the whole round robin, mirrors left out (a
     mirror scores 1/2 by construction): the count of games from its side, wins, draws
     (when the game has them), losses, the score with its 95% Wilson interval (``score``,
     ``low``, ``high``), then ``outputs`` (SQL select expressions over the ``seat``
-    columns' ``aggregates``, as in :func:`matchups`)."""
+    columns' ``aggregates``, as in :func:`matchups`). ``only`` (``"a"``/``"b"``): from
+    that seat's games alone."""
     side, n = ident(rr.side), ident(rr.count)
     tail = "".join(f",\n           {o}" for o in outputs)
     sql = f"""
-    WITH sides AS ({seats(view, rr, seat, mirrors=False)}
+    WITH sides AS ({seats(view, rr, seat, mirrors=False, only=only)}
     ),
     m AS (
         SELECT run, {side},

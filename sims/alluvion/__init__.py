@@ -18,7 +18,7 @@ from sims.alluvion import (
     targets,
     vector,
 )
-from sims.alluvion.catalog import load_catalog
+from sims.alluvion.catalog import KIND_FILES, load_catalog
 from sims.core.protocol import Engines, Game
 
 
@@ -39,6 +39,7 @@ ENGINES = Engines(
 )
 
 GAME = Game(
+    kind_files=KIND_FILES,
     name="alluvion",
     title="Alluvion Knights",
     rulebook="001_8ad3594640b7f9f3.txt",

@@ -17,7 +17,7 @@ from sims.alphaside import (
     targets,
     vector,
 )
-from sims.alphaside.catalog import load_catalog
+from sims.alphaside.catalog import KIND_FILES, load_catalog
 from sims.core.protocol import Engines, Game
 
 ENGINES = Engines(
@@ -32,6 +32,7 @@ ENGINES = Engines(
 )
 
 GAME = Game(
+    kind_files=KIND_FILES,
     name="alphaside",
     title="ALPHASIDE",
     rulebook="004_1f484c5fe6094f24.txt",

@@ -437,6 +437,9 @@ class Game:
     # mechbal tune's metrics: name -> sims.core.targets.Target (which imports this module)
     targets: Mapping[str, Any] = field(default_factory=dict)
     identity_exclude: tuple[str, ...] = ()  # catalog files that never decide rows
+    # catalog kind -> its file (``KIND.ID.FIELD`` names for --set): provenance counts and
+    # the placeholders mechbal robust moves (sims.core.readings)
+    kind_files: Mapping[str, str] = field(default_factory=dict)
     # words of this rulebook only: generic modules must not use them (tests/core)
     vocabulary: tuple[str, ...] = ()
 

@@ -117,7 +117,7 @@ class Interrupted(KeyboardInterrupt):
 
 # Files of a game's catalog folder that never decide rows (DESIGN.md: limits are not
 # part of a run's identity; claims are checks). A game adds its own (Game.identity_exclude).
-NOT_IN_IDENTITY = ("limits.toml", "claims.toml")
+NOT_IN_IDENTITY = ("limits.toml", "claims.toml", "readings.toml")
 # How runs are cut into chunks; part of every run's identity, so a run planned another
 # way is never resumed into this one. 2: chunks by rows over many cells.
 CHUNKING = 2

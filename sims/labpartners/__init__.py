@@ -17,7 +17,7 @@ from sims.labpartners import (
     targets,
     vector,
 )
-from sims.labpartners.catalog import load_catalog
+from sims.labpartners.catalog import KIND_FILES, load_catalog
 
 ENGINES = Engines(
     scenarios=battle.sample_scenarios,
@@ -31,6 +31,7 @@ ENGINES = Engines(
 )
 
 GAME = Game(
+    kind_files=KIND_FILES,
     name="labpartners",
     title="Mech Lab Partners",
     rulebook="000_59439b9a56abb334.txt",

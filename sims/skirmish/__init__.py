@@ -16,7 +16,7 @@ from sims.skirmish import (
     targets,
     vector,
 )
-from sims.skirmish.catalog import load_catalog
+from sims.skirmish.catalog import KIND_FILES, load_catalog
 
 ENGINES = Engines(
     scenarios=battle.sample_scenarios,
@@ -34,6 +34,7 @@ ENGINES = Engines(
 )
 
 GAME = Game(
+    kind_files=KIND_FILES,
     name="skirmish",
     title="Mecha Skirmish",
     rulebook="003_25cf03a7d69a340f.txt",
