@@ -443,7 +443,7 @@ def latin_hypercube(items: Sequence[Placeholder], draws: int, seed: int) -> list
         out.append(
             {
                 p.name: int(min(p.high, p.low + math.floor(u * (p.high - p.low + 1))))
-                for p, u in zip(items, row)
+                for p, u in zip(items, row, strict=True)
             }
         )
     return out
