@@ -396,6 +396,10 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     tune.add_parser(sub)  # mechbal tune GAME --param ... --target ...
     dominance.add_parser(sub)  # mechbal dominated GAME
 
+    from analysis.robust_cli import add_parsers as add_robust_parsers
+
+    add_robust_parsers(sub)  # mechbal robust GAME, mechbal readings GAME
+
     p = sub.add_parser(
         "report",
         help="run the default experiments and write the report "
@@ -441,7 +445,7 @@ def _unwritable(exc: OSError, args: argparse.Namespace | None) -> str | None:
     if exc.filename is None or args is None:
         return None
     roots = [getattr(args, "out", None)]
-    if args.command == "report":
+    if args.command in ("report", "robust"):
         roots.append(args.store)
     path = Path(os.fsdecode(exc.filename)).absolute()
     for root in (Path(r).absolute() for r in roots if isinstance(r, str | Path)):
