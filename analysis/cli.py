@@ -156,6 +156,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         sets=sets,
         export=export,
+        robust_budget=args.robust_budget,
     )
     print(f"report written: {index.resolve()}" + (f" (with {sets_text(sets)})" if sets else ""))
     if export is not None:
@@ -417,6 +418,14 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
         "--export",
         metavar="DIR",
         help="also write each page's tables as CSV and every chart as PNG and SVG into DIR/GAME/",
+    )
+    p.add_argument(
+        "--robust-budget",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds per game for a robustness pass whose tags the page prints (default 0: "
+        "read back the last mechbal robust of this catalog, else say not checked)",
     )
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_report)
