@@ -512,7 +512,7 @@ def _tick(bar: Any) -> None:
 # ---- classification ---------------------------------------------------------------------
 
 
-def _count_words(counter: Counter[str], all_of: bool) -> str:
+def _count_words(counter: Counter[str]) -> str:
     parts = []
     for kind in VARIANT_KINDS:
         k = counter.get(kind, 0)
@@ -522,10 +522,7 @@ def _count_words(counter: Counter[str], all_of: bool) -> str:
         parts.append(many if kind == "seat" and k == 2 else f"{k} {one if k == 1 else many}")
     if not parts:
         return "no variant"
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return (
-        "all " if all_of and sum(counter.values()) > 1 and not text.startswith("both") else ""
-    ) + text
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _fmt(value: float, unit: str = "share") -> str:
@@ -567,15 +564,17 @@ def _classify(
             parts.append(f"the placeholders ({len(ph)} of {total} draws flip it{lead})")
         status, words = "fragile", "fragile: depends on " + "; ".join(parts)
         if held:
-            words += f"; holds under {_count_words(held, False)}"
+            words += f"; holds under {_count_words(held)}"
     elif unchecked:
         status = "unconfirmed"
         words = (
-            f"holds under the {_count_words(held, False)} checked; "
+            f"holds where checked ({_count_words(held)}); "
             f"{len({c.variant for c in unchecked})} variants not checked (budget)"
         )
     else:
-        status, words = "robust", f"robust: holds under {_count_words(held, True)}"
+        total = sum(held.values())
+        status = "robust"
+        words = f"robust: holds under all {total} variants ({_count_words(held)})"
     if invalid:
         words += f" ({len({c.variant for c in invalid})} variants did not load)"
     return Tag(verdict.id, verdict.claim, verdict.kind, base, status, words, flips, moved)

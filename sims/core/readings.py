@@ -292,6 +292,12 @@ def _value(value: Any) -> str:
     return f"`{str(value).lower() if isinstance(value, bool) else value}`"
 
 
+def _stop(text: str) -> str:
+    """A sentence ends with a stop."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", ")", '"')) else text + "."
+
+
 def render(readings: Readings) -> str:
     """The readings section of ASSUMPTIONS.md (between :data:`BEGIN` and :data:`END`)."""
     lines = [BEGIN, ""]
@@ -300,7 +306,7 @@ def render(readings: Readings) -> str:
         if r.group and r.group != group:
             lines += [f"### {r.group}", ""] if group is None else ["", f"### {r.group}", ""]
             group = r.group
-        head = f"- **{r.title}** (`{r.id}`, {r.section}). {r.reading}"
+        head = f"- **{r.title}** (`{r.id}`; {r.section}). {_stop(r.reading)}"
         said = f' The rulebook: "{r.words}".' if not r.words.startswith("(") else f" {r.words}"
         if r.switchable:
             alts = ", ".join(
@@ -308,7 +314,7 @@ def render(readings: Readings) -> str:
             )
             switch = f" Switch: `--set {r.parameter}=...`, in force {_value(r.taken)}; alternatives {alts}."
         else:
-            switch = f" No alternative: {r.reason}"
+            switch = f" No alternative: {_stop(r.reason)}"
         lines.append(head + said + switch)
     lines += ["", END]
     return "\n".join(lines)
@@ -499,12 +505,13 @@ def provenance_counts(
             "reading" if name in switched else ("rulebook" if prov == "rulebook" else "assumed")
         ] += 1
     rows.append({"what": "rules parameters (rules.toml)", **params})
+    # the readings no switch above stands for (a rule of play read in the code), once each
     for kind in KINDS:
-        of_kind = [r for r in readings.readings if r.kind == kind]
+        of_kind = [r for r in readings.readings if r.kind == kind and r.parameter not in switched]
         if of_kind:
             rows.append(
                 {
-                    "what": f"readings of the {kind}s",
+                    "what": f"readings of the {kind}s (no switch)",
                     "rulebook": 0,
                     "assumed": 0,
                     "reading": len(of_kind),
