@@ -358,10 +358,11 @@ def lay_out(
             else ""
         )
 
-    flag_table = flags_frame(flags)
-    if flags:
-        tags = pl.DataFrame(report_rests.flag_rows(flags, robustness, game.name))
-        flag_table = flag_table.with_columns(tags.select("status", "tag"))
+    tags = pl.DataFrame(
+        report_rests.flag_rows(flags, robustness, game.name),
+        schema={"status": pl.String, "tag": pl.String},
+    )
+    flag_table = pl.concat([flags_frame(flags), tags], how="horizontal")
     flags_section = Section(
         "What is out of balance",
         report_rests.flags_html(flags, robustness, game.name),

@@ -205,20 +205,13 @@ def flags_html(flags: Sequence[Flag], result: RobustResult | None, game: str) ->
 def flag_rows(
     flags: Sequence[Flag], result: RobustResult | None, game: str
 ) -> list[dict[str, Any]]:
+    """Each flag's robustness: its status (robust, fragile, unconfirmed, unchecked) and tag."""
     tags = {t.verdict: t for t in result.tags} if result else {}
-    return [
-        {
-            "subject": f.subject,
-            "limit": f.limit,
-            "status": (
-                tags.get(flag_id(f.limit, f.subject)).status
-                if tags.get(flag_id(f.limit, f.subject))
-                else "unchecked"
-            ),
-            "tag": tag_words(tags.get(flag_id(f.limit, f.subject)), game),
-        }
-        for f in flags
-    ]
+    rows = []
+    for f in flags:
+        tag = tags.get(flag_id(f.limit, f.subject))
+        rows.append({"status": tag.status if tag else "unchecked", "tag": tag_words(tag, game)})
+    return rows
 
 
 def index_summary(ctx_game: str, prov: pl.DataFrame | None, result: RobustResult | None) -> str:

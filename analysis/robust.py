@@ -5,7 +5,7 @@ depends on X** (the variants that flip it, with the flipped values).
 The variants (:class:`analysis.verdicts.Variant`), in the order they run:
 - both seats: the baseline's rows read from seat a's games, then seat b's (no rerun);
 - every alternative of every reading in ``catalogs/<game>/readings.toml``, one at a time;
-- the game's own: its shipped policies, the ends of a map, its decks
+- the game's own: its shipped policies, the ends of a map, its sampled lists
   (:attr:`analysis.plugin.Analysis.variants`);
 - the placeholders: ``draws`` Latin-hypercube draws moving every assumed numeric catalog
   value a declared range covers, all at once (:func:`sims.core.readings.latin_hypercube`).
@@ -49,7 +49,7 @@ KIND_WORDS = {
     "reading": ("reading alternative", "reading alternatives"),
     "policy": ("policy", "policies"),
     "end": ("map end", "map ends"),
-    "deck": ("deck", "decks"),
+    "sample": ("sampled list", "sampled lists"),
     "placeholder": ("placeholder draw", "placeholder draws"),
 }
 

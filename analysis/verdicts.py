@@ -1,9 +1,9 @@
 """Verdicts: the headline sentences of a page (a flag, the best or worst choice, the
-largest gap, the deck comparison) as objects that know how to recompute themselves from a
+largest gap, a comparison of two lists) as objects that know how to recompute themselves from a
 run's rows and when two outcomes are the same verdict (DESIGN.md "Verdicts: what they
 rest on, whether they survive"). A game's analysis plugin declares them
 (:attr:`analysis.plugin.Analysis.verdicts`) with the variants only it knows (its
-policies, the ends of a map, its decks: :attr:`analysis.plugin.Analysis.variants`);
+policies, the ends of a map, its sampled lists: :attr:`analysis.plugin.Analysis.variants`);
 :mod:`analysis.robust` reruns each under every variant and tags it robust or fragile.
 
 A verdict's ``measure`` gets a :class:`RunRows` (a DuckDB connection whose view
@@ -29,10 +29,10 @@ from analysis.flags import Limit, beyond
 
 SEATS = ("a", "b")
 # what kind of headline a verdict is; the page groups them in this order
-KINDS = ("flag", "best", "worst", "gap", "deck", "other")
+KINDS = ("flag", "best", "worst", "gap", "comparison", "other")
 # the kinds of variants, in the order mechbal robust runs them (cheapest and most
 # telling first: a seat reads rows already run)
-VARIANT_KINDS = ("seat", "reading", "policy", "end", "deck", "placeholder")
+VARIANT_KINDS = ("seat", "reading", "policy", "end", "sample", "placeholder")
 
 
 @dataclass(frozen=True)

@@ -359,7 +359,7 @@ def test_the_analysis_plugin_declares_its_verdicts(game):
     verdicts = list(analysis.verdicts(catalog, limits))
     ids = [v.id for v in verdicts]
     assert len(ids) == len(set(ids)), "verdict ids repeat"
-    assert any(v.kind in ("best", "worst", "gap", "deck") for v in verdicts)
+    assert any(v.kind in ("best", "worst", "gap", "comparison") for v in verdicts)
     if limits:
         assert any(i.startswith("flag:") for i in ids), "limits but no flag verdicts"
     experiments = set(game.experiments)

@@ -102,7 +102,7 @@ def test_placeholders_cover_the_assumed_values_in_their_declared_range():
     readings = rd.load(CATALOGS, "toy")
     items = {p.name: p for p in rd.placeholders(readings, CATALOGS, KIND_FILES)}
     # pawn is the rulebook's; knave and brute are assumed; the range names hp only
-    # (spread 0.5): knave hp 2 -> 1..3, brute hp 5 -> 2.5..7.5 -> 3..8 (half up)
+    # (relative 0.5): knave hp 2 -> 1..3, brute hp 5 -> 2.5..7.5 -> 3..8 (half up)
     assert {n: (p.value, p.low, p.high) for n, p in items.items()} == {
         "fighter.knave.hp": (2, 1, 3),
         "fighter.brute.hp": (5, 3, 8),
