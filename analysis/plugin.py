@@ -73,6 +73,9 @@ class ReportContext:
     # ``--set`` edits the catalog was loaded with; default runs are made with them, and
     # runs made without them are of another catalog
     sets: Mapping[str, Any] = field(default_factory=dict)
+    # the robustness pass of this catalog (analysis.robust.RobustResult) when there is one:
+    # a page tags its headline sentences from it (analysis.report_rests.tagged)
+    robustness: Any = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ section); ``export`` writes the same CSVs and every chart as PNG and SVG into
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import json
@@ -514,8 +515,9 @@ def build_report(
             sets=sets,
         )
         runs = res.analysis.default_runs(ctx)
-        content = res.analysis.page(ctx, runs)
         robustness = report_rests.run_pass(ctx, res.analysis, robust_budget)
+        ctx = dataclasses.replace(ctx, robustness=robustness)
+        content = res.analysis.page(ctx, runs)
         rests = report_rests.rests_on_section(ctx, res.analysis, robustness)
         laid = lay_out(ctx, content, rests, robustness)
         summaries[g.name] = report_rests.index_summary(

@@ -106,6 +106,15 @@ def tag_words(tag: Tag | None, game: str) -> str:
     return tag.words
 
 
+def tagged(ctx: ReportContext, verdict_id: str, sentence: str) -> str:
+    """A page's headline sentence (HTML) with its verdict's robustness tag after it: what
+    every headline a page states carries (not checked, when no pass of this catalog
+    tagged it)."""
+    result = ctx.robustness
+    tag = result.tag(verdict_id) if result is not None else None
+    return f"{sentence} <span class='tag {tag_class(tag)}'>[{html.escape(tag_words(tag, ctx.game.name))}]</span>"
+
+
 def verdicts_html(result: RobustResult | None, game: str) -> str:
     if result is None:
         return (
