@@ -39,6 +39,50 @@ def provenance_frame(ctx: ReportContext) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
+def experiment_kinds(ctx: ReportContext, experiment: str) -> list[str]:
+    """The catalog kinds a run of ``experiment`` reads: every kind whose file decides its
+    rows (the game's files less those that never do, plus the experiment's own)."""
+    from sims.core.runner import NOT_IN_IDENTITY
+
+    exp = ctx.game.experiments[experiment]
+    skip = {
+        f for f in (*NOT_IN_IDENTITY, *ctx.game.identity_exclude) if f not in exp.identity_files
+    }
+    return sorted(k for k, f in ctx.game.kind_files.items() if f not in skip)
+
+
+def experiments_frame(ctx: ReportContext) -> pl.DataFrame:
+    """Per experiment: the values its runs depend on, by provenance (the catalog kinds it
+    reads, entries and fields; every rules parameter; every reading)."""
+    readings = rd.load(ctx.catalog_root, ctx.game.name)
+    rows = []
+    for name in ctx.game.experiments:
+        kinds = experiment_kinds(ctx, name)
+        counts = rd.provenance_counts(
+            ctx.catalog_root,
+            ctx.game.name,
+            ctx.game.kind_files,
+            ctx.catalog.param_provenance,
+            readings,
+            kinds,
+        )
+        rows.append(
+            {
+                "experiment": name,
+                "reads": ", ".join(kinds),
+                **{k: sum(int(r[k]) for r in counts) for k in ("rulebook", "assumed", "reading")},
+            }
+        )
+    schema = {
+        "experiment": pl.String,
+        "reads": pl.String,
+        "rulebook": pl.Int64,
+        "assumed": pl.Int64,
+        "reading": pl.Int64,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
 def readings_frame(ctx: ReportContext) -> pl.DataFrame:
     readings = rd.load(ctx.catalog_root, ctx.game.name)
     rows = []
@@ -152,6 +196,7 @@ def rests_on_section(
     """ "What these numbers rest on": the counts, the readings in force (linked to
     ASSUMPTIONS.md), the policies and the format, then the verdicts with their tags."""
     prov = provenance_frame(ctx)
+    per_experiment = experiments_frame(ctx)
     readings = readings_frame(ctx)
     from analysis.report import frame_table
 
@@ -167,13 +212,15 @@ def rests_on_section(
         f"<a href='{link}'>ASSUMPTIONS.md</a>.</p>"
         + (f"<ul>{said}</ul>" if said else "")
         + frame_table(prov)
+        + "<p>The same counts for each experiment, over the catalog kinds its runs read:</p>"
+        + frame_table(per_experiment)
         + f"<p>Readings in force with an alternative ({switchable.height} of {readings.height}; "
         f"the rest have none a reader could take):</p>"
         + frame_table(switchable, ["reading", "title", "section", "in force", "alternatives"])
         + "<h3>Verdicts and whether they survive</h3>"
         + verdicts_html(result, ctx.game.name)
     )
-    data = {"provenance": prov, "readings": readings}
+    data = {"provenance": prov, "provenance_by_experiment": per_experiment, "readings": readings}
     if result is not None:
         data["verdicts"] = result.tags_frame()
     return Section("What these numbers rest on", body, data)

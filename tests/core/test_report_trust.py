@@ -65,7 +65,14 @@ def test_export_writes_csv_png_and_svg(tmp_path: Path, capsys) -> None:
     )
     assert rc == 0 and f"exported (CSV tables, PNG and SVG charts): {export.resolve()}" in out
     files = sorted(p.name for p in (export / "toy").iterdir())
-    assert files == ["flags.csv", "provenance.csv", "readings.csv", "who-wins.png", "who-wins.svg"]
+    assert files == [
+        "flags.csv",
+        "provenance.csv",
+        "provenance_by_experiment.csv",
+        "readings.csv",
+        "who-wins.png",
+        "who-wins.svg",
+    ]
     assert (export / "toy" / "who-wins.png").read_bytes().startswith(PNG)
     svg = (export / "toy" / "who-wins.svg").read_text()
     assert svg.lstrip().startswith("<svg") and "Which side wins each matchup?" in svg
@@ -247,6 +254,7 @@ def test_sections_read_only_runs_of_their_catalog(tmp_path: Path, capsys, trust_
     assert sorted(p.name for p in (reports / "toy").iterdir()) == [
         "flags.csv",
         "provenance.csv",
+        "provenance_by_experiment.csv",
         "readings.csv",
     ]
 

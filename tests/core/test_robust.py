@@ -201,3 +201,6 @@ def test_the_report_opens_with_what_it_rests_on_and_tags_its_verdicts(tmp_path):
     assert "3 are the rulebook&#x27;s, 7 are assumed" in page and "and 3 are readings" in page
     assert "fragile: depends on hp_rule=equal" in page
     assert "What these numbers rest on" in index.read_text()
+    # the bout reads the fighters: 9 of their values, and the 3 rules parameters with
+    # the reading read in the code: 3 rulebook, 7 assumed, 3 readings
+    assert "<td>bout</td><td>fighter</td><td>3</td><td>7</td><td>3</td>" in page
