@@ -46,6 +46,9 @@ R11 A side whose Armors are all out still takes its morale check when due (the d
     rolled). Morale dice have ``morale_die`` sides, the initiative tie-breaker is a d2
     (D2).
 R12 The Opportunity die is rolled only when ``opportunity_die`` > 0.
+R13 ``skill_dice_use = any``: a Skill die replaces a pool's die only when strictly higher
+    (the pool's die at equal faces); the defender's candidates list Resistive, ECM, then
+    Skill dice, so at equal faces a Defense die is spent before a Skill die.
 """
 
 from __future__ import annotations

@@ -59,6 +59,9 @@ engines agree die for die):
 12. The Opportunity die is rolled only when ``opportunity_die`` > 0, before the
     defender's choice (``block`` counts it). The battery die is rolled after a turn
     only by an Armor still operable at its end.
+13. ``skill_dice_use = any``: a Skill die replaces a pool's die only when strictly
+    higher; the defender's candidates are its Defense dice then its Skill dice, so at
+    equal faces a Defense die is spent first (the first position wins).
 """
 
 from __future__ import annotations
