@@ -32,8 +32,10 @@ EXPERIMENT = queries.EXPERIMENT
 OPTIONS: Mapping[str, Any] = {}  # report.run_default_experiments passes none
 MIRROR = "brawler"  # the loadout whose mirror's draws the page's readers ask about
 # A mirror is "mostly drawn" when more than half its duels reach the round cap
-# undecided: then the round cap, not the dice, decides what most of those duels say.
+# undecided: then the round cap, not the dice, decides what most of those duels say. As
+# with a flag, the label needs the whole 95% interval on one side of it.
 DRAWN_ABOVE = 0.5
+DRAWN, DECIDED, HALF = "most mirrors drawn", "mostly decided", "about half drawn"
 
 
 def _pct(x: float) -> str:
@@ -53,8 +55,9 @@ def loadout_standings(rows: RunRows, seat: str | None) -> pl.DataFrame:
 
 def mirror_draws(rows: RunRows, seat: str | None, loadout: str = MIRROR) -> Outcome:
     """The share of ``loadout``'s mirror duels that are draws (``queries.cells``: the
-    mirror is one cell), with its 95% Wilson interval; label ``most mirrors drawn`` above
-    :data:`DRAWN_ABOVE`, else ``mostly decided``."""
+    mirror is one cell), with its 95% Wilson interval; label ``most mirrors drawn`` when
+    the whole interval lies above :data:`DRAWN_ABOVE`, ``mostly decided`` when it lies
+    below, else ``about half drawn``."""
     cells = queries.cells(rows.con, rows.view).filter(
         (pl.col("run") == rows.run_id)
         & (pl.col("loadout_a") == loadout)
@@ -65,7 +68,7 @@ def mirror_draws(rows: RunRows, seat: str | None, loadout: str = MIRROR) -> Outc
     duels, draws = int(cells["duels"].sum()), int(cells["draws"].sum())
     share = draws / duels
     low, high = wilson(draws, duels)
-    label = "most mirrors drawn" if share > DRAWN_ABOVE else "mostly decided"
+    label = DRAWN if low > DRAWN_ABOVE else DECIDED if high < DRAWN_ABOVE else HALF
     text = (
         f"{draws:,} of {duels:,} {loadout} mirror duels are draws: {_pct(share)} "
         f"(95% {_pct(low)} to {_pct(high)}), {label}"
@@ -108,8 +111,8 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
             Verdict(
                 f"draws:{MIRROR}_mirror",
                 "other",
-                f"most {MIRROR} mirror duels are draws (more than {DRAWN_ABOVE:.0%} reach "
-                f"the round cap undecided)",
+                f"most {MIRROR} mirror duels are draws (the 95% interval of the share "
+                f"that reaches the round cap undecided lies above {DRAWN_ABOVE:.0%})",
                 EXPERIMENT,
                 mirror_draws,
                 OPTIONS,
