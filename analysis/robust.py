@@ -555,9 +555,9 @@ def _classify(
     elif flips:
         named = [c for c in flips if c.kind != "placeholder"]
         ph = [c for c in flips if c.kind == "placeholder"]
-        parts = [f"{c.variant} ({c.text or c.label})" for c in named[:3]]
-        if len(named) > 3:
-            parts.append(f"{len(named) - 3} more")
+        # every variant that flips it, named with the verdict it gives instead (the
+        # sentences are on the robustness page and in the checks CSV)
+        parts = [f"{c.variant} ({c.label}, {_fmt(c.value, verdict.unit)})" for c in named]
         if ph:
             total = sum(1 for c in done if c.kind == "placeholder")
             lead = f"; most moved by {moved[0][0]} (r = {moved[0][1]:+.2f})" if moved else ""

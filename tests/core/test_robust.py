@@ -40,7 +40,7 @@ def test_the_planted_verdicts_are_classified(result):
     assert best.status == "fragile"
     assert [c.variant for c in best.flips] == ["hp_rule=equal"]
     assert best.flips[0].label == "knave"
-    assert best.words.startswith("fragile: depends on hp_rule=equal (knave scores ")
+    assert best.words.startswith("fragile: depends on hp_rule=equal (knave, 79.9%)")
     knave = tags["other:knave"]
     assert knave.status == "robust"
     assert (
@@ -156,7 +156,8 @@ def test_the_classifier_words():
     assert fragile.status == "fragile"
     assert (
         fragile.words
-        == "fragile: depends on r=1 (b leads); the placeholders (1 of 2 draws flip it); holds under 1 placeholder draw"
+        == "fragile: depends on r=1 (b, 50.0%); the placeholders (1 of 2 draws flip it); "
+        "holds under 1 placeholder draw"
     )
     none = _classify(v, base, [_check("r=1", "reading", None, status="unchecked")], [], [], [])
     assert (none.status, none.words) == (
