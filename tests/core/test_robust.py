@@ -40,7 +40,8 @@ def test_the_planted_verdicts_are_classified(result):
     assert best.status == "fragile"
     assert [c.variant for c in best.flips] == ["hp_rule=equal"]
     assert best.flips[0].label == "knave"
-    assert best.words.startswith("fragile: depends on hp_rule=equal (knave, 79.9%)")
+    assert best.words.startswith("fragile: depends on hp_rule=equal (knave, ")
+    assert best.flips[0].value > 0.75  # the d8 knave with 3 HP like everyone (81% at 9,000)
     knave = tags["other:knave"]
     assert knave.status == "robust"
     assert (
