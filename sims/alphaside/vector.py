@@ -28,7 +28,7 @@ dice.
   procedure's order, so a batch of one game on :class:`sims.core.batch.ScriptedDice`
   reads the script the reference engine reads.
 
-Readings where the procedure is silent: the reference engine's R1-R16 (reference.py),
+Readings where the procedure is silent: the reference engine's R1-R17 (reference.py),
 taken the same way so the two agree die for die:
 
 R1  Side A's forward is +1, side B's -1; toward a unit is forward, away backward (also on
