@@ -17,6 +17,7 @@ from sims.core.params import param
 # Readings switched by a rules parameter (catalogs/alphaside/readings.toml)
 DAMAGE_X = ("after_shields", "before_shields")  # whether Shields meet Damage+X
 ADVANCE = ("before", "either")  # when the free Advance is taken: before the action, or either
+PUSH_END = ("collision", "stop")  # a Push cut short by the track's end: a collision, or a stop
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,13 @@ class Parameters:
     # -- Push & Pull
     collision_damage: int = param(
         "damage to everyone in a collision (Shields apply)", "Push & Pull", low=0, high=6
+    )
+    push_end: str = param(
+        "what a Push cut short by the range track's end (a Base) does: a collision "
+        "(the end is terrain) or a stop without damage (a Base is no terrain, unit or "
+        "Garrison)",
+        "Push & Pull",
+        choices=PUSH_END,
     )
     # -- The Timeline / Goal of the game
     spaces: int = param("Timeline spaces in a Phase", "The Timeline", low=4, high=20)

@@ -70,7 +70,8 @@ R12 Push X: the target moves backward (away from the attacker) min(X, hexes to i
     Base) hexes; when that is fewer than X it ran off the track: ``rules.collision``
     damage against its active Shields, the Shields used flipping off
     (``rules.blocked(collision_damage, shields)``). Reaching the end exactly is no
-    collision. Pull X: a target at distance <= 1 is not moved; else it moves forward
+    collision; with ``push_end = stop`` running off it is none either
+    (``rules.pushed_off``). Pull X: a target at distance <= 1 is not moved; else it moves forward
     (toward the attacker) min(X, d - 1) hexes, R2 limits (an ally of the attacker in
     between stops it on its hex), no collision.
 R13 A Fracture set by the attack's own crit counts for that attack's damage (step 6
@@ -454,7 +455,7 @@ def crit_effect(
         v.disarm = True
     elif effect == rules.PUSH:  # reading R12
         moved = step(battle, s, v, -forward(v.side), value)
-        if moved < value:
+        if rules.pushed_off(moved, value, p):
             hurt = int(rules.collision(v.active, p))
             v.active -= int(rules.blocked(p.collision_damage, v.active))
             v.hp -= hurt

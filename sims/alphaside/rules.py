@@ -111,6 +111,13 @@ def collision(shields: Any, params: Any) -> Any:
     return np.maximum(params.collision_damage - shields, 0)
 
 
+def pushed_off(moved: Any, wanted: Any, params: Any) -> Any:
+    """A Push of ``wanted`` hexes cut short (``moved`` fewer) by the range track's end:
+    a collision when ``push_end = collision`` (# reading: the end, a Base, stands for
+    terrain), none when ``stop`` (a Base is none of "terrain, a unit or a Garrison")."""
+    return (moved < wanted) & (params.push_end == "collision")
+
+
 def defeated(hp: Any) -> Any:
     """A unit at 0 HP is defeated."""
     return hp <= 0

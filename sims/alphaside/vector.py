@@ -527,7 +527,7 @@ class _Games:
         x, sg, x_a, v = pos_f[fm], s[g], xa[g], value[g]
         push = ec[move] == rules.PUSH
         back = np.abs(x - (1 - sg) * L)
-        crash = push & (back < v)
+        crash = push & rules.pushed_off(np.minimum(v, back), v, p)  # R12, push_end
         gap = np.abs(x - x_a)
         pull = ~push & ~rules.engaged(gap)
         # the attacker's side [5, k] for the pulls' limit: its units on the board

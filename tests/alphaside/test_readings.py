@@ -32,6 +32,7 @@ from tests.conftest import CATALOGS
 RULEBOOK = Path(__file__).parents[2] / ".." / "shared" / "seeds" / "004_1f484c5fe6094f24.txt"
 BEFORE = {"damage_x": "before_shields"}
 EITHER = {"advance": "either"}
+STOP = {"push_end": "stop"}
 ONE = np.zeros(1, np.int64)
 SHORT = {"phases": 1, "tactics_deck": 12, "spaces": 4, "tactics_draw": 0}
 KEEP = [(k, k) for k in range(9, 1, -1)]  # one side's shuffle that keeps squad order
@@ -210,10 +211,31 @@ def test_advance_after_lands_where_the_advance_goes():
     assert s.tally["tl_w1"][0] == 1 and s.tally["attacks"][0] == 1
 
 
+# ---- push_end ---------------------------------------------------------------------------
+
+
+def test_push_end_hand_traced_game():
+    """Bulwark (A, assault here, Field Repair for 1 Energy) v grunt with 1 Shield, Bases 4
+    hexes apart, one Phase of 4 spaces, no cards (tests/alphaside/test_reference.py's
+    push game). t1 A: to hex 3, Energize. t1 B grunt to hex 3, Rifle: 9, 9, 5, 1 = 3 hits,
+    Damage+1: 3 - 2 + 1 = 2. t3 A: repair; Cannon: 10, 6, 1, 1, 1 = 2 hits, a crit: Push
+    2, but the grunt has 1 hex to its Base. collision: 2 - 1 Shield = 1, then 2 hits - 0
+    Shields = 2: 3 dealt. stop: no damage from the end, the Shield still up: 2 - 1 = 1
+    dealt. t4 B: Rifle misses. 0 VP each: B wins."""
+    script = KEEP + KEEP + d10(9, 9, 5, 1) + d10(10, 6, 1, 1, 1) + d10(1, 1, 1, 1)
+    small = {**SHORT, "tactics_deck": 9, "tactics_per_phase": 0, "board_length": 4}
+    fields = {"unit.bulwark.policy": "assault", "ability.field_repair.energy": 1}
+    for sets, dealt in (({}, 3), (STOP, 1)):
+        c = load_catalog(CATALOGS, overrides={**small, **fields, "unit.grunt.shields": 1, **sets})
+        out = scripted(duel(c, "bulwark", "grunt"), script)
+        want = dict(winner=1, hits_a=2, crits_a=1, damage_b=2, damage_a=dealt, damage_w0_a=dealt)
+        assert {k: out[k] for k in want} == want
+
+
 # ---- the engines agree under each alternative -------------------------------------------
 
 
-@pytest.mark.parametrize("sets", [BEFORE, EITHER, {**BEFORE, **EITHER}], ids=str)
+@pytest.mark.parametrize("sets", [BEFORE, EITHER, STOP, {**BEFORE, **EITHER, **STOP}], ids=str)
 def test_vector_replays_the_references_dice(sets):
     """The reference's dice on every sample battle, replayed: the vector engine reads
     every face in the same order and gives the same results."""
@@ -223,14 +245,14 @@ def test_vector_replays_the_references_dice(sets):
             replay((reference.play_dice, vector.play_dice), b, np.random.default_rng(40 * i + seed))
 
 
-@pytest.mark.parametrize("sets", [BEFORE, EITHER], ids=str)
+@pytest.mark.parametrize("sets", [BEFORE, EITHER, STOP], ids=str)
 def test_reference_and_vector_within_four_standard_errors(sets):
     """Independent dice: the two engines' means of every result on a squad game and a
     duel agree within 4 standard errors."""
     c = load_catalog(CATALOGS, overrides=sets)
     for b, n_ref in (
-        (compile_battle(c, "zeon_strike", "federation_line"), 150),
-        (duel(c, "sniper", "ace"), 400),
+        (compile_battle(c, "zeon_strike", "federation_line"), 100),
+        (duel(c, "artillery", "bulwark"), 300),
     ):
         v = vector.play([b], np.zeros(3000, np.int32), np.random.default_rng(5))
         r = reference.play([b], np.zeros(n_ref, np.int32), np.random.default_rng(6))
