@@ -4,7 +4,7 @@ beside the exact expectation; the ``squads`` round robin's VP; the exact dice od
 charts, queries and balance flags. Installed as the ``mechbal.analysis`` entry point
 ``alphaside`` (pyproject.toml)."""
 
-from analysis.alphaside import choices, flags, report
+from analysis.alphaside import choices, flags, report, verdicts
 from analysis.plugin import Analysis
 
 ANALYSIS = Analysis(
@@ -13,4 +13,7 @@ ANALYSIS = Analysis(
     page=report.build_page,
     limits=flags.LIMITS,  # catalogs/alphaside/limits.toml (the duel round robin's scores)
     choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
+    verdicts=verdicts.verdicts,  # the page's headlines (analysis.verdicts)
+    variants=verdicts.variants,  # every shipped policy played by every unit
+    rests_on=verdicts.rests_on,
 )

@@ -125,12 +125,15 @@ def matchups(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit"
     return round_robin.matchups(con, view, _round_robin(key), SIDE_COLUMNS, aggregates, outputs)
 
 
-def standings(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit") -> pl.DataFrame:
+def standings(
+    con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit", only: str | None = None
+) -> pl.DataFrame:
     """Per run and ``<key>`` over the whole round robin, mirrors left out:
     :func:`analysis.round_robin.standings` (games from its seat, wins, losses, the score
     with its 95% Wilson interval), its mean VP and VP conceded, and its damage per TL
     spent on attacks over every game (the ratio estimator with its delta-method 95%
-    interval, the module docstring)."""
+    interval, the module docstring). ``only`` (``"a"``/``"b"``): from that seat's games
+    alone (the verdicts' seat variants)."""
     seat = (
         "vp_{me} AS vp, vp_{foe} AS vp_against, damage_{me} AS d, tl_attack_{me} AS t, "
         "hits_{me} AS hits, attacks_{me} AS attacks"
@@ -152,7 +155,7 @@ def standings(con: duckdb.DuckDBPyConnection, view: str = DUEL, key: str = "unit
         _ratio("dpt_"),
         "attacks, hits, hits / nullif(attacks, 0) AS hits_per_attack",
     )
-    return round_robin.standings(con, view, _round_robin(key), seat, aggregates, outputs)
+    return round_robin.standings(con, view, _round_robin(key), seat, aggregates, outputs, only=only)
 
 
 def side_a(con: duckdb.DuckDBPyConnection, view: str = DUEL) -> pl.DataFrame:

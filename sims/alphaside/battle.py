@@ -37,8 +37,10 @@ order, so a scripted game reads the same faces in each engine:
       the board (+``value`` active Shields).
    c. Its target: the nearest enemy on the board (ties: lower slot); when u is Engaged
       (``rules.engaged``), the nearest Engaged enemy, which every attack must include.
-   d. Advance (free, once, before the primary action): ``rules.advance_hexes`` (Slow:
-      0 hexes, then Slow is removed). The goal distance is its shortest weapon range
+   d. Advance (free, once, before the primary action; with the rules parameter
+      ``advance = either`` after f-g instead when the policy's weapon weighs more from
+      where the unit stands: reference.py R17): ``rules.advance_hexes`` (Slow: 0 hexes,
+      then Slow is removed). The goal distance is its shortest weapon range
       (policy ``close``) or its longest (``keep_range``); it moves toward the target down
       to the goal, or (keep_range) away from it up to the goal, never past an enemy nor
       off the track. Without a target it moves toward the enemy Base, stopping 1 hex
@@ -61,7 +63,8 @@ order, so a scripted game reads the same faces in each engine:
       cannot be Pulled).
    g. Damage, target by target (an area weapon hits every enemy within ``area`` hexes of
       the target with the same roll): ``rules.combat_damage`` (hits - active Shields,
-      Damage+X from the crit effect and the card, Fracture), the Shields used flip off;
+      Damage+X from the crit effect and the card after Shields, or before them with
+      ``damage_x = before_shields``, Fracture), the Shields used flip off;
       at 0 HP ``rules.defeated``: the unit goes to the Reserve, its token moves
       ``rules.after_defeat``, it recovers full HP and loses its statuses (keeps its
       Energy), and the opponent scores its VP.

@@ -138,7 +138,9 @@ def attack_lines(
         dice, accuracy, crit_from, shields, p, plus_used, fractured, disarmed
     )
     formula = f"max(hits - {shields}, 0)"
-    if plus_used:
+    if plus_used and rules.before_shields(p):  # reading damage_x = before_shields
+        formula = f"max(hits + {plus_used} when a crit lands - {shields}, 0) (Shields block it)"
+    elif plus_used:
         formula += f" + {plus_used} when a crit lands (after Shields)"
     if fractured:
         formula += f", then + {p.fracture_damage} when that reaches {p.fracture_at} (Fracture)"

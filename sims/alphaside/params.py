@@ -14,6 +14,11 @@ from dataclasses import dataclass
 
 from sims.core.params import param
 
+# Readings switched by a rules parameter (catalogs/alphaside/readings.toml)
+DAMAGE_X = ("after_shields", "before_shields")  # whether Shields meet Damage+X
+ADVANCE = ("before", "either")  # when the free Advance is taken: before the action, or either
+PUSH_END = ("collision", "stop")  # a Push cut short by the track's end: a collision, or a stop
+
 
 @dataclass(frozen=True)
 class Parameters:
@@ -35,6 +40,12 @@ class Parameters:
     defeat_delay: int = param(
         "Timeline spaces a defeated unit's token moves", "Damage, Shields & defeat", low=0, high=10
     )
+    damage_x: str = param(
+        "whether Damage+X is added after Shields (they never block it) or to the hits "
+        "before Shields subtract (they block it too); either way only with a hit rolled",
+        "Damage, Shields & defeat",
+        choices=DAMAGE_X,
+    )
     # -- Status effects
     fracture_at: int = param(
         "combat damage from one attack that triggers Fracture", "Status effects", low=1, high=10
@@ -43,6 +54,13 @@ class Parameters:
     # -- Push & Pull
     collision_damage: int = param(
         "damage to everyone in a collision (Shields apply)", "Push & Pull", low=0, high=6
+    )
+    push_end: str = param(
+        "what a Push cut short by the range track's end (a Base) does: a collision "
+        "(the end is terrain) or a stop without damage (a Base is no terrain, unit or "
+        "Garrison)",
+        "Push & Pull",
+        choices=PUSH_END,
     )
     # -- The Timeline / Goal of the game
     spaces: int = param("Timeline spaces in a Phase", "The Timeline", low=4, high=20)
@@ -66,6 +84,12 @@ class Parameters:
     )
     engaged_penalty: int = param(
         "hexes a move that starts Engaged loses", "Movement", low=0, high=3
+    )
+    advance: str = param(
+        "when a unit takes its Advance: before its primary action, or either (after an "
+        "attack when its policy's weapon weighs more from where it stands)",
+        "Activating a unit",
+        choices=ADVANCE,
     )
     dash_hexes: int = param("hexes of a Dash (Speed never adds)", "Movement", low=0, high=10)
     dash_tl: int = param("TL cost of a Dash", "Activating a unit", low=1, high=10)

@@ -96,3 +96,16 @@ def outweighs(weight: Any, best_weight: Any, has_best: Any) -> Any:
     """3f (reading R7): a weapon in range replaces the choice so far when there is none yet
     or its :func:`weapon_weight` is strictly greater (ties: the first weapon)."""
     return _not(has_best) | (weight > best_weight)
+
+
+# ---- 3d. when the Advance comes (004 Playing on ALPHASIDE: "It is a free move, so you
+# can Advance before or after your Primary Action"; rules parameter ``advance``) ----
+
+
+def advances_after(in_now: Any, weight_now: Any, in_then: Any, weight_then: Any) -> Any:
+    """3d with ``advance = either`` (reading R17): Advance after the attack when a weapon
+    reaches the target from where the unit stands (``in_now``) and the weight of the
+    policy's choice there (:func:`weapon_weight`) beats the choice from where the Advance
+    first would take it, strictly (none in range there: any weight beats it); else
+    Advance first."""
+    return in_now & (_not(in_then) | (weight_now > weight_then))

@@ -70,7 +70,8 @@ R12 Push X: the target moves backward (away from the attacker) min(X, hexes to i
     Base) hexes; when that is fewer than X it ran off the track: ``rules.collision``
     damage against its active Shields, the Shields used flipping off
     (``rules.blocked(collision_damage, shields)``). Reaching the end exactly is no
-    collision. Pull X: a target at distance <= 1 is not moved; else it moves forward
+    collision; with ``push_end = stop`` running off it is none either
+    (``rules.pushed_off``). Pull X: a target at distance <= 1 is not moved; else it moves forward
     (toward the attacker) min(X, d - 1) hexes, R2 limits (an ally of the attacker in
     between stops it on its hex), no collision.
 R13 A Fracture set by the attack's own crit counts for that attack's damage (step 6
@@ -86,6 +87,15 @@ R15 Damage tallies count ``rules.combat_damage`` and ``rules.collision`` in full
 R16 The Phase draw: when the walk reaches the first time of Phase 2, 3, ... (before any
     activation at that time) side A then side B draws min(tactics_draw, cards left)
     from the front of its deck, appended to the back of its hand.
+R17 When the Advance comes (rules parameter ``advance``). ``before`` (in force): step d
+    always precedes e-f. ``either``: a unit with a target Advances AFTER its attack
+    when a weapon reaches the target from where it stands and the policy's weight of
+    its choice there (R7) is strictly greater than the weight of its choice from
+    where the Advance (R6) would take it (no weapon there counts as less); then it
+    attacks from where it stands and takes R6's Advance after step g, toward the
+    nearest enemy on the board then (re-chosen: the target may be defeated, pushed or
+    pulled; none: toward the enemy Base), Engaged read then, Slow consumed then, a
+    deploying unit still leaving its Base. Otherwise it Advances first, as ``before``.
 """
 
 from __future__ import annotations
@@ -445,7 +455,7 @@ def crit_effect(
         v.disarm = True
     elif effect == rules.PUSH:  # reading R12
         moved = step(battle, s, v, -forward(v.side), value)
-        if moved < value:
+        if rules.pushed_off(moved, value, p):
             hurt = int(rules.collision(v.active, p))
             v.active -= int(rules.blocked(p.collision_damage, v.active))
             v.hp -= hurt
@@ -525,11 +535,13 @@ def damage(
     """g on one target: ``rules.combat_damage``, the Shields used flip off, Fracture
     removed when it added damage (R13); at 0 HP defeated (R14)."""
     p = battle.params
-    plain = int(rules.combat_damage(hits, v.active, plus))
+    plain = int(rules.combat_damage(hits, v.active, plus, False, p))
     dealt = int(rules.combat_damage(hits, v.active, plus, v.fracture, p))
     if dealt != plain:
         v.fracture = False
-    v.active -= int(rules.blocked(hits, v.active))
+    # the Shields that met damage flip off (the hits; with damage_x = before_shields
+    # the Damage+X too)
+    v.active -= int(rules.blocked(rules.met_by_shields(hits, plus, p), v.active))
     v.hp -= dealt
     s.count("damage", m.side, dealt)  # reading R15: in full
     s.count(f"damage_w{k}", m.side, dealt)
@@ -552,14 +564,47 @@ def defeat(battle: Battle, st: Static, s: State, v: Mech, by: int, t: int) -> No
         s.tally["first_defeat"][by] = t  # reading R15
 
 
+def best_weight(st: Static, m: Mech, target: Mech, d: int) -> float | None:
+    """Reading R7's weight of the weapon the policy would choose against ``target`` at
+    distance ``d`` (None: no weapon reaches)."""
+    in_range = [k for k in st.weapons[m.slot] if st.w_range[m.slot][k] >= d]
+    if not in_range:
+        return None
+    k = choose_weapon(st, m, target, in_range)
+    table = st.w_expected[m.slot][k]
+    return policy.weapon_weight(
+        table[min(target.active, len(table) - 1)], st.w_tl[m.slot][k], st.per_tl[m.slot]
+    )
+
+
+def advances_after(
+    battle: Battle, st: Static, s: State, m: Mech, target: Mech | None, deployed: bool
+) -> bool:
+    """Reading R17 (rules parameter ``advance``): ``before`` always Advances first;
+    ``either`` ("you can Advance before or after your Primary Action") Advances after an
+    attack when the policy's weapon from where the unit stands weighs strictly more than
+    from where the Advance would take it (``policy.advances_after``)."""
+    if battle.params.advance != "either" or target is None:
+        return False
+    now = best_weight(st, m, target, abs(target.pos - m.pos))
+    pos, slow = m.pos, m.slow  # where the Advance would take it, undone
+    advance(battle, st, s, m, target, deployed)
+    then = best_weight(st, m, target, abs(target.pos - m.pos))
+    m.pos, m.slow = pos, slow
+    return bool(policy.advances_after(now is not None, now or 0.0, then is not None, then or 0.0))
+
+
 def activate(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, t: int) -> None:
-    """Steps a-g of one activation at time t."""
+    """Steps a-g of one activation at time t (with ``advance = either``, d may come
+    after f: reading R17)."""
     s.count("activations", m.side)
     s.last = m.side
     deployed = deploy(battle, st, m)
     abilities(battle, st, s, m)
     target = target_of(s, m)
-    advance(battle, st, s, m, target, deployed)
+    later = advances_after(battle, st, s, m, target, deployed)
+    if not later:
+        advance(battle, st, s, m, target, deployed)
     if policy.energizes(target is not None):
         return energize(battle, s, m, t)
     d = abs(target.pos - m.pos)
@@ -567,6 +612,8 @@ def activate(battle: Battle, st: Static, s: State, dice: Dice, m: Mech, t: int) 
     if policy.dashes(target is not None, bool(in_range)):
         return dash(battle, st, s, m, target, t)
     attack(battle, st, s, dice, m, target, choose_weapon(st, m, target, in_range), t)
+    if later:  # R17: the Advance after the attack, toward the nearest enemy now
+        advance(battle, st, s, m, target_of(s, m), deployed)
 
 
 # ---- the walk and the end ----------------------------------------------------------------

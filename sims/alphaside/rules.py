@@ -5,8 +5,9 @@ none restates a rule. Readings where the rulebook is silent are marked ``# readi
 and listed in ``catalogs/alphaside/ASSUMPTIONS.md``; DESIGN.md's readings: crits are
 read from the die's own face before Accuracy and always hit; a 1 always misses;
 Accuracy decides only whether the other faces reach 4. Damage = hits - Shields;
-Damage+X adds after Shields when at least one hit landed; Fracture's 3+ counts combat
-damage after Shields.
+Damage+X adds after Shields when at least one hit landed (rules parameter ``damage_x``:
+``before_shields`` lets Shields block it); Fracture's 3+ counts combat damage after
+Shields. Every reading is an entry of ``catalogs/alphaside/readings.toml``.
 """
 
 from __future__ import annotations
@@ -65,13 +66,40 @@ def blocked(hits: Any, shields: Any) -> Any:
     return np.minimum(hits, shields)
 
 
+def before_shields(params: Any) -> bool:
+    """# reading ``damage_x`` (readings.toml): "Damage+X effects add to that combat
+    damage" and "Each active Shield blocks 1 damage" leave open whether Shields meet
+    Damage+X. ``after_shields`` (in force, DESIGN.md): added after Shields subtract, so
+    they never block it; ``before_shields``: added to the hits, Shields blocking it
+    too. None (no parameters): after."""
+    return params is not None and params.damage_x == "before_shields"
+
+
+def landed_plus(hits: Any, plus: Any) -> Any:
+    """Damage+X counts only when the attack rolled at least one hit (it adds to "that
+    combat damage": no hit, nothing to add to); a Shield blocking the hit does not undo
+    it. Under both ``damage_x`` readings."""
+    return np.where(hits >= 1, plus, 0)
+
+
+def met_by_shields(hits: Any, plus: Any = 0, params: Any = None) -> Any:
+    """The damage the target's active Shields meet, one Shield a point: the hits, and
+    with ``damage_x = before_shields`` the Damage+X too (:func:`blocked` of this is the
+    Shields that flip off)."""
+    return hits + landed_plus(hits, plus) if before_shields(params) else hits
+
+
 def combat_damage(
     hits: Any, shields: Any, plus: Any = 0, fractured: Any = False, params: Any = None
 ) -> Any:
-    """Damage = hits - Shields, then Damage+X (``plus``) when at least one hit landed
-    (# DESIGN reading: after Shields, so Shields do not block it), then Fracture: 3+
-    combat damage from one attack takes 3 more."""
-    base = np.maximum(hits - shields, 0) + np.where(hits >= 1, plus, 0)
+    """Damage = hits - Shields, with Damage+X (``plus``) when at least one hit was rolled
+    (# reading ``damage_x``: after Shields, so they do not block it; ``before_shields``:
+    Shields meet hits + X), then Fracture: 3+ combat damage from one attack takes 3
+    more."""
+    if before_shields(params):
+        base = np.maximum(met_by_shields(hits, plus, params) - shields, 0)
+    else:
+        base = np.maximum(hits - shields, 0) + landed_plus(hits, plus)
     if params is None:
         return base
     return base + np.where(fractured & (base >= params.fracture_at), params.fracture_damage, 0)
@@ -81,6 +109,13 @@ def collision(shields: Any, params: Any) -> Any:
     """Push & Pull: running into terrain, a unit or a Garrison costs everyone involved 2
     damage, Shields applying."""
     return np.maximum(params.collision_damage - shields, 0)
+
+
+def pushed_off(moved: Any, wanted: Any, params: Any) -> Any:
+    """A Push of ``wanted`` hexes cut short (``moved`` fewer) by the range track's end:
+    a collision when ``push_end = collision`` (# reading: the end, a Base, stands for
+    terrain), none when ``stop`` (a Base is none of "terrain, a unit or a Garrison")."""
+    return (moved < wanted) & (params.push_end == "collision")
 
 
 def defeated(hp: Any) -> Any:
@@ -128,7 +163,7 @@ def expected_damage(
     p_hit, p_crit = die_chances(accuracy, crit_from, params)
     return sum(
         (
-            p * int(combat_damage(hits, shields, plus if crits else 0))
+            p * int(combat_damage(hits, shields, plus if crits else 0, False, params))
             for hits, crits, p in hits_and_crits(strength, p_hit, p_crit)
         ),
         Fraction(0),

@@ -28,7 +28,7 @@ dice.
   procedure's order, so a batch of one game on :class:`sims.core.batch.ScriptedDice`
   reads the script the reference engine reads.
 
-Readings where the procedure is silent: the reference engine's R1-R16 (reference.py),
+Readings where the procedure is silent: the reference engine's R1-R17 (reference.py),
 taken the same way so the two agree die for die:
 
 R1  Side A's forward is +1, side B's -1; toward a unit is forward, away backward (also on
@@ -73,6 +73,10 @@ R14 Defeat is checked once per target after its combat damage (a collision's inc
 R15 Damage counted in full (collision included, in its weapon's ``damage_w``);
     ``first_defeat`` is the current time t.
 R16 Entering Phase 2, 3, ... each side draws min(tactics_draw, cards left).
+R17 ``advance = either``: a unit Advances after its attack when a weapon reaches from
+    where it stands and the policy's weight there beats the weight from the Advance's
+    end (none in range there: any); the late Advance re-picks the nearest enemy, reads
+    Engaged and consumes Slow then. ``before``: always first.
 
 Bounds: a token key holds times below ``NEVER`` and 65,536 arrivals a game (a game has
 at most 10 x last_time activations, each defeating at most 5 units).
@@ -304,33 +308,39 @@ class _Games:
         # d. the Advance (R5, R6): forward, or backward for keep_range, within R2's limits
         slow_f = self.slow.reshape(-1)
         slowed = slow_f[fu]
-        slow_f[fu] = False
-        hexes = rules.advance_hexes(st["speed"][key], slowed, has_t & rules.engaged(d), p)
-        goal = st["goal"][key]
+        x2 = self.advance_to(xu, s, key, d, has_t, slowed, deploy)
         fwd = 1 - 2 * s  # side A +1, side B -1
-        far = np.abs((1 - s) * L - xu)  # to the enemy Base
-        ahead = np.where(has_t, np.minimum(far, d), far)  # the target is the nearest enemy
-        closer = has_t & (d > goal)
-        away = has_t & (st["approach"][key] == KEEP) & (d < goal)
-        want = np.where(closer, d - goal, np.where(away, goal - d, np.where(has_t, 0, far - 1)))
-        room = np.where(away, np.abs(xu - s * L), ahead)
-        go = np.maximum(np.minimum(np.minimum(hexes, want), room), 0)
-        x2 = xu + np.where(away, -fwd, fwd) * go
-        x2 = np.where(deploy & (x2 == xu), xu + fwd * np.minimum(ahead, 1), x2).astype(I32)
-        pos_f[fu] = x2
-        # e. the weapons in range; Dash or Energize
-        d2 = np.abs(xt - x2)
+        goal = st["goal"][key]
         wk = key * WEAPONS
-        in0 = has_t & st["w_present"][wk] & (st["w_range"][wk] >= d2)
-        in1 = has_t & st["w_present"][wk + 1] & (st["w_range"][wk + 1] >= d2)
-        attack = in0 | in1
-        dash = policy.dashes(has_t, attack)
-        # f. the weapon (R7)
+        # f's weights (R7): the policy's weight of each weapon against the target's
+        # active Shields
         col = np.minimum(sh_f[eb + tj * n], self.E - 1)
         score = np.where(st["choice"][key] == PER_TL, 1, 0) * len(st["w_expected"])
         table = st["w_score"]
         e0 = table[score + wk * self.E + col]
         e1 = table[score + (wk + 1) * self.E + col]
+        later = np.zeros(len(r), bool)
+        if p.advance == "either":  # R17: Advance after the attack when that weighs more
+            n0, n1 = (
+                has_t & st["w_present"][wk + k] & (st["w_range"][wk + k] >= d) for k in (0, 1)
+            )
+            dt = np.abs(xt - x2)
+            t0, t1 = (
+                has_t & st["w_present"][wk + k] & (st["w_range"][wk + k] >= dt) for k in (0, 1)
+            )
+            now = np.where(n0 & n1, np.maximum(e0, e1), np.where(n0, e0, e1))
+            then = np.where(t0 & t1, np.maximum(e0, e1), np.where(t0, e0, e1))
+            later = policy.advances_after(n0 | n1, now, t0 | t1, then)
+            x2 = np.where(later, xu, x2).astype(I32)
+        slow_f[fu] = slowed & later  # consumed by the Advance (R5), kept until it comes
+        pos_f[fu] = x2
+        # e. the weapons in range; Dash or Energize
+        d2 = np.abs(xt - x2)
+        in0 = has_t & st["w_present"][wk] & (st["w_range"][wk] >= d2)
+        in1 = has_t & st["w_present"][wk + 1] & (st["w_range"][wk + 1] >= d2)
+        attack = in0 | in1
+        dash = policy.dashes(has_t, attack)
+        # f. the weapon (R7)
         w = (in1 & policy.outweighs(e1, e0, in0)).astype(I32)
         wt = wk + w
         cost = np.where(attack, st["w_tl"][wt], np.where(dash, p.dash_tl, p.energize_tl))
@@ -353,6 +363,34 @@ class _Games:
             self.attack(
                 r[i], t[i], s[i], u[i], key[i], eb[i], pe[:, i], xt[i], x2[i], wt[i], w[i], tj[i]
             )
+        if later.any():  # R17: the Advance after the attack, toward the nearest enemy now
+            i = np.flatnonzero(later)
+            fi, si = fu[i], s[i]
+            xi = pos_f[fi]
+            pi = pos_f[eb[i] + ENEMY * n]
+            dk = policy.target_rank(np.abs(pi - xi), ENEMY).min(0)
+            di = dk >> 3
+            slowed = slow_f[fi]
+            slow_f[fi] = False
+            pos_f[fi] = self.advance_to(xi, si, key[i], di, di <= L, slowed, deploy[i])
+
+    def advance_to(self, xu, s, key, d, has_t, slowed, deploy) -> np.ndarray:
+        """3d (R5, R6): where the Advance takes each unit from hex ``xu`` (side ``s``,
+        the nearest enemy at ``d`` when ``has_t``): toward its goal, or backward for
+        keep_range, within R2's limits; a deploying unit still on its Base 1 hex on."""
+        p, st, L = self.p, self.st, self.p.board_length
+        hexes = rules.advance_hexes(st["speed"][key], slowed, has_t & rules.engaged(d), p)
+        goal = st["goal"][key]
+        fwd = 1 - 2 * s  # side A +1, side B -1
+        far = np.abs((1 - s) * L - xu)  # to the enemy Base
+        ahead = np.where(has_t, np.minimum(far, d), far)  # the target is the nearest enemy
+        closer = has_t & (d > goal)
+        away = has_t & (st["approach"][key] == KEEP) & (d < goal)
+        want = np.where(closer, d - goal, np.where(away, goal - d, np.where(has_t, 0, far - 1)))
+        room = np.where(away, np.abs(xu - s * L), ahead)
+        go = np.maximum(np.minimum(np.minimum(hexes, want), room), 0)
+        x2 = xu + np.where(away, -fwd, fwd) * go
+        return np.where(deploy & (x2 == xu), xu + fwd * np.minimum(ahead, 1), x2).astype(I32)
 
     def attack(self, r, t, s, u, key, eb, pe, xt, xa, wt, w, tj) -> None:
         """3f-g. Each game's attack: the card, the abilities, the roll, the Disarm, the
@@ -398,10 +436,10 @@ class _Games:
             if len(move):  # R12
                 self.shove(move, c, f, r, s, xa, value, ec, sh, hp, dealt)
         # 7. damage, target by target (R13, R14, R15)
-        base = rules.combat_damage(hc, sh, pc)
+        base = rules.combat_damage(hc, sh, pc, False, p)
         dmg = rules.combat_damage(hc, sh, pc, frac, p)
         self.frac.reshape(-1)[f] = frac & (dmg == base)
-        self.sh.reshape(-1)[f] = sh - rules.blocked(hc, sh)
+        self.sh.reshape(-1)[f] = sh - rules.blocked(rules.met_by_shields(hc, pc, p), sh)
         hp -= dmg
         dealt += dmg
         total = np.bincount(c, weights=dealt, minlength=m).astype(I32)
@@ -489,7 +527,7 @@ class _Games:
         x, sg, x_a, v = pos_f[fm], s[g], xa[g], value[g]
         push = ec[move] == rules.PUSH
         back = np.abs(x - (1 - sg) * L)
-        crash = push & (back < v)
+        crash = push & rules.pushed_off(np.minimum(v, back), v, p)  # R12, push_end
         gap = np.abs(x - x_a)
         pull = ~push & ~rules.engaged(gap)
         # the attacker's side [5, k] for the pulls' limit: its units on the board
