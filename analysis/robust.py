@@ -268,15 +268,16 @@ def seat_variants() -> list[Variant]:
 class _Group:
     experiment: str
     options: tuple[tuple[str, Any], ...]
+    share: int
     verdicts: tuple[Verdict, ...]
 
 
 def _groups(verdicts: Sequence[Verdict]) -> list[_Group]:
-    keyed: dict[tuple[str, tuple[tuple[str, Any], ...]], list[Verdict]] = {}
+    keyed: dict[tuple[str, tuple[tuple[str, Any], ...], int], list[Verdict]] = {}
     for v in verdicts:
-        key = (v.experiment, tuple(sorted((k, _hashable(x)) for k, x in v.options.items())))
-        keyed.setdefault(key, []).append(v)
-    return [_Group(e, o, tuple(vs)) for (e, o), vs in keyed.items()]
+        options = tuple(sorted((k, _hashable(x)) for k, x in v.options.items()))
+        keyed.setdefault((v.experiment, options, v.share), []).append(v)
+    return [_Group(e, o, share, tuple(vs)) for (e, o, share), vs in keyed.items()]
 
 
 def _hashable(value: Any) -> Any:
@@ -343,7 +344,7 @@ def robust(
         outcome = simulate(
             game,
             group.experiment,
-            n=n,
+            n=max(n // group.share, 1),
             seed=seed,
             catalog_root=root,
             store_root=store,
@@ -470,7 +471,7 @@ def _stored(
         plan = plan_run(
             g.name,
             gr.experiment,
-            n=n,
+            n=max(n // gr.share, 1),
             seed=seed,
             catalog_root=root,
             sets=dict(sets),

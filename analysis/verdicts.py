@@ -77,6 +77,9 @@ class Verdict:
     options: Mapping[str, Any] = field(default_factory=dict)
     same: Callable[[Outcome, Outcome], bool] = same_label
     seats: bool = True  # measure(rows, "a"/"b") reads one seat's games
+    # the run plays the pass's N // share games (a page that plays a study at a share of
+    # its N declares the same share, so the pass reads the same run as the page)
+    share: int = 1
     unit: str = "share"  # how its value prints: share (a per cent), points, number
     # whether the baseline outcome makes this a headline at all (a flag verdict is only
     # a headline when the baseline flags it); robust checks headlines only
@@ -138,6 +141,7 @@ def standing_verdicts(
     subjects: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
     seats: bool = True,
+    share: int = 1,
 ) -> list[Verdict]:
     """The verdicts every round robin's standings carry: the best and the worst
     ``noun`` (label: the choice with the highest / lowest score) and, with a ``limit``,
@@ -160,7 +164,14 @@ def standing_verdicts(
 
     out = [
         Verdict(
-            f"best:{noun}", "best", f"the best {noun}", experiment, extreme(True), opts, seats=seats
+            f"best:{noun}",
+            "best",
+            f"the best {noun}",
+            experiment,
+            extreme(True),
+            opts,
+            seats=seats,
+            share=share,
         ),
         Verdict(
             f"worst:{noun}",
@@ -170,6 +181,7 @@ def standing_verdicts(
             extreme(False),
             opts,
             seats=seats,
+            share=share,
         ),
     ]
     if limit is None:
@@ -206,6 +218,7 @@ def standing_verdicts(
                 flag_of(subject),
                 opts,
                 seats=seats,
+                share=share,
                 headline=lambda o: o.label in ("above", "below"),
             )
         )

@@ -23,6 +23,7 @@ from typing import Any
 import polars as pl
 
 from analysis.alphaside import queries
+from analysis.alphaside.report import SQUAD_SHARE  # the page's squads play N // 4
 from analysis.flags import Limit
 from analysis.verdicts import Outcome, RunRows, Variant, Verdict, standing_verdicts
 
@@ -62,7 +63,7 @@ def side_a_edge(rows: RunRows, seat: str | None = None) -> Outcome:
     )
 
 
-def _side_verdict(experiment: str, what: str) -> Verdict:
+def _side_verdict(experiment: str, what: str, share: int = 1) -> Verdict:
     return Verdict(
         f"side_a:{experiment}",
         "gap",
@@ -71,6 +72,7 @@ def _side_verdict(experiment: str, what: str) -> Verdict:
         side_a_edge,
         {},
         seats=False,  # the edge of one seat over the other: a seat alone means nothing
+        share=share,
     )
 
 
@@ -84,8 +86,9 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
         "unit", DUEL, _standings("unit"), limit=limit, subjects=tuple(catalog.units)
     )
     out.append(_side_verdict(DUEL, "duel round robin"))
-    out += standing_verdicts("squad", SQUADS, _standings("squad"))
-    out.append(_side_verdict(SQUADS, "squads round robin"))
+    # the page plays the squads at a share of its N: the pass reads the same run
+    out += standing_verdicts("squad", SQUADS, _standings("squad"), share=SQUAD_SHARE)
+    out.append(_side_verdict(SQUADS, "squads round robin", SQUAD_SHARE))
     return out
 
 

@@ -91,7 +91,7 @@ class PlaceholderRange:
     relative: float | None = None
     low: float | None = None
     high: float | None = None
-    floor: int = 1
+    floor: int | None = None  # default: 1 for a relative move, none for low..high
     why: str = ""
 
     def bounds(self, value: float) -> tuple[int, int]:
@@ -99,7 +99,10 @@ class PlaceholderRange:
             lo, hi = value * (1 - self.relative), value * (1 + self.relative)
         else:
             lo, hi = float(self.low), float(self.high)  # type: ignore[arg-type]
-        lo_i, hi_i = max(self.floor, math.floor(lo + 0.5)), max(self.floor, math.floor(hi + 0.5))
+        floor = self.floor if self.floor is not None else (1 if self.relative is not None else None)
+        lo_i, hi_i = math.floor(lo + 0.5), math.floor(hi + 0.5)
+        if floor is not None:
+            lo_i, hi_i = max(floor, lo_i), max(floor, hi_i)
         return lo_i, max(lo_i, hi_i)
 
 
@@ -267,19 +270,27 @@ def _placeholders(body: Mapping[str, Any], path: Path) -> tuple[tuple[Placeholde
                 field="relative",
             )
         for name, value in (("relative", relative), ("low", low), ("high", high)):
+            # a relative move is a fraction either way; low and high may be below 0
             if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or (name == "relative" and value < 0)
             ):
                 raise CatalogError(
                     path,
-                    f"expected a number >= 0, got {value!r}",
+                    f"expected a number{' >= 0' if name == 'relative' else ''}, got {value!r}",
                     kind="placeholder range",
                     entry=pattern,
                     field=name,
                 )
         out.append(
             PlaceholderRange(
-                pattern, relative, low, high, int(item.get("floor", 1)), str(item.get("why", ""))
+                pattern,
+                relative,
+                low,
+                high,
+                None if item.get("floor") is None else int(item["floor"]),
+                str(item.get("why", "")),
             )
         )
     return tuple(out), draws
