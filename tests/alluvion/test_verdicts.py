@@ -90,10 +90,12 @@ def test_best_and_worst_by_hand(rows, cat, seat):
     top, bottom = table.row(0, named=True), table.row(-1, named=True)
     assert best.label == top["subject"] and best.value == pytest.approx(top["score"])
     assert worst.label == bottom["subject"] and worst.value == pytest.approx(bottom["score"])
-    # a flag's direction by the one flag rule, on the Wilson interval of the hand score
+    # a flag verdict's label: the side of the limit the hand score lies on (its interval
+    # is the page's flag rule; the pass asks whether a variant moves the number across)
     for r in table.iter_rows(named=True):
         low, high = wilson(r["points"], r["duels"])
-        want = "above" if low > LIMIT.max else "below" if high < LIMIT.min else "within"
+        s = r["score"]
+        want = "above" if s > LIMIT.max else "below" if s < LIMIT.min else "within"
         got = verdicts[flag_id("loadout_score", r["subject"])].measure(rows, seat)
         assert got.label == want and got.value == pytest.approx(r["score"])
 

@@ -531,7 +531,10 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
         assert slider.count() == 2
         slider.first.fill("2")
         slider.first.dispatch_event("input")
-        assert "out of balance" in page.locator("h2").first.inner_text().lower()
+        # what the numbers rest on first, then the flags
+        heads = page.locator("h2")
+        assert heads.nth(0).inner_text() == "What these numbers rest on"
+        assert "out of balance" in heads.nth(1).inner_text().lower()
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "test-artifacts" / "alphaside-report.png"), full_page=True)
     assert seen.errors == [] and seen.requests == []
