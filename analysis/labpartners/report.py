@@ -826,6 +826,8 @@ def sample_distribution(diffs: pl.DataFrame, kaiju_gaps: pl.DataFrame) -> pl.Dat
         "alpha_high": pl.Float64,
         "nearer": pl.Int64,
     }
+    order = {m: i for i, m in enumerate(HEADLINE_METRICS)}
+    rows.sort(key=lambda r: (r["kaiju"] is not None, order.get(r["metric"], 99), r["kaiju"] or ""))
     return pl.DataFrame(rows, schema=schema)
 
 

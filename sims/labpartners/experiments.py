@@ -385,7 +385,9 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
     listed = options.get("alpha_list")
     if listed:
         if "alpha" not in decks:
-            raise CatalogError("--alpha-list", "it replaces the alpha deck, which --decks leaves out")
+            raise CatalogError(
+                "--alpha-list", "it replaces the alpha deck, which --decks leaves out"
+            )
         alpha_list_deck(catalog, listed)  # checked before anything is written
     run = {
         "mode": options.get("mode") or "standalone",

@@ -24,7 +24,8 @@ from tests.registration import installed
 LIMITS = load_limits(CATALOGS / "labpartners" / "limits.toml", ("win_rate", "deck_gap"))
 
 STUDY_HEADINGS = [
-    "What the alpha deck changes",
+    "The alpha deck against the full spread: random alpha decks first",
+    "What the catalog's alpha changes (one sample of an alpha list)",
     "How does each deck build its mechs?",
     "How often does each deck beat each kaiju, at each player count?",
     "Which kaiju does the alpha deck make too hard or too easy?",
@@ -224,6 +225,6 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
         seen.wait_for_charts(len(HEADINGS))
     assert seen.errors == [] and seen.requests == []
     html = (out / "labpartners.html").read_text()
-    assert html.index("What the alpha deck changes") < html.index("Battle only: what should")
+    assert html.index("random alpha decks first") < html.index("Battle only: what should")
     for stem in ("win_rates", "win_by", "crits", "deck_totals", "deck_differences"):
         assert f"href='labpartners/{stem}.csv' download" in html
