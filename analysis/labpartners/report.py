@@ -841,6 +841,11 @@ def largest_kaiju_gap(kaiju_gaps: pl.DataFrame, deck: str = "alpha") -> str | No
     )["kaiju"][0]
 
 
+def _signed(x: float) -> str:
+    """``+1.0``, ``-11.0``; a value that rounds to zero prints ``0.0`` (not ``-0.0``)."""
+    return "0.0" if round(x, 1) == 0 else f"{x:+.1f}"
+
+
 def distribution_sentence(row: Mapping[str, Any]) -> str:
     """One headline metric over the random alpha decks first, then the catalog's alpha as
     one marked sample: "Study completion: over 16 random alpha decks ... the catalog's
@@ -852,8 +857,8 @@ def distribution_sentence(row: Mapping[str, Any]) -> str:
     k = row["samples"]
     text = (
         f"{label}: over {k} random alpha decks the gap to the full spread averages "
-        f"{scale * row['mean']:+.1f} {unit} (sd {scale * row['sd']:.1f} across decks, "
-        f"{scale * row['lowest']:+.1f} to {scale * row['highest']:+.1f}); {row['below']} "
+        f"{_signed(scale * row['mean'])} {unit} (sd {scale * row['sd']:.1f} across decks, "
+        f"{_signed(scale * row['lowest'])} to {_signed(scale * row['highest'])}); {row['below']} "
         f"decks below 0 and {row['above']} above ({row['sure_below']} and "
         f"{row['sure_above']} with the 95% interval wholly on that side)"
     )

@@ -66,9 +66,21 @@ def _gap_label(diff: float, low: float, high: float) -> str:
     return "no gap"
 
 
+# paired differences already read, by (run id, grouping): a run id names its rows' content
+# (the run's identity), so every verdict of one run reads the query once
+_READ: dict[tuple[str, tuple[str, ...]], pl.DataFrame] = {}
+
+
 def _diffs(rows: RunRows, by: tuple[str, ...] = ()) -> pl.DataFrame:
-    frame = queries.paired_differences(rows.con, rows.view, by=by, base=BASE)
-    return frame.filter(pl.col("run") == rows.run_id) if "run" in frame.columns else frame
+    key = (rows.run_id, by)
+    if key not in _READ:
+        frame = queries.paired_differences(rows.con, rows.view, by=by, base=BASE)
+        if "run" in frame.columns:
+            frame = frame.filter(pl.col("run") == rows.run_id)
+        if len(_READ) > 32:
+            _READ.clear()
+        _READ[key] = frame
+    return _READ[key]
 
 
 def _distribution(rows: RunRows) -> pl.DataFrame:

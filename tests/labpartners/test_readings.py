@@ -186,7 +186,7 @@ def test_engines_agree_under_the_alternatives(tmp_path: Path, sets, kaiju) -> No
     """Dealt battles (both decks) under the alternative: the vector engine's win rate
     and mean rounds within 4 standard errors of the reference engine's."""
     means = {}
-    for engine, n in (("reference", 1200), ("vector", 6000)):
+    for engine, n in (("reference", 800), ("vector", 6000)):
         run = simulate(
             GAME,
             "battles",
