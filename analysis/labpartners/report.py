@@ -53,8 +53,8 @@ STUDY_KEY = "full_spread_vs_alpha"  # its outcome in run_default_experiments
 # list exists the headline is the distribution over these (DESIGN.md "Lab Partners' deck
 # question"), the catalog's alpha one marked sample. Each adds one more deck to every game,
 # so the study costs (2 + SAMPLES) / 2 times the two decks alone: at the report's 64,000
-# games 16 samples took the whole report from about 11 s to about 30 s on 2 cores, so
-# every deck keeps the full N.
+# games 16 samples (from 4) took the whole Lab Partners report from about 16-18 to about
+# 39 CPU-seconds (--jobs 2), so every deck keeps the full N.
 SAMPLES = 16
 # The headline's metrics (paired gaps alpha - full); the largest kaiju win-rate gap of the
 # catalog's alpha joins them
