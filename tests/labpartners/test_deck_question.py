@@ -166,3 +166,16 @@ def test_verdicts_measure_what_the_rows_say(tiny) -> None:
     rates = dict(full.iter_rows())
     assert by["worst:kaiju"].label == min(rates, key=rates.get)
     assert by["best:kaiju"].label == max(rates, key=rates.get)
+
+
+def test_a_deck_variant_plays_its_random_deck_as_the_alpha(tmp_path, catalog) -> None:
+    """Variant alpha=alpha-sample-3 (given as --alpha-list ids, no file): the deck alpha
+    plays exactly the rows of alpha-sample-3 of the same run."""
+    variant = next(v for v in V.variants(catalog) if v.id == "alpha=alpha-sample-3")
+    assert variant.kind == "deck" and variant.experiments == (V.STUDY,)
+    run = simulate(
+        GAME, V.STUDY, n=20, seed=1, store_root=tmp_path, options={**V.OPTIONS, **variant.options}
+    )
+    frame = _rows(run)
+    alpha = frame.filter(pl.col("deck") == "alpha").drop("deck")
+    assert alpha.equals(frame.filter(pl.col("deck") == "alpha-sample-3").drop("deck"))
