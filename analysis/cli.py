@@ -156,6 +156,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         sets=sets,
         export=export,
+        robust_budget=args.robust_budget,
     )
     print(f"report written: {index.resolve()}" + (f" (with {sets_text(sets)})" if sets else ""))
     if export is not None:
@@ -396,6 +397,10 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
     tune.add_parser(sub)  # mechbal tune GAME --param ... --target ...
     dominance.add_parser(sub)  # mechbal dominated GAME
 
+    from analysis.robust_cli import add_parsers as add_robust_parsers
+
+    add_robust_parsers(sub)  # mechbal robust GAME, mechbal readings GAME
+
     p = sub.add_parser(
         "report",
         help="run the default experiments and write the report "
@@ -413,6 +418,14 @@ def build_parser(listing: str = "") -> argparse.ArgumentParser:
         "--export",
         metavar="DIR",
         help="also write each page's tables as CSV and every chart as PNG and SVG into DIR/GAME/",
+    )
+    p.add_argument(
+        "--robust-budget",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds per game for a robustness pass whose tags the page prints (default 0: "
+        "read back the last mechbal robust of this catalog, else say not checked)",
     )
     _catalog_and_set_flags(p)
     p.set_defaults(func=cmd_report)
@@ -441,7 +454,7 @@ def _unwritable(exc: OSError, args: argparse.Namespace | None) -> str | None:
     if exc.filename is None or args is None:
         return None
     roots = [getattr(args, "out", None)]
-    if args.command == "report":
+    if args.command in ("report", "robust"):
         roots.append(args.store)
     path = Path(os.fsdecode(exc.filename)).absolute()
     for root in (Path(r).absolute() for r in roots if isinstance(r, str | Path)):

@@ -73,6 +73,9 @@ class ReportContext:
     # ``--set`` edits the catalog was loaded with; default runs are made with them, and
     # runs made without them are of another catalog
     sets: Mapping[str, Any] = field(default_factory=dict)
+    # the robustness pass of this catalog (analysis.robust.RobustResult) when there is one:
+    # a page tags its headline sentences from it (analysis.report_rests.tagged)
+    robustness: Any = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class Analysis:
     # catalog and the limits: what mechbal robust reruns and the page tags
     verdicts: Callable[[Any, Mapping[str, Limit]], Sequence[Any]] | None = None
     # the variants only the game knows (analysis.verdicts.Variant: its shipped policies,
-    # the ends of a map, its decks); readings, seats and placeholders are generic
+    # the ends of a map, its sampled lists); readings, seats and placeholders are generic
     variants: Callable[[Any], Sequence[Any]] | None = None
     # what the page's numbers rest on besides the catalog: (what, words) pairs such as
     # ("policies", "each loadout plays its own policy of policies.toml"), ("format", ...)

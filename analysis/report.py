@@ -19,6 +19,7 @@ section); ``export`` writes the same CSVs and every chart as PNG and SVG into
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import json
@@ -36,7 +37,7 @@ import altair as alt
 import duckdb
 import polars as pl
 
-from analysis.flags import RULE, Flag, flags_frame, load_limits
+from analysis.flags import Flag, flags_frame, load_limits
 from analysis.html import EXPORT_OPTIONS, chart_name, page, write_page
 from analysis.plugin import Analysis, Page, ReportContext, Section, as_section, get_analysis
 from analysis.tables import check_frames, write_tables
@@ -77,19 +78,6 @@ def frame_table(frame: pl.DataFrame, columns: list[str] | None = None, limit: in
     for row in frame.select(columns).head(limit).iter_rows():
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>")
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
-def flags_html(flags: list[Flag]) -> str:
-    """The flags, each with its evidence, and what a flag means (the one rule)."""
-    rule = f"<p class='small rule'>{html.escape(RULE)}</p>"
-    if not flags:
-        return "<p class='ok'>Nothing is outside the limits in <code>limits.toml</code>.</p>" + rule
-    items = "".join(
-        f"<li><strong>{html.escape(f.sentence)}</strong><br>"
-        f"<span class='small'>{html.escape(f.evidence)}</span></li>"
-        for f in flags
-    )
-    return f"<ol class='flags'>{items}</ol>" + rule
 
 
 def verdict(claims: list[ClaimResult]) -> str:
@@ -328,9 +316,18 @@ class GamePage:
     charts: dict[str, alt.TopLevelMixin]
 
 
-def lay_out(ctx: ReportContext, content: Page) -> GamePage:
-    """``reports/<game>.html``'s document: flags first, the plugin's sections (each with
-    download links for its tables), the claims last."""
+def lay_out(
+    ctx: ReportContext,
+    content: Page,
+    rests: Section | None = None,
+    robustness: Any = None,
+) -> GamePage:
+    """``reports/<game>.html``'s document: what its numbers rest on (``rests``, with the
+    verdicts' tags), the flags (tagged from ``robustness``, an
+    :class:`analysis.robust.RobustResult`: fragile ones apart), the plugin's sections
+    (each with download links for its tables), the claims last."""
+    from analysis import report_rests
+
     game, flags = ctx.game, content.flags
     intro = (
         f"<p>{len(flags)} balance flag{'s' if len(flags) != 1 else ''} against "
@@ -362,8 +359,15 @@ def lay_out(ctx: ReportContext, content: Page) -> GamePage:
             else ""
         )
 
+    tags = pl.DataFrame(
+        report_rests.flag_rows(flags, robustness, game.name),
+        schema={"status": pl.String, "tag": pl.String},
+    )
+    flag_table = pl.concat([flags_frame(flags), tags], how="horizontal")
     flags_section = Section(
-        "What is out of balance", flags_html(flags), {"flags": flags_frame(flags)}
+        "What is out of balance",
+        report_rests.flags_html(flags, robustness, game.name),
+        {"flags": flag_table},
     )
     claims_section = Section(
         "Rulebook claims",
@@ -372,7 +376,8 @@ def lay_out(ctx: ReportContext, content: Page) -> GamePage:
         else "<p>(none)</p>",
     )
     laid: list[tuple[str, list[Any]]] = []
-    for item in [flags_section, *content.sections, claims_section]:
+    first = [rests] if rests is not None else []
+    for item in [*first, flags_section, *content.sections, claims_section]:
         section = as_section(item)
         body = section.content
         pieces = list(body) if isinstance(body, list | tuple) else [body]
@@ -470,19 +475,26 @@ def build_report(
     jobs: int = 1,
     sets: Mapping[str, Any] | None = None,
     export: Path | None = None,
+    robust_budget: float = 0.0,
 ) -> Path:
     """Write tables, each game's page and ``index.html``; returns the index path.
 
     Every game is loaded (with ``sets``), checked and computed first, so a bad catalog
     writes nothing; then each game's default experiments run into the store (resumable)
     and the pages follow, each with its CSV files in ``reports_dir/<game>/``; with
-    ``export``, the CSV files and every chart as PNG and SVG go to ``export/<game>/``."""
+    ``export``, the CSV files and every chart as PNG and SVG go to ``export/<game>/``.
+    ``robust_budget`` (seconds per game) runs a robustness pass (:mod:`analysis.robust`)
+    whose tags the page prints; 0 reads back the last ``mechbal robust`` of this catalog,
+    if any, and says the verdicts were not checked otherwise."""
+    from analysis import report_rests
+
     sets = dict(sets or {})
     computed = [compute(g, catalog_root, sets) for g in games]
     if export is not None:
         writable_folder(export, "--export")
     writable_folder(reports_dir, "--out")
     pages: dict[str, tuple[Path, list[Flag]]] = {}
+    summaries: dict[str, str] = {}
     for res in computed:
         g = res.game
         write_tables(g, res.frames, reports_dir / "tables")
@@ -503,8 +515,14 @@ def build_report(
             sets=sets,
         )
         runs = res.analysis.default_runs(ctx)
+        robustness = report_rests.run_pass(ctx, res.analysis, robust_budget)
+        ctx = dataclasses.replace(ctx, robustness=robustness)
         content = res.analysis.page(ctx, runs)
-        laid = lay_out(ctx, content)
+        rests = report_rests.rests_on_section(ctx, res.analysis, robustness)
+        laid = lay_out(ctx, content, rests, robustness)
+        summaries[g.name] = report_rests.index_summary(
+            g.name, report_rests.provenance_frame(ctx), robustness
+        )
         images = render_charts(laid.charts) if export is not None else {}
         path = write_page(Path(reports_dir) / f"{g.name}.html", laid.html)
         _write_files(Path(reports_dir) / g.name, laid.files)
@@ -525,9 +543,24 @@ def build_report(
                 f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
                 f"flag{'s' if len(flags) != 1 else ''}:</p><ul>{items}</ul>"
             )
+        if res.game.name in summaries:
+            link = f"<p class='rests'>{summaries[res.game.name]}</p>" + link
         link += _tool_links(Path(reports_dir), res.game.name)
         sections.append(game_section(res, link))
     with_sets = f" with <strong>{html.escape(sets_text(sets))}</strong>" if sets else ""
+    rests_intro = (
+        "<h2>What these numbers rest on</h2><p>Every game below mixes what its rulebook "
+        "states with placeholders (values invented where it prints none), readings of rules "
+        "it leaves silent, and the policies our bots play. Each game's line counts them; "
+        "each page opens with the detail and tags every headline verdict robust (it holds "
+        "under every reading, policy, seat and placeholder draw checked) or fragile (naming "
+        "what flips it).</p>"
+        + "".join(
+            f"<p><strong>{html.escape(res.game.title)}</strong>: {summaries[res.game.name]}</p>"
+            for res in computed
+            if res.game.name in summaries
+        )
+    )
     doc = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<title>mechbal balance report</title>"
@@ -535,6 +568,7 @@ def build_report(
         "<h1>mechbal balance report</h1>"
         f"<p class='small'>Generated {stamp} from catalog folder "
         f"<code>{html.escape(str(catalog_root))}</code>{with_sets}.</p>"
+        + rests_intro
         + "\n".join(sections)
         + "</body></html>"
     )

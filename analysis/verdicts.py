@@ -1,9 +1,9 @@
 """Verdicts: the headline sentences of a page (a flag, the best or worst choice, the
-largest gap, the deck comparison) as objects that know how to recompute themselves from a
+largest gap, a comparison of two lists) as objects that know how to recompute themselves from a
 run's rows and when two outcomes are the same verdict (DESIGN.md "Verdicts: what they
 rest on, whether they survive"). A game's analysis plugin declares them
 (:attr:`analysis.plugin.Analysis.verdicts`) with the variants only it knows (its
-policies, the ends of a map, its decks: :attr:`analysis.plugin.Analysis.variants`);
+policies, the ends of a map, its sampled lists: :attr:`analysis.plugin.Analysis.variants`);
 :mod:`analysis.robust` reruns each under every variant and tags it robust or fragile.
 
 A verdict's ``measure`` gets a :class:`RunRows` (a DuckDB connection whose view
@@ -29,10 +29,10 @@ from analysis.flags import Limit, beyond
 
 SEATS = ("a", "b")
 # what kind of headline a verdict is; the page groups them in this order
-KINDS = ("flag", "best", "worst", "gap", "deck", "other")
+KINDS = ("flag", "best", "worst", "gap", "comparison", "other")
 # the kinds of variants, in the order mechbal robust runs them (cheapest and most
 # telling first: a seat reads rows already run)
-VARIANT_KINDS = ("seat", "reading", "policy", "end", "deck", "placeholder")
+VARIANT_KINDS = ("seat", "reading", "policy", "end", "sample", "placeholder")
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,8 @@ def standing_verdicts(
     """The verdicts every round robin's standings carry: the best and the worst
     ``noun`` (label: the choice with the highest / lowest score) and, with a ``limit``,
     a flag verdict per choice in ``subjects`` (label: ``above``, ``below`` or
-    ``within``, by the one flag rule; a headline only where the baseline flags it)."""
+    ``within`` by :func:`side_of`; a headline only where the baseline's estimate lies
+    beyond the limit)."""
     opts = dict(options or {})
 
     def extreme(highest: bool) -> Callable[[RunRows, str | None], Outcome]:
@@ -180,9 +181,11 @@ def standing_verdicts(
             if table.is_empty():
                 return Outcome("absent", math.nan, text=f"{subject} is not in the run")
             row = table.row(0, named=True)
-            side = beyond(row["low"], row["high"], limit)
-            label = side[0] if side else "within"
-            words = f"{label} the limit {_pct(limit.min)}..{_pct(limit.max)}"
+            label = side_of(row["score"], limit)
+            flagged = beyond(row["low"], row["high"], limit) is not None
+            words = f"{label} the limit {_pct(limit.min)}..{_pct(limit.max)}" + (
+                "" if flagged or label == "within" else ", but its interval reaches back inside"
+            )
             return Outcome(
                 label,
                 row["score"],
@@ -207,6 +210,19 @@ def standing_verdicts(
             )
         )
     return out
+
+
+def side_of(value: float, limit: Limit) -> str:
+    """Where a flag verdict's number lies: ``above`` the limit's max, ``below`` its min,
+    else ``within``. A flag verdict's label is read from the estimate, not its interval:
+    a robustness pass runs a smaller N than the page, and what it asks is whether a
+    variant moves the number across the limit, not whether a smaller sample still
+    excludes it (the page's flag itself keeps the one flag rule)."""
+    if value > limit.max:
+        return "above"
+    if value < limit.min:
+        return "below"
+    return "within"
 
 
 def flag_id(limit: str, subject: str) -> str:

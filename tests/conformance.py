@@ -320,3 +320,47 @@ def test_vector_replays_the_references_dice(game, catalog):
                 replay(eng.play_dice, scenario, np.random.default_rng(100 * i + seed))
             except AssertionError as e:
                 raise AssertionError(f"{label}, seed {100 * i + seed}: {e}") from e
+
+
+# ---- readings as data and verdicts (DESIGN.md "Verdicts: what they rest on") --------------
+
+
+def test_readings_are_registered_and_assumptions_agree(game):
+    """Every game has readings.toml; every switch loads with each alternative and holds
+    its value in force; every assumed rules switch is a registered reading; and the
+    readings section of ASSUMPTIONS.md is the one generated from the file."""
+    from sims.core import readings as rd
+
+    root = catalogs_of(game)
+    readings = rd.load(root, game.name)
+    assert readings.path.is_file(), f"{readings.path} is missing"
+    assert readings.readings, f"{readings.path} lists no reading"
+    assert rd.problems(readings, game.load_catalog, root) == []
+    assumptions = root / game.name / "ASSUMPTIONS.md"
+    section = rd.section_of(assumptions.read_text())
+    assert section is not None, f"{assumptions} has no generated readings section"
+    assert section == rd.render(readings), (
+        f"{assumptions} disagrees with readings.toml: run mechbal readings {game.name} --write"
+    )
+
+
+def test_the_analysis_plugin_declares_its_verdicts(game):
+    """mechbal robust has something to check in every game: verdicts whose ids are
+    unique, and flag verdicts for the flags (ids flag:<limit>:<subject>)."""
+    from analysis.flags import load_limits
+    from analysis.plugin import get_analysis
+
+    analysis = get_analysis(game.name)
+    assert analysis is not None and analysis.verdicts is not None
+    root = catalogs_of(game)
+    catalog = game.load_catalog(root)
+    limits_path = game.limits_path(root)
+    limits = load_limits(limits_path, analysis.limits) if limits_path.is_file() else {}
+    verdicts = list(analysis.verdicts(catalog, limits))
+    ids = [v.id for v in verdicts]
+    assert len(ids) == len(set(ids)), "verdict ids repeat"
+    assert any(v.kind in ("best", "worst", "gap", "comparison") for v in verdicts)
+    if limits:
+        assert any(i.startswith("flag:") for i in ids), "limits but no flag verdicts"
+    experiments = set(game.experiments)
+    assert {v.experiment for v in verdicts} <= experiments

@@ -22,7 +22,8 @@ exactly this order, so a scripted battle reads the same faces in each engine:
    assigned. Spot values on targets are cleared.
 2. **Initiative.** In round 1 of an ambush only the ambushing side acts (the other still
    defends). Otherwise the side whose highest Skill die (its "Ace") is higher goes
-   first; on equal Aces the larger sum of Skill dice; still equal, a d2 (1: A first).
+   first; on equal Aces the larger sum of Skill dice (``initiative_tie = sum``; with
+   ``roll`` straight to the d2); still equal, a d2 (1: A first).
 3. **Turns.** The sides in initiative order, each side's operable Armors in slot order,
    each taking ``actions`` actions. The target is the first operable enemy Armor (slot
    order); ``d`` is the distance to it. Each action is the first of these that applies:
@@ -70,6 +71,12 @@ exactly this order, so a scripted battle reads the same faces in each engine:
       who is out of the fight at 0 HP), with ``choice`` the attacker's
       ``rules.chosen_kind``. An Armor with no system left is inoperable.
    g. otherwise the action is lost.
+   "Else Skill die" above is ``skill_dice_use = fill``. With ``any`` every die an action
+   spends from a pool (Attack, Move, Spot, the target's Move pool against a grapple) is
+   the pool's highest or the highest Skill die, whichever is higher (the pool's at equal
+   faces; ``rules.skill_replaces``), and the defender chooses from its Defense dice and
+   its Skill dice together (a Defense die first at equal faces). With ``direct_hits_carry
+   = attack`` the Direct Hits of one attack count toward ``hits_per_system`` alone.
    After its turn a depleted Armor rolls the battery die; ``rules.shuts_down`` takes it
    out of the battle.
 4. **Foot soldiers.** Sides with squads left roll ``squad_initiative_die`` (A then B; a

@@ -162,11 +162,16 @@ def top_two(sides: Pool) -> dict[Pair, Fraction]:
 
 
 @functools.cache
-def first_two(pool: Pool, skill: Pool) -> dict[Pair, Fraction]:
+def first_two(pool: Pool, skill: Pool, in_every_pool: bool = False) -> dict[Pair, Fraction]:
     """The dice a Knight assigns to its first and second use of a pool in a round: the
     pool's highest, then its second-highest; once the pool has run out, the Skill dice
     from the top (Skill, Wild Dice: "Take from this pool if you run out of dice"), and 0
-    with nothing left. The first die is the pool's even when a Skill die is higher."""
+    with nothing left. The first die is the pool's even when a Skill die is higher.
+    ``in_every_pool`` (``skill_dice_use = any``, ``rules.skill_in_every_pool``): each
+    use takes the higher of the pool's and the Skill dice's highest, so the two dice are
+    the top two of pool and Skill dice together."""
+    if in_every_pool and skill:
+        return first_two(tuple(sorted(pool + skill)), ())
     if len(pool) >= 2:
         return top_two(pool)
     if len(pool) == 1:
@@ -325,8 +330,9 @@ def round_outcome(
     rule = _Rules(params)
     hits: dict[int, Fraction] = {}
     margins: dict[int, Fraction] = {}
-    for (a1, a2), pa in first_two(tuple(sorted(attack)), skill).items():
-        for (d1, d2), pd in first_two(tuple(sorted(defense)), skill).items():
+    every = rules.skill_in_every_pool(params)
+    for (a1, a2), pa in first_two(tuple(sorted(attack)), skill, every).items():
+        for (d1, d2), pd in first_two(tuple(sorted(defense)), skill, every).items():
             (h1, m1), (h2, m2) = rule(a1, spot, d1), rule(a2, spot, d2)
             p = pa * pd
             hits[h1 + h2] = hits.get(h1 + h2, 0) + p

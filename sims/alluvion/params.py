@@ -18,6 +18,13 @@ from sims.core.params import param
 SWITCH = ("on", "off")
 SYSTEM_LOSS = ("roll", "choice")  # Damage: roll 1d6 over numbered systems, or choose
 SMART_DEFENSE = ("ecm", "all")  # which Defense dice may be set against a Smart weapon
+# Skill, Wild Dice: a Skill die only once the pool has run out ("Take from this pool if
+# you run out"), or in place of any pool's die whenever it is higher ("assigned in lieu
+# of dice from any pool")
+SKILL_DICE_USE = ("fill", "any")
+INITIATIVE_TIE = ("sum", "roll")  # Initiative: equal Aces go to the larger sum, or a d2
+# Damage: Direct Hits count toward "every 2" over the battle, or within one attack
+DIRECT_HITS_CARRY = ("battle", "attack")
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,17 @@ class Parameters:
     # -- Stats: the Skill (Wild) dice every Knight rolls each round
     skill_dice: int = param("Skill dice rolled every round", "Stats", low=0, high=4)
     skill_die: int = param("sides of a Skill die", "Stats", low=2, high=12)
+    skill_dice_use: str = param(
+        "when a Skill die is assigned: fill (only once the pool an action draws from is "
+        "spent) or any (in place of any pool's die whenever it is higher)",
+        "Skill, Wild Dice",
+        choices=SKILL_DICE_USE,
+    )
+    initiative_tie: str = param(
+        "equal Aces: the larger sum of Skill dice goes first (then a d2), or a d2 at once",
+        "Initiative",
+        choices=INITIATIVE_TIE,
+    )
     # -- The Systems
     systems_per_kind: int = param(
         "systems of one kind an Armor may carry", "The Systems", low=1, high=4
@@ -103,6 +121,12 @@ class Parameters:
         "the same, smart weapons (they ignore cover)", "Damage", low=1, high=12
     )
     hits_per_system: int = param("Direct Hits that destroy one system", "Damage", low=1, high=6)
+    direct_hits_carry: str = param(
+        "Direct Hits toward a destroyed system: accumulate over the battle, or count "
+        "within one attack (an odd one is lost)",
+        "Damage",
+        choices=DIRECT_HITS_CARRY,
+    )
     system_loss: str = param(
         "how a destroyed system is picked: roll 1d6 over the numbered "
         "systems (a 6 hits the pilot), or the attacker's choice",

@@ -46,6 +46,9 @@ R11 A side whose Armors are all out still takes its morale check when due (the d
     rolled). Morale dice have ``morale_die`` sides, the initiative tie-breaker is a d2
     (D2).
 R12 The Opportunity die is rolled only when ``opportunity_die`` > 0.
+R13 ``skill_dice_use = any``: a Skill die replaces a pool's die only when strictly higher
+    (the pool's die at equal faces); the defender's candidates list Resistive, ECM, then
+    Skill dice, so at equal faces a Defense die is spent before a Skill die.
 """
 
 from __future__ import annotations
@@ -169,17 +172,31 @@ def spend_highest(pool: list[int]) -> int:
     return pool.pop(i)
 
 
-def spend_attack(a: Armor) -> int:
-    """Spend the highest unspent Attack die, rocket included (R2), else Skill die, else 0."""
-    if not a.attack:
+def spend_pool(pool: list[int], a: Armor, params) -> int:
+    """Spend the highest unspent die of ``pool`` (R2), or the Armor's highest Skill die
+    where ``rules.skill_replaces`` (``skill_dice_use``: fill once the pool is spent; any
+    whenever the Skill die is higher); 0 when neither has a die."""
+    if rules.skill_replaces(max(pool, default=0), max(a.skill, default=0), params):
         return spend_highest(a.skill)
+    return spend_highest(pool)
+
+
+def spend_attack(a: Armor, params) -> int:
+    """Spend the highest unspent Attack die, rocket included (R2), else (``rules.
+    skill_replaces``) the highest Skill die, else 0."""
+    best = max((f for f, _ in a.attack), default=0)
+    if rules.skill_replaces(best, max(a.skill, default=0), params):
+        return spend_highest(a.skill)
+    if not a.attack:
+        return 0
     i = max(range(len(a.attack)), key=lambda j: a.attack[j][0])
     return a.attack.pop(i)[0]
 
 
-def spend_move(a: Armor) -> int:
-    """The highest unspent Move die, else Skill die, else 0 (spent)."""
-    return spend_highest(a.move) if a.move else spend_highest(a.skill)
+def spend_move(a: Armor, params) -> int:
+    """The highest unspent Move die, else (``rules.skill_replaces``) Skill die, else 0
+    (spent)."""
+    return spend_pool(a.move, a, params)
 
 
 # ---- 1. pools ----------------------------------------------------------------------------
@@ -218,17 +235,15 @@ def pools(battle: Battle, s: State, dice: Dice) -> None:
 
 def initiative(battle: Battle, s: State, dice: Dice) -> tuple[int, ...]:
     """The sides acting in step 3, in order: the ambusher alone in round 1 of an ambush;
-    else the higher Ace (highest Skill die), then the larger Skill sum, then a d2."""
+    else ``rules.initiative_first`` (the higher Ace, highest Skill die; equal Aces the
+    larger Skill sum with initiative_tie = sum), then a d2."""
     if s.round == 1 and battle.ambush >= 0:
         return (battle.ambush,)
     skill = [[f for a in s.side_armors(side) if not a.out for f in a.skill] for side in (A, B)]
     aces = [max(x, default=0) for x in skill]
     sums = [sum(x) for x in skill]
-    if aces[A] != aces[B]:
-        first = A if aces[A] > aces[B] else B
-    elif sums[A] != sums[B]:
-        first = A if sums[A] > sums[B] else B
-    else:
+    first = rules.initiative_first(aces[A], aces[B], sums[A], sums[B], battle.params)
+    if first < 0:
         first = A if roll(dice, D2) == 1 else B
     return (first, 1 - first)
 
@@ -296,18 +311,18 @@ def action(battle: Battle, s: State, dice: Dice, a: Armor, k: int) -> None:
         return break_free(s, a)
     q = enemy_squad_in_range(battle, s, a) if last else None
     if policy.clears_infantry(bool(battle.clear_infantry[a.slot]), last, q is not None):
-        return clear_infantry(s, a, q)
+        return clear_infantry(battle, s, a, q)
     if t is None:
         return None  # g: nothing to act on
     spotter, die_left = bool(battle.spotter[a.slot]), bool(a.spot or a.skill)
     ally, sees = ally_yet_to_act(s, a), within_reach(battle, a, t, d)
     if policy.spots(spotter, last, die_left, ally, sees):
-        return spot(s, a, t)
+        return spot(battle, s, a, t)
     grappling, grappled = a.grappling >= 0, a.grappled_by >= 0
     if policy.grapples(
         bool(battle.grapple[a.slot]), d, grappling, grappled, t.grappled_by >= 0, bool(a.skill)
     ):
-        return grapple(s, a, t)
+        return grapple(battle, s, a, t)
     kind = attack_kind(battle, a, d)
     goal = move_goal(battle, a, d, kind)
     if goal is not None:
@@ -330,26 +345,26 @@ def release(s: State, held: Armor) -> None:
         held.grappled_by = -1
 
 
-def clear_infantry(s: State, a: Armor, q: int) -> None:
+def clear_infantry(battle: Battle, s: State, a: Armor, q: int) -> None:
     """3b: the highest unspent Attack die (else Skill die) fells that many soldiers."""
     enemy = 1 - a.side
-    fall = int(rules.soldiers_fall(spend_attack(a), s.squads[enemy][q]))
+    fall = int(rules.soldiers_fall(spend_attack(a, battle.params), s.squads[enemy][q]))
     s.squads[enemy][q] -= fall
     s.count("soldiers_lost", enemy, fall)
 
 
-def spot(s: State, a: Armor, t: Armor) -> None:
-    """3c: the highest unspent Spot die (else Skill die) on the target; a higher Spot
-    replaces a lower one."""
-    die = spend_highest(a.spot) if a.spot else spend_highest(a.skill)
+def spot(battle: Battle, s: State, a: Armor, t: Armor) -> None:
+    """3c: the highest unspent Spot die (else Skill die, ``spend_pool``) on the target; a
+    higher Spot replaces a lower one."""
+    die = spend_pool(a.spot, a, battle.params)
     s.spot[a.side][t.slot] = max(s.spot[a.side][t.slot], die)
 
 
-def grapple(s: State, a: Armor, t: Armor) -> None:
+def grapple(battle: Battle, s: State, a: Armor, t: Armor) -> None:
     """3d: the highest Skill die against the target's highest Move die (else Skill die,
-    else 0), both spent."""
+    else 0; ``spend_move``), both spent."""
     mine = spend_highest(a.skill)
-    theirs = spend_move(t)
+    theirs = spend_move(t, battle.params)
     if rules.grapples(mine, theirs):
         a.grappling, t.grappled_by = t.slot, a.slot
         s.count("grapples", a.side)
@@ -357,7 +372,8 @@ def grapple(s: State, a: Armor, t: Armor) -> None:
 
 def move(battle: Battle, a: Armor, t: Armor, d: int, goal: int) -> None:
     """3e: toward the target by ``rules.hexes_moved``, stopping at the goal."""
-    hexes = int(rules.hexes_moved(int(battle.base_move[a.slot]), spend_move(a), battle.params))
+    p = battle.params
+    hexes = int(rules.hexes_moved(int(battle.base_move[a.slot]), spend_move(a, p), p))
     a.pos += min(hexes, d - goal) * (1 if t.pos > a.pos else -1)
     if not a.usable()[rules.MOVEMENT]:
         a.cover = 0  # reading R9: leaves cover whenever it moves
@@ -365,19 +381,24 @@ def move(battle: Battle, a: Armor, t: Armor, d: int, goal: int) -> None:
 
 def attack(battle: Battle, s: State, dice: Dice, a: Armor, t: Armor, d: int, kind: str) -> None:
     """3f: the highest unspent Attack die (else Skill die) against the target."""
-    resolve(battle, s, dice, a.side, a.slot, t, spend_attack(a), kind, d)
+    resolve(battle, s, dice, a.side, a.slot, t, spend_attack(a, battle.params), kind, d)
 
 
 def defend(battle: Battle, t: Armor, value: int, spot_value: int, opp: int, kind: str) -> int:
     """The defender's die against one attack, spent: from the dice that may meet it
     (a Smart attack: ECM only with smart_defense = ecm), ``block`` the smallest that makes
     it miss else the smallest, ``highest`` the highest; Resistive before ECM at equal
-    faces (R2); none: the highest Skill die; none: 0."""
+    faces (R2); none: the highest Skill die; none: 0. With ``skill_dice_use = any``
+    (``rules.skill_in_every_pool``) the unspent Skill dice are among the dice it chooses
+    from, after the Defense dice at equal faces."""
     p = battle.params
     ecm_only = kind == "smart" and p.smart_defense == "ecm"
-    # (face, 0 Resistive / 1 ECM, roll order): min breaks equal faces Resistive first
+    # (face, 0 Resistive / 1 ECM / 2 Skill, roll order): min breaks equal faces
+    # Resistive first, Skill last
     cands = [] if ecm_only else [(f, 0, i) for i, f in enumerate(t.resistive)]
     cands += [(f, 1, i) for i, f in enumerate(t.ecm)]
+    if rules.skill_in_every_pool(p):
+        cands += [(f, 2, i) for i, f in enumerate(t.skill)]
     if not cands:
         return spend_highest(t.skill)
     if policy.blocks(battle.defense[t.slot]):
@@ -385,7 +406,7 @@ def defend(battle: Battle, t: Armor, value: int, spot_value: int, opp: int, kind
         face, fam, i = min(misses or cands)
     else:
         face, fam, i = min(cands, key=lambda c: (-c[0], c[1], c[2]))
-    (t.ecm if fam == 1 else t.resistive).pop(i)
+    (t.resistive, t.ecm, t.skill)[fam].pop(i)
     return face
 
 

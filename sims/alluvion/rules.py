@@ -108,6 +108,24 @@ def skill_dice(params: Any) -> tuple[int, ...]:
     return (params.skill_die,) * params.skill_dice
 
 
+def skill_in_every_pool(params: Any) -> bool:
+    """Skill, Wild Dice (# reading ``skill_dice_use``): with ``any`` ("They can be
+    assigned in lieu of dice from any pool") the unspent Skill dice count among the dice
+    of every pool an assignment chooses from (the defender's too); with ``fill`` ("Take
+    from this pool if you run out") only once that pool is spent."""
+    return params.skill_dice_use == "any"
+
+
+def skill_replaces(pool_face: Any, skill_face: Any, params: Any) -> Any:
+    """Whether an action that spends a pool's highest die (``pool_face``, 0 when the pool
+    is spent) spends the highest Skill die (``skill_face``, 0 none left) instead:
+    ``fill`` only when the pool is spent; ``any`` whenever the Skill die is higher (at
+    equal faces the pool's own die, keeping the Skill die for later)."""
+    if skill_in_every_pool(params):
+        return skill_face > pool_face
+    return (pool_face == 0) & (skill_face > 0)
+
+
 def rocket_dice(rockets: int, params: Any) -> tuple[int, ...]:
     return (params.rocket_die,) * rockets
 
@@ -202,10 +220,14 @@ def beyond_range(distance: Any, params: Any) -> Any:
 
 
 def systems_lost(direct_hits_before: Any, direct_hits_now: Any, params: Any) -> Any:
-    """Systems destroyed by hits that take an Armor's Direct Hits from ``before`` to
-    ``now``: one for every 2 Direct Hits it has taken (# reading: they accumulate over the
-    battle, so an odd one waits for the next)."""
-    return direct_hits_now // params.hits_per_system - direct_hits_before // params.hits_per_system
+    """Systems destroyed by one attack's hits that take an Armor's Direct Hits from
+    ``before`` to ``now``: one for every 2 Direct Hits (# reading ``direct_hits_carry``:
+    with ``battle`` they accumulate over the battle, so an odd one waits for the next;
+    with ``attack`` they count within the attack and an odd one is lost)."""
+    per = params.hits_per_system
+    if params.direct_hits_carry == "attack":
+        return (direct_hits_now - direct_hits_before) // per
+    return direct_hits_now // per - direct_hits_before // per
 
 
 def loss_target(face: Any, live: Any, params: Any) -> Any:
@@ -236,6 +258,22 @@ def chosen_kind(live_counts: Any) -> Any:
     order = np.array(CHOICE_ORDER)
     has = live[..., order] > 0
     return order[np.argmax(has, axis=-1)]
+
+
+# ---- initiative ------------------------------------------------------------------------
+
+
+def initiative_first(ace_a: Any, ace_b: Any, sum_a: Any, sum_b: Any, params: Any) -> Any:
+    """Initiative: "The side with the highest Ace goes first" (its highest Skill die):
+    0 side A, 1 side B, -1 a tie the d2 decides. # reading ``initiative_tie``: equal
+    Aces go to the larger sum of Skill dice with ``sum``, straight to the d2 with
+    ``roll``."""
+    if params.initiative_tie == "sum":
+        by_sum = np.where(sum_a > sum_b, 0, np.where(sum_b > sum_a, 1, -1))
+    else:
+        by_sum = np.full(np.shape(sum_a), -1)
+    code = np.where(ace_a > ace_b, 0, np.where(ace_b > ace_a, 1, by_sum))
+    return code.item() if code.ndim == 0 else code
 
 
 # ---- moving, spotting, grappling ------------------------------------------------------------

@@ -59,6 +59,9 @@ engines agree die for die):
 12. The Opportunity die is rolled only when ``opportunity_die`` > 0, before the
     defender's choice (``block`` counts it). The battery die is rolled after a turn
     only by an Armor still operable at its end.
+13. ``skill_dice_use = any``: a Skill die replaces a pool's die only when strictly
+    higher; the defender's candidates are its Defense dice then its Skill dice, so at
+    equal faces a Defense die is spent first (the first position wins).
 """
 
 from __future__ import annotations
@@ -297,8 +300,17 @@ class _Battles:
         self, pool: np.ndarray, slot: int, rows: np.ndarray, fallback: bool = True
     ) -> np.ndarray:
         """The highest unspent die of ``pool`` of Armor ``slot`` in each row (else, with
-        ``fallback``, its highest unspent Skill die; else 0), spent."""
+        ``fallback``, its highest unspent Skill die; else 0), spent. With
+        ``skill_dice_use = any`` and ``fallback`` the Skill die is spent instead wherever
+        it is higher (``rules.skill_replaces``)."""
         face, j = top(pool[slot].take(rows, axis=1))
+        if fallback and rules.skill_in_every_pool(self.p):
+            fk, jk = top(self.K[slot].take(rows, axis=1))
+            sk = rules.skill_replaces(face, fk, self.p)
+            mine = ~sk & (face > 0)
+            pool[slot, j[mine], rows[mine]] = 0
+            self.K[slot, jk[sk], rows[sk]] = 0
+            return np.where(sk, fk, face)
         has = face > 0
         pool[slot, j[has], rows[has]] = 0
         if fallback and not has.all():
@@ -447,6 +459,11 @@ class _Battles:
         cand = self.D[t].take(rows, axis=1)  # [k, n]
         if p.smart_defense == "ecm":
             cand[: self.wr, kind == SMART] = 0
+        wd = len(cand)
+        if rules.skill_in_every_pool(p):
+            # skill_dice_use = any: the Skill dice are candidates too, after the Defense
+            # dice (the first position wins at equal faces)
+            cand = np.concatenate([cand, self.K[t].take(rows, axis=1)])
         valid = cand > 0
         miss = valid & ~rules.is_hit(att, sp, cand + opp, p)
         f_miss, j_miss = lowest(cand, miss)
@@ -456,7 +473,11 @@ class _Battles:
         face = np.where(block, np.where(f_miss > 0, f_miss, f_low), f_high)
         j = np.where(block, np.where(f_miss > 0, j_miss, j_low), j_high)
         has = face > 0
-        self.D[t, j[has], rows[has]] = 0
+        own = has & (j < wd)
+        self.D[t, j[own], rows[own]] = 0
+        if wd < len(cand):
+            sk = has & (j >= wd)
+            self.K[t, j[sk] - wd, rows[sk]] = 0
         if not has.all():
             face[~has] = self.take(self.K, t, rows[~has], fallback=False)
         dv = face + opp
@@ -499,8 +520,7 @@ class _Battles:
         """2. [2, N]: the side acting first and second (-1: none) in each battle."""
         k = (self.K * self.op[:, None, :]).reshape(2, -1, self.n)
         ace, tot = k.max(1), k.sum(1)
-        by_sum = np.where(tot[0] > tot[1], 0, np.where(tot[1] > tot[0], 1, -1))
-        first = np.where(ace[0] > ace[1], 0, np.where(ace[1] > ace[0], 1, by_sum))
+        first = rules.initiative_first(ace[0], ace[1], tot[0], tot[1], self.p)
         ambushed = (self.ambush != AMBUSH["none"]) if r == 1 else np.zeros(self.n, bool)
         tie = np.flatnonzero(live & (first < 0) & ~ambushed)
         if len(tie):

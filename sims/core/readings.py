@@ -84,19 +84,19 @@ class Reading:
 @dataclass(frozen=True)
 class PlaceholderRange:
     """A pattern of assumed numeric catalog values (``KIND.ID.FIELD`` with ``*``) and
-    their plausible range: ``spread`` (a fraction of each value either way) or ``low`` and
+    their plausible range: ``relative`` (a fraction of each value either way) or ``low`` and
     ``high`` (absolute); values stay whole numbers and at least ``floor``."""
 
     pattern: str
-    spread: float | None = None
+    relative: float | None = None
     low: float | None = None
     high: float | None = None
     floor: int = 1
     why: str = ""
 
     def bounds(self, value: float) -> tuple[int, int]:
-        if self.spread is not None:
-            lo, hi = value * (1 - self.spread), value * (1 + self.spread)
+        if self.relative is not None:
+            lo, hi = value * (1 - self.relative), value * (1 + self.relative)
         else:
             lo, hi = float(self.low), float(self.high)  # type: ignore[arg-type]
         lo_i, hi_i = max(self.floor, math.floor(lo + 0.5)), max(self.floor, math.floor(hi + 0.5))
@@ -249,7 +249,7 @@ def _placeholders(body: Mapping[str, Any], path: Path) -> tuple[tuple[Placeholde
                 kind="placeholder range",
                 field="field",
             )
-        if unknown := set(item) - {"field", "spread", "low", "high", "floor", "why"}:
+        if unknown := set(item) - {"field", "relative", "low", "high", "floor", "why"}:
             raise CatalogError(
                 path,
                 "unknown field",
@@ -257,16 +257,16 @@ def _placeholders(body: Mapping[str, Any], path: Path) -> tuple[tuple[Placeholde
                 entry=pattern,
                 field=sorted(unknown)[0],
             )
-        spread, low, high = item.get("spread"), item.get("low"), item.get("high")
-        if (spread is None) == (low is None or high is None):
+        relative, low, high = item.get("relative"), item.get("low"), item.get("high")
+        if (relative is None) == (low is None or high is None):
             raise CatalogError(
                 path,
-                "give spread, or low and high",
+                "give relative, or low and high",
                 kind="placeholder range",
                 entry=pattern,
-                field="spread",
+                field="relative",
             )
-        for name, value in (("spread", spread), ("low", low), ("high", high)):
+        for name, value in (("relative", relative), ("low", low), ("high", high)):
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, int | float) or value < 0
             ):
@@ -279,7 +279,7 @@ def _placeholders(body: Mapping[str, Any], path: Path) -> tuple[tuple[Placeholde
                 )
         out.append(
             PlaceholderRange(
-                pattern, spread, low, high, int(item.get("floor", 1)), str(item.get("why", ""))
+                pattern, relative, low, high, int(item.get("floor", 1)), str(item.get("why", ""))
             )
         )
     return tuple(out), draws
@@ -292,6 +292,12 @@ def _value(value: Any) -> str:
     return f"`{str(value).lower() if isinstance(value, bool) else value}`"
 
 
+def _stop(text: str) -> str:
+    """A sentence ends with a stop."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", ")", '"')) else text + "."
+
+
 def render(readings: Readings) -> str:
     """The readings section of ASSUMPTIONS.md (between :data:`BEGIN` and :data:`END`)."""
     lines = [BEGIN, ""]
@@ -300,7 +306,7 @@ def render(readings: Readings) -> str:
         if r.group and r.group != group:
             lines += [f"### {r.group}", ""] if group is None else ["", f"### {r.group}", ""]
             group = r.group
-        head = f"- **{r.title}** (`{r.id}`, {r.section}). {r.reading}"
+        head = f"- **{r.title}** (`{r.id}`; {r.section}). {_stop(r.reading)}"
         said = f' The rulebook: "{r.words}".' if not r.words.startswith("(") else f" {r.words}"
         if r.switchable:
             alts = ", ".join(
@@ -308,7 +314,7 @@ def render(readings: Readings) -> str:
             )
             switch = f" Switch: `--set {r.parameter}=...`, in force {_value(r.taken)}; alternatives {alts}."
         else:
-            switch = f" No alternative: {r.reason}"
+            switch = f" No alternative: {_stop(r.reason)}"
         lines.append(head + said + switch)
     lines += ["", END]
     return "\n".join(lines)
@@ -499,12 +505,13 @@ def provenance_counts(
             "reading" if name in switched else ("rulebook" if prov == "rulebook" else "assumed")
         ] += 1
     rows.append({"what": "rules parameters (rules.toml)", **params})
+    # the readings no switch above stands for (a rule of play read in the code), once each
     for kind in KINDS:
-        of_kind = [r for r in readings.readings if r.kind == kind]
+        of_kind = [r for r in readings.readings if r.kind == kind and r.parameter not in switched]
         if of_kind:
             rows.append(
                 {
-                    "what": f"readings of the {kind}s",
+                    "what": f"readings of the {kind}s (no switch)",
                     "rulebook": 0,
                     "assumed": 0,
                     "reading": len(of_kind),

@@ -65,12 +65,19 @@ def test_export_writes_csv_png_and_svg(tmp_path: Path, capsys) -> None:
     )
     assert rc == 0 and f"exported (CSV tables, PNG and SVG charts): {export.resolve()}" in out
     files = sorted(p.name for p in (export / "toy").iterdir())
-    assert files == ["flags.csv", "who-wins.png", "who-wins.svg"]
+    assert files == [
+        "flags.csv",
+        "provenance.csv",
+        "provenance_by_experiment.csv",
+        "readings.csv",
+        "who-wins.png",
+        "who-wins.svg",
+    ]
     assert (export / "toy" / "who-wins.png").read_bytes().startswith(PNG)
     svg = (export / "toy" / "who-wins.svg").read_text()
     assert svg.lstrip().startswith("<svg") and "Which side wins each matchup?" in svg
     flags = pl.read_csv(export / "toy" / "flags.csv")
-    assert flags.columns == ["subject", "limit", "value", "sentence", "evidence"]
+    assert flags.columns == ["subject", "limit", "value", "sentence", "evidence", "status", "tag"]
     # the same CSV beside the page, linked under its section
     beside = reports / "toy" / "flags.csv"
     assert beside.read_bytes() == (export / "toy" / "flags.csv").read_bytes()
@@ -243,7 +250,13 @@ def test_sections_read_only_runs_of_their_catalog(tmp_path: Path, capsys, trust_
     command = f"mechbal simulate toy bout --n 900 --jobs 2 --catalog {catalogs} --out {store}"
     assert command in notice
     assert "vegaEmbed" not in page  # no chart of the old run
-    assert sorted(p.name for p in (reports / "toy").iterdir()) == ["flags.csv"]  # old CSVs gone
+    # old CSVs gone; what the page rests on is of the catalog, not of a run
+    assert sorted(p.name for p in (reports / "toy").iterdir()) == [
+        "flags.csv",
+        "provenance.csv",
+        "provenance_by_experiment.csv",
+        "readings.csv",
+    ]
 
     # A run of the edited catalog is read again; with --set, it is of other settings.
     rc, out, _ = run(

@@ -189,15 +189,17 @@ OTHER_COMMANDS = [c for c in RUN if c.doc not in GUIDES]
 
 def shrink(words: list[str]) -> list[str]:
     """mechbal's argv with --n cut to SMALL_N (given where the default is the report's
-    64,000) and --jobs 1."""
+    64,000 or robust's 16,000), --jobs 1, and two placeholder draws for robust."""
     out = list(words)
     for flag, value in (("--n", SMALL_N), ("--jobs", 1)):
         if flag in out:
             k = out.index(flag) + 1
             out[k] = str(min(int(out[k]), value))
-    needs_n = out[0] in ("report", "diff") or (out[0] == "tune" and "--list" not in out)
+    needs_n = out[0] in ("report", "diff", "robust") or (out[0] == "tune" and "--list" not in out)
     if needs_n and "--n" not in out and not {"-h", "--help"} & set(out):
         out += ["--n", str(SMALL_N)]
+    if out[0] == "robust" and "--draws" not in out:  # two placeholder draws show the way
+        out += ["--draws", "2"]
     return out
 
 

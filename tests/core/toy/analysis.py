@@ -14,6 +14,7 @@ from analysis.flags import Standing, standing_flags
 from analysis.plugin import Analysis, Page, ReportContext
 from analysis.query import connect
 from analysis.round_robin import RoundRobin
+from analysis.verdicts import Outcome, Verdict, standing_verdicts
 from sims.core.runner import simulate
 
 
@@ -48,4 +49,38 @@ def page(ctx: ReportContext, runs: Mapping[str, Any]) -> Page:
     return Page([("Who wins?", win_rate_heatmap(win, text))], flags)
 
 
-ANALYSIS = Analysis("toy", default_runs, page, limits=("win_rate",))
+# ---- verdicts (analysis.verdicts): one planted to flip, one to hold ------------------------
+
+KNAVE_FLOOR = 0.40  # "knave is no pushover": it scores above this whatever the reading
+
+
+def standings_of(rows: Any, seat: str | None) -> pl.DataFrame:
+    table = round_robin.standings(rows.con, rows.view, RoundRobin("side"), only=seat)
+    return table.rename({"side": "subject"})
+
+
+def knave_holds_up(rows: Any, seat: str | None) -> Outcome:
+    row = standings_of(rows, seat).filter(pl.col("subject") == "knave").row(0, named=True)
+    label = "above 40%" if row["score"] > KNAVE_FLOOR else "at or below 40%"
+    return Outcome(label, row["score"], row["low"], row["high"], f"knave scores {row['score']:.1%}")
+
+
+def verdicts(catalog: Any, limits: Mapping[str, Any]) -> list[Verdict]:
+    out = standing_verdicts(
+        "fighter",
+        "bout",
+        standings_of,
+        limit=limits.get("win_rate"),
+        subjects=sorted(catalog.fighters),
+    )
+    out.append(Verdict("other:knave", "other", "knave is no pushover", "bout", knave_holds_up))
+    return out
+
+
+def rests_on(catalog: Any) -> list[tuple[str, str]]:
+    return [("format", "one fighter a side, every ordered pair, mirrors included")]
+
+
+ANALYSIS = Analysis(
+    "toy", default_runs, page, limits=("win_rate",), verdicts=verdicts, rests_on=rests_on
+)

@@ -63,6 +63,12 @@ ROUND_OF = {1: 0, -1: 1, 0: 2}  # sign of a - b -> winner code (0 A, 1 B, 2 draw
 class Parameters:
     round_cap: int = param("rounds before more HP wins", "1", low=1, high=20)
     coin_bonus: int = param("added to the die on heads", "1", low=0, high=3)
+    # a reading planted for the robustness tests: whether a fighter's HP is its own
+    hp_rule: str = param(
+        "each fighter's own HP (catalog) or 3 HP for everyone (equal)",
+        "1",
+        choices=("catalog", "equal"),
+    )
 
 
 @dataclass(frozen=True)
@@ -81,12 +87,15 @@ class Catalog:
     overrides: tuple[tuple[str, Any], ...] = ()
 
 
+KIND_FILES = {"fighter": "fighters.toml"}
+
+
 def load_catalog(root: Path | str, overrides: Mapping[str, Any] | None = None) -> Catalog:
     folder = Path(root) / "toy"
     if not folder.is_dir():
         raise CatalogError(folder, "catalog folder not found")
     docs = {name: load_toml(folder / name) for name in ("rules.toml", "fighters.toml")}
-    apply_overrides(docs, overrides or {}, {"fighter": "fighters.toml"}, "rules.toml")
+    apply_overrides(docs, overrides or {}, KIND_FILES, "rules.toml")
     params, provenance = load_params(Parameters, folder / "rules.toml", docs["rules.toml"])
     specs = [FieldSpec("die", "int", min=2, max=20), FieldSpec("hp", "int", min=1, max=9)]
     path = folder / "fighters.toml"
@@ -152,9 +161,13 @@ class Duel:
     hp: np.ndarray  # int16[2]
 
 
+EQUAL_HP = 3  # hp_rule = equal
+
+
 def compile_duel(catalog: Catalog, a: str, b: str) -> Duel:
     f = catalog.fighters
-    return Duel(catalog.params, np.array([f[a].die, f[b].die]), np.array([f[a].hp, f[b].hp]))
+    hp = [EQUAL_HP, EQUAL_HP] if catalog.params.hp_rule == "equal" else [f[a].hp, f[b].hp]
+    return Duel(catalog.params, np.array([f[a].die, f[b].die]), np.array(hp))
 
 
 def batch_key(duel: Duel) -> Any:
@@ -319,6 +332,7 @@ GAME = Game(
     exact=exact,
     checks={"p_round": p_round, "die": lambda catalog, fighter: catalog.fighters[fighter].die},
     rules_version="toy-1",
+    kind_files=KIND_FILES,
     engines=Engines(
         scenarios,
         play_reference,
