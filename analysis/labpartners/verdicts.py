@@ -5,11 +5,11 @@ random alpha decks beside the catalog's):
 
 - the deck question, random alpha decks first: per headline measure (study completion,
   lesson-take rate, win rate) the sign of the random decks' mean gap to the full spread
-  (``deck:random:<metric>``);
+  (``comparison:random:<metric>``);
 - the catalog alpha's gaps (``gap:alpha:<metric>``: study completion, lesson-take, win
   rate; label the sign of the gap when its paired 95% interval excludes 0, else "no
   gap") and the kaiju it moves most (``gap:alpha:kaiju``: label that kaiju and the sign);
-- whether the catalog alpha is typical of random alpha decks (``deck:alpha_typical``:
+- whether the catalog alpha is typical of random alpha decks (``comparison:alpha_typical``:
   within their range on every headline measure, or which measures it leaves);
 - the page's flags (``flag:win_rate:<kaiju>``, ``flag:deck_gap:<kaiju>``, limits.toml),
   and the easiest and hardest kaiju with the full spread (``best:kaiju``,
@@ -17,7 +17,7 @@ random alpha decks beside the catalog's):
 
 Lab Partners is cooperative: there are no seats in the DESIGN sense (sides of a battle),
 so every verdict has ``seats=False``. Variants: each random alpha deck standing in for
-the catalog's alpha (kind ``deck``, through ``--alpha-list``), the other standalone Battle
+the catalog's alpha (kind ``sample``, through ``--alpha-list``), the other standalone Battle
 policies of policies.toml and other seatings of players.toml (kind ``policy``).
 """
 
@@ -42,7 +42,15 @@ from analysis.labpartners.report import (
     typical,
 )
 from analysis.readings import wilson
-from analysis.verdicts import Outcome, RunRows, Variant, Verdict, flag_id, standing_verdicts
+from analysis.verdicts import (
+    Outcome,
+    RunRows,
+    Variant,
+    Verdict,
+    flag_id,
+    side_of,
+    standing_verdicts,
+)
 from sims.labpartners.game.decks import alpha_samples
 
 # the options of the page's study run (report.run_default_experiments): the verdicts read
@@ -194,9 +202,12 @@ def _deck_gap_flag(kaiju: str, limit: Limit) -> Callable[[RunRows, str | None], 
         if not part.height:
             return Outcome("absent", math.nan, text=f"{kaiju} is not in the run")
         r = part.row(0, named=True)
+        # the label from the estimate (analysis.verdicts.side_of: a smaller robust N asks
+        # whether a variant moves the gap across the limit); the page's flag keeps the
+        # one flag rule on the interval of |gap|
         size, low, high = abs_interval(r["diff"], r["low"], r["high"])
-        side = beyond(low, high, limit)
-        label = side[0] if side else "within"
+        label = side_of(size, limit)
+        flagged = beyond(low, high, limit) is not None
         return Outcome(
             label,
             r["diff"],
@@ -204,7 +215,8 @@ def _deck_gap_flag(kaiju: str, limit: Limit) -> Callable[[RunRows, str | None], 
             r["high"],
             f"the alpha's win rate against {kaiju} is {_pts(r['diff'])} points from the full "
             f"spread's (95% {_pts(r['low'])} to {_pts(r['high'])}), {label} the deck-gap "
-            f"limit of {100 * limit.max:.1f} points",
+            f"limit of {100 * limit.max:.1f} points"
+            + ("" if flagged or label == "within" else ", but its interval reaches back inside"),
         )
 
     return measure
@@ -215,8 +227,8 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
     opts = dict(OPTIONS)
     out = [
         Verdict(
-            f"deck:random:{metric}",
-            "deck",
+            f"comparison:random:{metric}",
+            "comparison",
             f"random alpha decks change {TITLES[metric]} against the full spread",
             STUDY,
             _random_mean(metric),
@@ -253,8 +265,8 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
     )
     out.append(
         Verdict(
-            "deck:alpha_typical",
-            "deck",
+            "comparison:alpha_typical",
+            "comparison",
             "the catalog's alpha is typical of random alpha decks",
             STUDY,
             _typical,
@@ -294,7 +306,7 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
 
 
 def variants(catalog: Any) -> list[Variant]:
-    """Each random alpha deck in place of the catalog's alpha (kind deck: the same
+    """Each random alpha deck in place of the catalog's alpha (kind sample: the same
     sampled decks the page plays, given as ``--alpha-list``), and the other standalone
     Battle policies and seatings the study can play (kind policy)."""
     out = []
@@ -303,7 +315,7 @@ def variants(catalog: Any) -> list[Variant]:
         out.append(
             Variant(
                 f"alpha={deck.id}",
-                "deck",
+                "sample",
                 f"{deck.id} (the rulebook's counts drawn from the full spread) in place of "
                 "the catalog's alpha",
                 options={"alpha_list": listed},

@@ -128,10 +128,10 @@ def test_verdicts_are_registered_and_read_the_pages_run(catalog) -> None:
     got = analysis.verdicts(catalog, limits)
     ids = [v.id for v in got]
     assert len(ids) == len(set(ids)) and all(v.kind in KINDS for v in got)
-    assert {"deck:alpha_typical", "gap:alpha:win", "flag:deck_gap:cinderwyrm"} <= set(ids)
+    assert {"comparison:alpha_typical", "gap:alpha:win", "flag:deck_gap:cinderwyrm"} <= set(ids)
     assert all(v.options == {"alpha_samples": report.SAMPLES} and not v.seats for v in got)
     kinds = {v.kind for v in analysis.variants(catalog)}
-    assert kinds == {"deck", "policy"}
+    assert kinds == {"sample", "policy"}
     assert [w for w, _ in analysis.rests_on(catalog)] == ["format", "policies", "decks"]
 
 
@@ -151,7 +151,7 @@ def test_verdicts_measure_what_the_rows_say(tiny) -> None:
     samples = [f"alpha-sample-{k}" for k in range(1, report.SAMPLES + 1)]
     gaps = [_gap(frame, d, "win") for d in samples]
     mean = sum(gaps) / len(gaps)
-    assert math.isclose(by["deck:random:win"].value, mean, abs_tol=1e-9)
+    assert math.isclose(by["comparison:random:win"].value, mean, abs_tol=1e-9)
     # the kaiju the catalog alpha moves most, and the typical-of-random verdict
     kaiju = sorted(frame["kaiju"].unique().to_list())
     moved = {k: _gap(frame, "alpha", "win", k) for k in kaiju}
@@ -160,7 +160,9 @@ def test_verdicts_measure_what_the_rows_say(tiny) -> None:
     assert math.isclose(by["gap:alpha:kaiju"].value, moved[top], abs_tol=1e-9)
     lo, hi = min(gaps), max(gaps)
     inside_win = lo <= _gap(frame, "alpha", "win") <= hi
-    assert ("win" in by["deck:alpha_typical"].label.split("on ")[-1].split(", ")) != inside_win
+    assert (
+        "win" in by["comparison:alpha_typical"].label.split("on ")[-1].split(", ")
+    ) != inside_win
     # the win-rate flags and the easiest / hardest kaiju, from the full spread's rows
     full = frame.filter(pl.col("deck") == "full").group_by("kaiju").agg(pl.col("win").mean())
     rates = dict(full.iter_rows())
@@ -172,7 +174,7 @@ def test_a_deck_variant_plays_its_random_deck_as_the_alpha(tmp_path, catalog) ->
     """Variant alpha=alpha-sample-3 (given as --alpha-list ids, no file): the deck alpha
     plays exactly the rows of alpha-sample-3 of the same run."""
     variant = next(v for v in V.variants(catalog) if v.id == "alpha=alpha-sample-3")
-    assert variant.kind == "deck" and variant.experiments == (V.STUDY,)
+    assert variant.kind == "sample" and variant.experiments == (V.STUDY,)
     run = simulate(
         GAME, V.STUDY, n=20, seed=1, store_root=tmp_path, options={**V.OPTIONS, **variant.options}
     )
