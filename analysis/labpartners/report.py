@@ -26,7 +26,7 @@ import html
 import json
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -34,7 +34,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import readings
+from analysis import readings, report_rests
 from analysis.charts import caption, run_caption
 from analysis.labpartners import charts, queries
 from analysis.labpartners.flags import deck_gap_flags, win_rate_flags
@@ -94,7 +94,9 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
         if STUDY_KEY in runs:
             run = runs[STUDY_KEY]
             study = read_study(con, run.plan.run_id, ctx.catalog, store=ctx.store)
-            out += study_sections(study, ctx.limits)
+            out += study_sections(
+                study, ctx.limits, lambda vid, text: report_rests.tagged(ctx, vid, text)
+            )
             flags = study_flags(study, ctx.limits)
         if EXPERIMENT in runs:
             out += sections(ctx, con, runs[EXPERIMENT].plan.run_id)
@@ -846,24 +848,30 @@ def _signed(x: float) -> str:
     return "0.0" if round(x, 1) == 0 else f"{x:+.1f}"
 
 
-def distribution_sentence(row: Mapping[str, Any]) -> str:
-    """One headline metric over the random alpha decks first, then the catalog's alpha as
-    one marked sample: "Study completion: over 16 random alpha decks ... the catalog's
-    alpha: -11.0 points, further out than 15 of 16"."""
+def random_sentence(row: Mapping[str, Any]) -> str:
+    """One headline measure over the random alpha decks: "Study completion: over 16
+    random alpha decks the gap to the full spread averages ... (sd ...)"."""
     scale, unit = charts.difference_units(row["metric"])
     label = charts.METRIC_TITLES.get(row["metric"], row["metric"])
     if row["kaiju"]:
         label = f"{label} against {row['kaiju']}"
-    k = row["samples"]
-    text = (
-        f"{label}: over {k} random alpha decks the gap to the full spread averages "
-        f"{_signed(scale * row['mean'])} {unit} (sd {scale * row['sd']:.1f} across decks, "
-        f"{_signed(scale * row['lowest'])} to {_signed(scale * row['highest'])}); {row['below']} "
-        f"decks below 0 and {row['above']} above ({row['sure_below']} and "
-        f"{row['sure_above']} with the 95% interval wholly on that side)"
+    return (
+        f"{label}: over {row['samples']} random alpha decks the gap to the full spread "
+        f"averages {_signed(scale * row['mean'])} {unit} (sd {scale * row['sd']:.1f} across "
+        f"decks, {_signed(scale * row['lowest'])} to {_signed(scale * row['highest'])}); "
+        f"{row['below']} decks below 0 and {row['above']} above ({row['sure_below']} and "
+        f"{row['sure_above']} with the 95% interval wholly on that side)."
     )
+
+
+def alpha_sentence(row: Mapping[str, Any]) -> str:
+    """The catalog's alpha as one marked sample of the same measure: "The catalog's alpha
+    (one sample): -11.0 (95% ...) percentage points, further out than 15 of 16 random
+    alpha decks" (further from the random decks' mean)."""
     if row["alpha"] is None:
-        return text + "."
+        return ""
+    scale, unit = charts.difference_units(row["metric"])
+    k = row["samples"]
     gap = readings.interval(
         scale * row["alpha"], scale * row["alpha_low"], scale * row["alpha_high"], "{:+.1f}"
     )
@@ -872,7 +880,13 @@ def distribution_sentence(row: Mapping[str, Any]) -> str:
         if row["nearer"]
         else f"nearer their mean than any of the {k} random alpha decks"
     )
-    return text + f". The catalog's alpha (one sample): {gap} {unit}, {where}."
+    return f"The catalog's alpha (one sample): {gap} {unit}, {where}."
+
+
+def distribution_sentence(row: Mapping[str, Any]) -> str:
+    """One headline measure over the random alpha decks first, then the catalog's alpha
+    as one marked sample of it."""
+    return " ".join(x for x in (random_sentence(row), alpha_sentence(row)) if x)
 
 
 def typical(row: Mapping[str, Any]) -> bool:
@@ -926,8 +940,17 @@ def study_flags(study: Study, limits: Mapping[str, Any]) -> list:
     return flags
 
 
-def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> list[Section]:
-    """The whole-game study's sections, in the page's order."""
+def _untagged(verdict_id: str, sentence: str) -> str:
+    return sentence
+
+
+def study_sections(
+    study: Study,
+    limits: Mapping[str, Any] | None = None,
+    tag: Callable[[str, str], str] = _untagged,
+) -> list[Section]:
+    """The whole-game study's sections, in the page's order; ``tag(verdict_id, html)``
+    puts a headline's robustness tag after it (analysis.report_rests.tagged)."""
     limits = limits or {}
     cap, run = study.caption, study.run
     two = [d for d in (BASE, "alpha") if d in study.decks]
@@ -963,7 +986,15 @@ def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> lis
     head = headline_rows(study)
     if head.height:
         k = int(head["samples"][0])
-        heads = [distribution_sentence(r) for r in head.iter_rows(named=True)]
+        heads = []  # each sentence with its verdict's tag (analysis/labpartners/verdicts.py)
+        for r in head.iter_rows(named=True):
+            rand, alpha = html.escape(random_sentence(r)), html.escape(alpha_sentence(r))
+            if r["kaiju"] is None:
+                rand = tag(f"comparison:random:{r['metric']}", rand)
+                alpha = tag(f"gap:alpha:{r['metric']}", alpha) if alpha else alpha
+            else:
+                alpha = tag("gap:alpha:kaiju", alpha) if alpha else alpha
+            heads.append(f"<li>{rand} {alpha}</li>")
         away = [
             charts.METRIC_TITLES.get(r["metric"], r["metric"])
             + (f" against {r['kaiju']}" if r["kaiju"] else "")
@@ -988,8 +1019,10 @@ def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> lis
                     f"catalog's alpha is one invented list among them, marked as one sample; "
                     f"a designer's list can replace it (mechbal simulate labpartners "
                     f"full-spread-vs-alpha --alpha-list FILE).</p>"
-                    + _ul(heads)
-                    + f"<p>{html.escape(verdict)}</p>",
+                    + "<ul>"
+                    + "".join(heads)
+                    + "</ul>"
+                    + f"<p>{tag('comparison:alpha_typical', html.escape(verdict))}</p>",
                     charts.sample_gaps_chart(
                         headline_gaps(study),
                         cap + " Grey: each random alpha deck; orange: the catalog's "
