@@ -666,3 +666,56 @@ def alpha_samples_chart(win: pl.DataFrame, caption: str) -> alt.LayerChart:
         height=280,
         title=title("How much does the answer depend on which 70 cards the alpha holds?", caption),
     )
+
+
+def sample_gaps_chart(gaps: pl.DataFrame, caption: str) -> alt.LayerChart:
+    """Each headline gap (alpha minus full, in percentage points) of every random alpha
+    deck (grey, one point a deck) and of the catalog's alpha (orange, with its paired 95%
+    interval), one row per measure: the random decks are the distribution, the catalog's
+    alpha one marked sample of it. ``gaps``: deck, metric, kaiju (null for every game),
+    diff, low, high."""
+    name = "sample_gaps_chart"
+    need(gaps, ["deck", "metric", "kaiju", "diff", "low", "high"], name)
+    points = []
+    for r in gaps.iter_rows(named=True):
+        scale, _ = difference_units(r["metric"])
+        label = METRIC_TITLES.get(r["metric"], r["metric"])
+        label += f" ({r['kaiju']})" if r["kaiju"] else ""
+        kind = "catalog alpha" if r["deck"] == "alpha" else "sampled alpha"
+        points.append(
+            {
+                "measure": label,
+                "deck": r["deck"],
+                "kind": kind,
+                "diff": scale * r["diff"],
+                "low": scale * r["low"],
+                "high": scale * r["high"],
+            }
+        )
+    base = alt.Chart(values(points)).encode(
+        y=alt.Y("measure:N", title=None, axis=alt.Axis(labelLimit=260), sort=None),
+        tooltip=[
+            alt.Tooltip("measure:N", title="Measure"),
+            alt.Tooltip("deck:N", title="Deck"),
+            alt.Tooltip("diff:Q", title="alpha minus full (points)", format="+.2f"),
+            alt.Tooltip("low:Q", title="95% low", format="+.2f"),
+            alt.Tooltip("high:Q", title="95% high", format="+.2f"),
+        ],
+    )
+    color = alt.Color("kind:N", title=None, scale=SAMPLE_KINDS)
+    dots = base.mark_point(filled=True, size=45, opacity=0.8).encode(
+        x=alt.X("diff:Q", title="alpha minus full spread (percentage points)"), color=color
+    )
+    bars = (
+        base.transform_filter(alt.datum.kind == "catalog alpha")
+        .mark_errorbar(ticks=True, color="#d95f02")
+        .encode(x="low:Q", x2="high:Q")
+    )
+    zero = alt.Chart(values([{"x": 0}])).mark_rule(color="#999", strokeDash=[4, 4]).encode(x="x:Q")
+    return (bars + dots + zero).properties(
+        width=460,
+        height=alt.Step(22),
+        title=title(
+            "Random alpha decks against the full spread, the catalog's alpha marked", caption
+        ),
+    )

@@ -72,7 +72,8 @@ def deck_gap_flags(gaps: pl.DataFrame, limit: Limit, caption: str) -> list[Flag]
                 kaiju,
                 "deck_gap",
                 diff,
-                f"The alpha deck makes {kaiju} {verb}: its win rate is "
+                f"The catalog's alpha (one invented list, not the printed alpha) makes "
+                f"{kaiju} {verb}: its win rate is "
                 f"{100 * diff:+.1f} percentage points from the full spread's "
                 f"(95% {100 * low:+.1f} to {100 * high:+.1f}), a gap {side} the "
                 f"limit of {100 * bound:.1f} points.",

@@ -26,7 +26,7 @@ import html
 import json
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -34,7 +34,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import readings
+from analysis import readings, report_rests
 from analysis.charts import caption, run_caption
 from analysis.labpartners import charts, queries
 from analysis.labpartners.flags import deck_gap_flags, win_rate_flags
@@ -49,9 +49,16 @@ GAME = "labpartners"
 EXPERIMENT = "battles"
 STUDY = queries.STUDY  # "full-spread-vs-alpha"
 STUDY_KEY = "full_spread_vs_alpha"  # its outcome in run_default_experiments
-# Random alpha decks the default study also plays (--alpha-samples): each adds one more
-# deck to every game, so the study costs (2 + SAMPLES) / 2 times the two decks alone.
-SAMPLES = 4
+# Random alpha decks the default study also plays (--alpha-samples): until a printed alpha
+# list exists the headline is the distribution over these (DESIGN.md "Lab Partners' deck
+# question"), the catalog's alpha one marked sample. Each adds one more deck to every game,
+# so the study costs (2 + SAMPLES) / 2 times the two decks alone: at the report's 64,000
+# games 16 samples (from 4) took the whole Lab Partners report from about 16-18 to about
+# 39 CPU-seconds (--jobs 2), so every deck keeps the full N.
+SAMPLES = 16
+# The headline's metrics (paired gaps alpha - full); the largest kaiju win-rate gap of the
+# catalog's alpha joins them
+HEADLINE_METRICS = ("study_done", "lesson_took", "win")
 POLICY = "steady"  # the default run's policy (experiments' default)
 PCT = "{:.0%}"
 BASE = "full"  # the deck every difference is taken against
@@ -87,7 +94,9 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
         if STUDY_KEY in runs:
             run = runs[STUDY_KEY]
             study = read_study(con, run.plan.run_id, ctx.catalog, store=ctx.store)
-            out += study_sections(study, ctx.limits)
+            out += study_sections(
+                study, ctx.limits, lambda vid, text: report_rests.tagged(ctx, vid, text)
+            )
             flags = study_flags(study, ctx.limits)
         if EXPERIMENT in runs:
             out += sections(ctx, con, runs[EXPERIMENT].plan.run_id)
@@ -564,6 +573,10 @@ def read_study(
         d: catalog.decks[d].cards for d in decks if d in catalog.decks
     }
     cards.update(sample_cards(catalog, notes))
+    listed = (notes or {}).get("alpha_list")  # --alpha-list: the designer's alpha
+    if listed and "alpha" in cards:
+        ids = set(listed["cards"])
+        cards["alpha"] = [c for c in catalog.decks[BASE].cards if c.id in ids]
     forms, types = list(catalog.forms), list(catalog.types)
     n_games = games.get(BASE, max(games.values(), default=0))
     text = study_caption(con, run_id, n_games, len(decks))
@@ -742,6 +755,165 @@ def samples_sentence(table: pl.DataFrame) -> str:
     return text + (f" Only {k} samples: a range, not a distribution." if k < 10 else "")
 
 
+# ---- the deck question: the random alpha decks first ------------------------------------
+
+
+def sample_distribution(diffs: pl.DataFrame, kaiju_gaps: pl.DataFrame) -> pl.DataFrame:
+    """The alpha-against-full gap of every random alpha deck (``alpha-sample-k``) as a
+    distribution, with the catalog's alpha as one marked sample: per headline metric
+    (:data:`HEADLINE_METRICS`, every game) and per kaiju's win rate. Columns: ``metric``,
+    ``kaiju`` (null for every game), ``samples``, ``mean`` and ``sd`` (standard deviation
+    across decks) of the gap, ``lowest``/``highest``, how many decks' gaps are above /
+    below 0 (``above``, ``below``) and how many have a paired 95% interval wholly above /
+    below 0 (``sure_above``, ``sure_below``); the catalog alpha's gap with its interval
+    (``alpha``, ``alpha_low``, ``alpha_high``) and ``nearer``: how many random decks lie
+    nearer the random decks' mean than the catalog's alpha (it is further out than they)."""
+    parts = [
+        diffs.filter(pl.col("metric").is_in(list(HEADLINE_METRICS))).with_columns(
+            kaiju=pl.lit(None, pl.String)
+        ),
+        kaiju_gaps.filter(pl.col("metric") == "win"),
+    ]
+    rows = []
+    for frame in parts:
+        keys = frame.select("metric", "kaiju").unique(maintain_order=True).rows()
+        for metric, kaiju in keys:
+            part = frame.filter(
+                (pl.col("metric") == metric)
+                & (pl.col("kaiju").is_null() if kaiju is None else pl.col("kaiju") == kaiju)
+            )
+            sampled = part.filter(pl.col("deck").str.starts_with(SAMPLE_PREFIX))
+            if not sampled.height:
+                continue
+            d = sampled["diff"].to_list()
+            mean = sum(d) / len(d)
+            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1)) if len(d) > 1 else 0.0
+            alpha = part.filter(pl.col("deck") == "alpha")
+            a = alpha.row(0, named=True) if alpha.height else None
+            rows.append(
+                {
+                    "metric": metric,
+                    "kaiju": kaiju,
+                    "samples": len(d),
+                    "mean": mean,
+                    "sd": sd,
+                    "lowest": min(d),
+                    "highest": max(d),
+                    "above": sum(x > 0 for x in d),
+                    "below": sum(x < 0 for x in d),
+                    "sure_above": int((sampled["low"] > 0).sum()),
+                    "sure_below": int((sampled["high"] < 0).sum()),
+                    "alpha": None if a is None else a["diff"],
+                    "alpha_low": None if a is None else a["low"],
+                    "alpha_high": None if a is None else a["high"],
+                    "nearer": None
+                    if a is None
+                    else sum(abs(x - mean) < abs(a["diff"] - mean) for x in d),
+                }
+            )
+    schema = {
+        "metric": pl.String,
+        "kaiju": pl.String,
+        "samples": pl.Int64,
+        "mean": pl.Float64,
+        "sd": pl.Float64,
+        "lowest": pl.Float64,
+        "highest": pl.Float64,
+        "above": pl.Int64,
+        "below": pl.Int64,
+        "sure_above": pl.Int64,
+        "sure_below": pl.Int64,
+        "alpha": pl.Float64,
+        "alpha_low": pl.Float64,
+        "alpha_high": pl.Float64,
+        "nearer": pl.Int64,
+    }
+    order = {m: i for i, m in enumerate(HEADLINE_METRICS)}
+    rows.sort(key=lambda r: (r["kaiju"] is not None, order.get(r["metric"], 99), r["kaiju"] or ""))
+    return pl.DataFrame(rows, schema=schema)
+
+
+def largest_kaiju_gap(kaiju_gaps: pl.DataFrame, deck: str = "alpha") -> str | None:
+    """The kaiju whose win rate the deck moves most (largest |gap|) against the full spread."""
+    rows = kaiju_gaps.filter((pl.col("deck") == deck) & (pl.col("metric") == "win"))
+    if not rows.height:
+        return None
+    return rows.with_columns(size=pl.col("diff").abs()).sort(
+        "size", "kaiju", descending=[True, False]
+    )["kaiju"][0]
+
+
+def _signed(x: float) -> str:
+    """``+1.0``, ``-11.0``; a value that rounds to zero prints ``0.0`` (not ``-0.0``)."""
+    return "0.0" if round(x, 1) == 0 else f"{x:+.1f}"
+
+
+def random_sentence(row: Mapping[str, Any]) -> str:
+    """One headline measure over the random alpha decks: "Study completion: over 16
+    random alpha decks the gap to the full spread averages ... (sd ...)"."""
+    scale, unit = charts.difference_units(row["metric"])
+    label = charts.METRIC_TITLES.get(row["metric"], row["metric"])
+    if row["kaiju"]:
+        label = f"{label} against {row['kaiju']}"
+    return (
+        f"{label}: over {row['samples']} random alpha decks the gap to the full spread "
+        f"averages {_signed(scale * row['mean'])} {unit} (sd {scale * row['sd']:.1f} across "
+        f"decks, {_signed(scale * row['lowest'])} to {_signed(scale * row['highest'])}); "
+        f"{row['below']} decks below 0 and {row['above']} above ({row['sure_below']} and "
+        f"{row['sure_above']} with the 95% interval wholly on that side)."
+    )
+
+
+def alpha_sentence(row: Mapping[str, Any]) -> str:
+    """The catalog's alpha as one marked sample of the same measure: "The catalog's alpha
+    (one sample): -11.0 (95% ...) percentage points, further out than 15 of 16 random
+    alpha decks" (further from the random decks' mean)."""
+    if row["alpha"] is None:
+        return ""
+    scale, unit = charts.difference_units(row["metric"])
+    k = row["samples"]
+    gap = readings.interval(
+        scale * row["alpha"], scale * row["alpha_low"], scale * row["alpha_high"], "{:+.1f}"
+    )
+    where = (
+        f"further out than {row['nearer']} of {k} random alpha decks"
+        if row["nearer"]
+        else f"nearer their mean than any of the {k} random alpha decks"
+    )
+    return f"The catalog's alpha (one sample): {gap} {unit}, {where}."
+
+
+def distribution_sentence(row: Mapping[str, Any]) -> str:
+    """One headline measure over the random alpha decks first, then the catalog's alpha
+    as one marked sample of it."""
+    return " ".join(x for x in (random_sentence(row), alpha_sentence(row)) if x)
+
+
+def typical(row: Mapping[str, Any]) -> bool:
+    """Whether the catalog alpha's gap lies within the random alpha decks' range."""
+    return row["alpha"] is not None and row["lowest"] <= row["alpha"] <= row["highest"]
+
+
+def headline_rows(study: Study) -> pl.DataFrame:
+    """The headline's rows of :func:`sample_distribution`: the metrics over every game,
+    then the kaiju whose win rate the catalog's alpha moves most."""
+    dist = sample_distribution(study.diffs, study.kaiju_gaps)
+    top = largest_kaiju_gap(study.kaiju_gaps)
+    return dist.filter(pl.col("kaiju").is_null() | (pl.col("kaiju") == top))
+
+
+def headline_gaps(study: Study) -> pl.DataFrame:
+    """Every deck's gap (alpha, alpha-sample-k) on the headline's measures, for the chart."""
+    top = largest_kaiju_gap(study.kaiju_gaps)
+    every = study.diffs.filter(pl.col("metric").is_in(list(HEADLINE_METRICS))).with_columns(
+        kaiju=pl.lit(None, pl.String)
+    )
+    kaiju = study.kaiju_gaps.filter((pl.col("metric") == "win") & (pl.col("kaiju") == top))
+    cols = ["deck", "metric", "kaiju", "diff", "low", "high"]
+    both = pl.concat([every.select(cols), kaiju.select(cols)])
+    return both.filter((pl.col("deck") == "alpha") | pl.col("deck").str.starts_with(SAMPLE_PREFIX))
+
+
 def _ul(items: Iterable[str]) -> str:
     return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in items) + "</ul>"
 
@@ -768,8 +940,17 @@ def study_flags(study: Study, limits: Mapping[str, Any]) -> list:
     return flags
 
 
-def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> list[Section]:
-    """The whole-game study's sections, in the page's order."""
+def _untagged(verdict_id: str, sentence: str) -> str:
+    return sentence
+
+
+def study_sections(
+    study: Study,
+    limits: Mapping[str, Any] | None = None,
+    tag: Callable[[str, str], str] = _untagged,
+) -> list[Section]:
+    """The whole-game study's sections, in the page's order; ``tag(verdict_id, html)``
+    puts a headline's robustness tag after it (analysis.report_rests.tagged)."""
     limits = limits or {}
     cap, run = study.caption, study.run
     two = [d for d in (BASE, "alpha") if d in study.decks]
@@ -802,9 +983,66 @@ def study_sections(study: Study, limits: Mapping[str, Any] | None = None) -> lis
         if limits
         else [kaiju_gap_sentence(study.kaiju_gaps)]
     )
+    head = headline_rows(study)
+    if head.height:
+        k = int(head["samples"][0])
+        heads = []  # each sentence with its verdict's tag (analysis/labpartners/verdicts.py)
+        for r in head.iter_rows(named=True):
+            rand, alpha = html.escape(random_sentence(r)), html.escape(alpha_sentence(r))
+            if r["kaiju"] is None:
+                rand = tag(f"comparison:random:{r['metric']}", rand)
+                alpha = tag(f"gap:alpha:{r['metric']}", alpha) if alpha else alpha
+            else:
+                alpha = tag("gap:alpha:kaiju", alpha) if alpha else alpha
+            heads.append(f"<li>{rand} {alpha}</li>")
+        away = [
+            charts.METRIC_TITLES.get(r["metric"], r["metric"])
+            + (f" against {r['kaiju']}" if r["kaiju"] else "")
+            for r in head.iter_rows(named=True)
+            if not typical(r)
+        ]
+        verdict = (
+            f"The catalog's alpha lies outside the {k} random decks' range on: "
+            f"{', '.join(away)}: there its choice of cards, not only its size, decides."
+            if away
+            else f"The catalog's alpha lies within the {k} random decks' range on every "
+            "headline measure: it is typical of random alpha decks."
+        )
+        out.append(
+            Section(
+                "The alpha deck against the full spread: random alpha decks first",
+                [
+                    f"<p>No alpha card list is printed yet, so the alpha side is a "
+                    f"distribution: {k} random alpha decks with the rulebook's counts (15 Legs, "
+                    f"15 Torso, 15 Head, 25 Arms) drawn from the full spread (--alpha-samples), "
+                    f"each played in the same {study.games:,} games as the full spread. The "
+                    f"catalog's alpha is one invented list among them, marked as one sample; "
+                    f"a designer's list can replace it (mechbal simulate labpartners "
+                    f"full-spread-vs-alpha --alpha-list FILE).</p>"
+                    + "<ul>"
+                    + "".join(heads)
+                    + "</ul>"
+                    + f"<p>{tag('comparison:alpha_typical', html.escape(verdict))}</p>",
+                    charts.sample_gaps_chart(
+                        headline_gaps(study),
+                        cap + " Grey: each random alpha deck; orange: the catalog's "
+                        "alpha with its paired 95% interval.",
+                    ),
+                    frame_table(_round(head, 4)),
+                ],
+                {
+                    "alpha_sample_gaps": _round(
+                        sample_distribution(study.diffs, study.kaiju_gaps).with_columns(
+                            run=pl.lit(run)
+                        ),
+                        6,
+                    )
+                },
+            )
+        )
     out.append(
         Section(
-            "What the alpha deck changes",
+            "What the catalog's alpha changes (one sample of an alpha list)",
             [
                 intro + _ul(bits) + _ul(flagged),
                 charts.difference_chart(ranked, cap + " Paired 95% intervals."),

@@ -23,7 +23,8 @@ The round, as all three walk it (ASSUMPTIONS.md "Battle"):
      wimpy punch (a d3 only without a Head).
    - The kaiju: each attack in turn hits the first intact part down its priority list
      that no earlier attack of this action hit (once all are hit, the first intact
-     one), through the Torso's Armor or doubled without it.
+     one; ``kaiju_targets = most_hp``: a kaiju of 2+ attacks takes the most HP left
+     first, ``rules.target_rank``), through the Torso's Armor or doubled without it.
 3. End of round: the kaiju regenerates (never above its starting HP).
 4. After ``battle_rounds`` rounds the kaiju reaches the city: a loss.
 """

@@ -32,7 +32,7 @@ from sims.labpartners import battle, rules, vector
 from sims.labpartners.catalog import SLOTS, Catalog, Deck
 from sims.labpartners.game import random_setup
 from sims.labpartners.game.dealt_mechs import deal, trait_lists
-from sims.labpartners.game.decks import alpha_samples
+from sims.labpartners.game.decks import alpha_list_deck, alpha_samples, read_alpha_list
 from sims.labpartners.game.play import play_games
 from sims.labpartners.game.reference.battles import compile_game, part_matches
 from sims.labpartners.game.vector.battles import compile_games, compiled_matches
@@ -335,7 +335,8 @@ read by every deck, the Battle's dice from identically seeded generators). The g
 are kaiju x players; ``--n`` is the total number of games, each cell gets ceil(N / cells)
 and every game writes one row per deck (--decks, then the --alpha-samples decks
 alpha-sample-1..K: the alpha's count of each Part-Type drawn from the full spread; their
-card lists are in the run's manifest notes).
+card lists are in the run's manifest notes). ``--alpha-list FILE`` plays a designer's
+alpha list as the deck ``alpha`` in place of the catalog's.
 """
 
 # games a chunk (each written once per deck): about 0.5 s with the vector engine and two
@@ -381,6 +382,13 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
     _known(catalog, "policy", [policy], catalog.policies)
     if samples and "alpha" not in catalog.decks:
         raise CatalogError("--alpha-samples", "the catalog has no alpha deck to sample like")
+    listed = options.get("alpha_list")
+    if listed:
+        if "alpha" not in decks:
+            raise CatalogError(
+                "--alpha-list", "it replaces the alpha deck, which --decks leaves out"
+            )
+        alpha_list_deck(catalog, listed)  # checked before anything is written
     run = {
         "mode": options.get("mode") or "standalone",
         "policy": policy,
@@ -388,6 +396,8 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
         "alpha_samples": samples,
         "sample_seed": int(options.get("sample_seed") or 0),
     }
+    if listed:  # only when given: the cells of a run without it stay as they were
+        run["alpha_list"] = listed
     return [
         {"kaiju": k, "players": n, "seats": ",".join(seating(seats, n)), **run}
         for k in kaiju
@@ -397,16 +407,26 @@ def game_cells(catalog: Catalog, options: Mapping[str, Any]) -> list[dict[str, A
 
 def chunk_decks(catalog: Catalog, options: Mapping[str, Any]) -> list[Deck]:
     """The decks every game is played with: the listed ones, then the alpha samples."""
-    listed = [catalog.deck(d) for d in options["decks"]]
+    listed = [
+        alpha_list_deck(catalog, options["alpha_list"])
+        if d == "alpha" and options.get("alpha_list")
+        else catalog.deck(d)
+        for d in options["decks"]
+    ]
     return listed + alpha_samples(catalog, options["alpha_samples"], options["sample_seed"])
 
 
 def _sample_notes(catalog: Catalog, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The sampled alphas' card lists, and the designer's alpha list when given (the
+    report reads the alpha's exact draw odds from it)."""
+    out: dict[str, Any] = {}
+    if options.get("alpha_list"):
+        out["alpha_list"] = dict(options["alpha_list"])
     samples = int(options.get("alpha_samples") or 0)
     if not samples:
-        return {}
+        return out
     decks = alpha_samples(catalog, samples, int(options.get("sample_seed") or 0))
-    return {"alpha_samples": {d.id: [c.id for c in d.cards] for d in decks}}
+    return {**out, "alpha_samples": {d.id: [c.id for c in d.cards] for d in decks}}
 
 
 def _strings(values: np.ndarray) -> pa.Array:
@@ -517,6 +537,14 @@ GAMES_OPTIONS = (
         whole_number,
         default=0,
         metavar="K",
+    ),
+    Option(
+        "alpha_list",
+        "a file of the card ids of the alpha deck a designer has (TOML cards = [...], or "
+        "ids one a line); it replaces the catalog's alpha: the rulebook's counts per "
+        "Part-Type, cards of the full spread, none twice",
+        read_alpha_list,
+        metavar="FILE",
     ),
     Option(
         "sample_seed",

@@ -16,6 +16,13 @@ from sims.core.params import param
 
 REBUILD_SOURCES = ("spares", "none")
 MODES = ("standalone", "campaign")
+# Battle/kaiju: "its attack lands on the first intact part down that list (a two-attack
+# kaiju hits the two most-intact parts)": the parenthesis read as the first two intact
+# parts down the list (priority) or the two with the most hit points left (most_hp)
+KAIJU_TARGETS = ("priority", "most_hp")
+# Battle/damage: "min 1 if resisted": for an Arm with damage left before the Type step
+# (positive), or for every resisted working Arm, even one already at 0 (always)
+RESISTED_FLOORS = ("positive", "always")
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,12 @@ class Parameters:
         "damage multiplied (weak) or divided (resisted) by Type", "Battle/damage", low=1, high=4
     )
     resisted_min: int = param("least damage of a resisted Arm", "Battle/damage", low=0, high=3)
+    resisted_floor: str = param(
+        "which resisted Arms the least damage holds for: those with damage left before the "
+        "Type step (positive), or every working Arm, even one already at 0 (always)",
+        "Battle/damage",
+        choices=RESISTED_FLOORS,
+    )
     combo_bonus: int = param(
         "damage added once when both Arms share a Power tier", "Battle/damage", low=0, high=3
     )
@@ -75,6 +88,12 @@ class Parameters:
     )
     punch_miss_faces: int = param(
         "faces of that die on which the punch misses", "Battle/wimpy punch", low=0, high=19
+    )
+    kaiju_targets: str = param(
+        "which parts a kaiju of two or more attacks hits: the first intact ones down its "
+        "priority list (priority) or those with the most hit points left (most_hp)",
+        "Battle/kaiju",
+        choices=KAIJU_TARGETS,
     )
     battle_rounds: int = param(
         "rounds before the kaiju reaches the city (a loss)", "Battle/end", low=1, high=20

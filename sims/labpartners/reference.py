@@ -277,9 +277,15 @@ def mech_action(battle: Battle, s: State, faces: Sequence[int]) -> State:
 
 
 def target(battle: Battle, s: State, hit: set[int]) -> int:
-    """Battle/kaiju: the first intact slot down the priority list not yet hit by this
-    action (once every intact one is, the first intact one); -1 when none is intact."""
-    order = [int(x) for x in battle.priority if s.intact(int(x))]
+    """Battle/kaiju: the intact slot of lowest ``rules.target_rank`` (the first down the
+    priority list, or by ``kaiju_targets`` the most HP left) not yet hit by this action
+    (once every intact one is, the lowest of all intact ones); -1 when none is intact."""
+    ranked = sorted(
+        (int(rules.target_rank(s.hp[x], i, int(battle.attacks), battle.params)), x)
+        for i, x in enumerate(int(x) for x in battle.priority)
+        if s.intact(x)
+    )
+    order = [x for _, x in ranked]
     return next((x for x in order if x not in hit), order[0] if order else -1)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sims.labpartners.catalog import PARTS
+from sims.labpartners.catalog import PARTS, SLOTS
 from sims.labpartners.params import Parameters
 
 RULES_VERSION = "labpartners-rules-1"
@@ -187,10 +187,15 @@ def arm_damage(power: Num, lesson: Num, has_head: Num, form: Num, type_: Num, p:
     """One Arm's damage before combo, crit and the kaiju's per-Arm bonus: Power, + the
     lesson bonus, -1 with no Head; then Form +1/-1 (``form`` = matchup); then Type x2
     weak / x0.5 resisted (``type_`` = matchup), rounding down, at least 1 if resisted
-    (an Arm brought to 0 before the Type step stays at 0: nothing to halve)."""
+    (``resisted_floor = "positive"``: an Arm brought to 0 before the Type step stays at
+    0, nothing to halve; ``"always"``: it deals ``resisted_min`` too)."""
     base = _max(power + lesson - (1 - has_head) * p.no_head_damage + form * p.form_step, 0)
     weak = base * p.type_factor
-    resisted = _where(base > 0, _max(base // p.type_factor, p.resisted_min), 0)
+    # "min 1 if resisted" (Battle/damage): resisted_floor "positive" holds it only for an
+    # Arm with damage left before the Type step; "always" for every resisted Arm, so one
+    # the Form or a missing Head brought to 0 still deals resisted_min
+    floor_all = p.resisted_floor == "always"
+    resisted = _where((base > 0) | floor_all, _max(base // p.type_factor, p.resisted_min), 0)
     return _where(type_ > 0, weak, _where(type_ < 0, resisted, base))
 
 
@@ -218,6 +223,18 @@ def punch(has_head: Num, roll: Num, p: Parameters) -> Num:
 
 
 # ---- the kaiju's damage --------------------------------------------------------------
+
+
+def target_rank(hp_left: Num, position: Num, attacks: Num, p: Parameters) -> Num:
+    """Which intact part a kaiju's attack hits, lowest rank first among the parts no
+    earlier attack of its action hit (then among all intact parts). Battle/kaiju: "its
+    attack lands on the first intact part down that list (a two-attack kaiju hits the two
+    most-intact parts)". ``kaiju_targets = "priority"``: the first down the list
+    (``position`` in it); ``"most_hp"``: a kaiju of two or more attacks takes the part
+    with the most hit points left, ties to the earliest down its list (a one-attack
+    kaiju keeps its list)."""
+    by_hp = (attacks >= 2) * (p.kaiju_targets == "most_hp")
+    return position - by_hp * hp_left * len(SLOTS)
 
 
 def incoming(damage: Num, torso_intact: Num, p: Parameters, armor: Num | None = None) -> Num:

@@ -417,7 +417,14 @@ class _Battles:
             intact = self.intact()
             in_order = np.take_along_axis(intact, self.priority, 0)
             fresh = in_order & ~np.take_along_axis(hit, self.priority, 0)
-            pos = np.where(fresh.any(0), fresh.argmax(0), in_order.argmax(0))
+            # rules.target_rank: the first down the list, or the most HP left
+            hp_in_order = np.take_along_axis(self.hp, self.priority, 0).astype(np.int64)
+            rank = rules.target_rank(hp_in_order, SLOT_INDEX, self.attacks[None], self.p)
+            pos = np.where(
+                fresh.any(0),
+                np.where(fresh, rank, UNRANKED).argmin(0),
+                np.where(in_order, rank, UNRANKED).argmin(0),
+            )
             target = np.take_along_axis(self.priority, pos[None], 0)[0]
             if redirect.any():
                 if one is None:  # Tactician: one part, the most HP left (ties: priority)

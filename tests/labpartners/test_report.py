@@ -7,6 +7,7 @@ numbers. The study's readings on hand-made numbers: test_study_report.py."""
 
 from __future__ import annotations
 
+from html import unescape
 from pathlib import Path
 
 import altair as alt
@@ -24,7 +25,8 @@ from tests.registration import installed
 LIMITS = load_limits(CATALOGS / "labpartners" / "limits.toml", ("win_rate", "deck_gap"))
 
 STUDY_HEADINGS = [
-    "What the alpha deck changes",
+    "The alpha deck against the full spread: random alpha decks first",
+    "What the catalog's alpha changes (one sample of an alpha list)",
     "How does each deck build its mechs?",
     "How often does each deck beat each kaiju, at each player count?",
     "Which kaiju does the alpha deck make too hard or too easy?",
@@ -42,7 +44,7 @@ BATTLE_HEADINGS = [
     "Battle only: how much do crits matter?",
 ]
 HEADINGS = STUDY_HEADINGS + BATTLE_HEADINGS
-N = 2000  # games of the study (each with 2 + report.SAMPLES decks) and battles
+N = 1000  # games of the study (each with 2 + report.SAMPLES decks) and battles
 
 
 @pytest.fixture(scope="module")
@@ -88,15 +90,32 @@ def test_page_has_its_sections_each_with_a_chart(built):
     win = page.sections[len(STUDY_HEADINGS) + 1].data["win_rates"]
     assert win.height == 10  # 2 decks x 5 kaiju
     assert ((win["win_low"] <= win["win_rate"]) & (win["win_rate"] <= win["win_high"])).all()
-    assert win["battles"].to_list() == [200] * 10
+    assert win["battles"].to_list() == [N // 10] * 10
     summary = "".join(p for p in pieces(page.sections[len(STUDY_HEADINGS)]) if isinstance(p, str))
     assert summary.count("the hardest kaiju is") == 2
     assert "percentage points above" in summary or "percentage points below" in summary
 
 
+def test_the_random_alpha_decks_open_the_page(built):
+    """The headline: the distribution over the random alpha decks first (mean, sd,
+    signs), the catalog's alpha one marked sample of it."""
+    ctx, ids, page = built
+    head = page.sections[0]
+    text = unescape("".join(p for p in pieces(head) if isinstance(p, str)))
+    k = report.SAMPLES
+    assert k >= 16
+    assert text.count(f"over {k} random alpha decks the gap to the full spread averages") == 4
+    assert text.count("The catalog's alpha (one sample): ") == 4
+    assert text.index("Study completion: over") < text.index("Lesson-take rate: over")
+    table = head.data["alpha_sample_gaps"]
+    assert set(table["samples"]) == {k}
+    assert ((table["above"] + table["below"]) <= k).all()
+    assert (table["sd"] > 0).all() and (table["lowest"] <= table["highest"]).all()
+
+
 def test_the_study_opens_the_page(built):
     ctx, ids, page = built
-    first = page.sections[0]
+    first = page.sections[1]
     text = "".join(p for p in pieces(first) if isinstance(p, str))
     # a sentence per metric, each with its paired interval, biggest first
     assert text.count("<li>") >= 6 and text.count("(95% ") >= 6
@@ -106,23 +125,23 @@ def test_the_study_opens_the_page(built):
     )
     assert ranked["effect_size"].to_list() == sorted(ranked["effect_size"], reverse=True)
     # every game is played with every deck: N games per deck (N / 20 cells each)
-    by = page.sections[2].data["study_by_kaiju"]
+    by = page.sections[3].data["study_by_kaiju"]
     decks = {"full", "alpha", *(f"alpha-sample-{k}" for k in range(1, report.SAMPLES + 1))}
     assert set(by["deck"]) == decks
     assert set(by["games"]) == {N // 5}
     assert ((by["low"] <= by["mean"]) & (by["mean"] <= by["high"])).all()
-    gaps = page.sections[3].data["kaiju_gaps"]
+    gaps = page.sections[4].data["kaiju_gaps"]
     assert ((gaps["low"] <= gaps["diff"]) & (gaps["diff"] <= gaps["high"])).all()
-    lesson = page.sections[6].data["lesson_dealt"]
+    lesson = page.sections[7].data["lesson_dealt"]
     # a row per deck and player count, the opening hands 5 body cards a player (Setup)
     assert lesson.height == len(decks) * 4
     assert (lesson["dealt"] == 5 * lesson["players"].cast(pl.Int64)).all()
     assert set(lesson["games"]) == {N // 4}
     assert lesson["exact"].is_between(0, 1).all()  # every deck's cards known, samples too
     assert ((lesson["low"] <= lesson["rate"]) & (lesson["rate"] <= lesson["high"])).all()
-    seen = page.sections[6].data["lesson_seen"]  # descriptive: one row per deck
+    seen = page.sections[7].data["lesson_seen"]  # descriptive: one row per deck
     assert set(seen["deck"]) == decks and set(seen["games"]) == {N}
-    text = "".join(p for p in pieces(page.sections[6]) if isinstance(p, str))
+    text = "".join(p for p in pieces(page.sections[7]) if isinstance(p, str))
     assert "groups lie more than 4 standard errors from the exact odds" in text
     assert "before any choice" in text
     for flag in page.flags:  # flags come from the study's run, with their interval
@@ -224,6 +243,6 @@ def test_report_renders_every_chart_offline_in_chromium(built, tmp_path):
         seen.wait_for_charts(len(HEADINGS))
     assert seen.errors == [] and seen.requests == []
     html = (out / "labpartners.html").read_text()
-    assert html.index("What the alpha deck changes") < html.index("Battle only: what should")
+    assert html.index("random alpha decks first") < html.index("Battle only: what should")
     for stem in ("win_rates", "win_by", "crits", "deck_totals", "deck_differences"):
         assert f"href='labpartners/{stem}.csv' download" in html

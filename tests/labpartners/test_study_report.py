@@ -302,10 +302,13 @@ def test_deck_gap_flags_only_when_the_interval_is_outside():
     # .06-.10 (flagged, easier), d .05-.09 (starts AT the limit: not beyond it), e 0-.20
     assert [(f.subject, f.value) for f in flags] == [("a", -0.10), ("c", 0.08)]
     assert flags[0].sentence == (
-        "The alpha deck makes a harder: its win rate is -10.0 percentage points from the full "
-        "spread's (95% -12.0 to -8.0), a gap above the limit of 5.0 points."
+        "The catalog's alpha (one invented list, not the printed alpha) makes a harder: its "
+        "win rate is -10.0 percentage points from the full spread's (95% -12.0 to -8.0), a "
+        "gap above the limit of 5.0 points."
     )
-    assert flags[1].sentence.startswith("The alpha deck makes c easier: ")
+    assert flags[1].sentence.startswith(
+        "The catalog's alpha (one invented list, not the printed alpha) makes c easier: "
+    )
     calm = gaps.with_columns(pl.col("low", "high") / 10, pl.col("diff") / 10)
     assert deck_gap_flags(calm, GAP, "") == []
 
