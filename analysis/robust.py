@@ -109,6 +109,15 @@ class RobustResult:
     def complete(self) -> bool:
         return not any(c.status == "unchecked" for c in self.checks)
 
+    def verdict_checks(self, verdict_id: str) -> pl.DataFrame:
+        """One verdict's checks (a notebook's table): each variant, whether the verdict
+        holds there, and what it reads instead."""
+        return (
+            self.checks_frame()
+            .filter(pl.col("verdict") == verdict_id)
+            .select("variant", "kind", "status", "holds", "label", "value", "low", "high", "text")
+        )
+
     def checks_frame(self) -> pl.DataFrame:
         rows = [asdict(c) for c in self.checks]
         schema = {

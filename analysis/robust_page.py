@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,10 +90,13 @@ def matrix_chart(result: RobustResult) -> alt.Chart:
     )
 
 
-def tornado_frame(result: RobustResult) -> pl.DataFrame:
-    """Per verdict and variant (the placeholder draws as one bar, their lowest to highest):
-    the verdict's number under the variant minus the baseline's."""
-    base = {t.verdict: t.base.value for t in result.tags}
+def tornado_frame(result: RobustResult, verdicts: Sequence[str] | None = None) -> pl.DataFrame:
+    """Per verdict (``verdicts``: these ids only) and variant (the placeholder draws as
+    one bar, their lowest to highest): the verdict's number under the variant minus the
+    baseline's."""
+    base = {
+        t.verdict: t.base.value for t in result.tags if verdicts is None or t.verdict in verdicts
+    }
     claims = {t.verdict: t.claim for t in result.tags}
     rows = []
     for verdict, value in base.items():
@@ -150,8 +154,11 @@ def _bar(verdict: str, variant: str, kind: str, a: float, b: float, holds: bool 
     }
 
 
-def tornado_chart(result: RobustResult) -> alt.FacetChart | alt.Chart:
-    frame = tornado_frame(result)
+def tornado_chart(
+    result: RobustResult, verdicts: Sequence[str] | None = None
+) -> alt.FacetChart | alt.Chart:
+    """How far each variant moves each verdict (``verdicts``: these ids only)."""
+    frame = tornado_frame(result, verdicts)
     bars = (
         alt.Chart()
         .mark_bar()
