@@ -63,6 +63,9 @@ class _CatalogId(tuple):
 DICE = _OneDiceExpression(("the dice expressions NdS or NdS+C",))
 KIT_ID = _CatalogId(("the kit ids of kits.toml",))
 MAP_ID = _CatalogId(("track, or a map id of catalogs/skirmish/maps",))
+# 003 H5 "that obstacle lies between attacker and target": the readings of "between"
+# (rules.obstacle_between)
+COVER_BETWEEN = ("nearer", "line")
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,13 @@ class Parameters:
         "[+] dice for an attacker at least one level above", "H5", low=0, high=3
     )
     soft_cover_dice: int = param("[-] dice for soft cover", "H5", low=0, high=4)
+    cover_between: str = param(
+        "which obstacle next to the target 'lies between attacker and target' for hard "
+        "cover: nearer (any such neighbour closer to the attacker than the target) or line "
+        "(only the hex of the drawn hex line next to the target)",
+        "H5",
+        choices=COVER_BETWEEN,
+    )
     engaged_dice: int = param("[-] dice on ranged attacks while Engaged", "E", low=0, high=3)
     heavy_dice: int = param("[-] dice for a Heavy weapon after moving", "B tags", low=0, high=3)
     reaction_dice: int = param("[-] dice on reaction attacks", "E6", low=0, high=3)
