@@ -58,9 +58,7 @@ def kit_standings(rows: RunRows, seat: str | None) -> pl.DataFrame:
 
 def run_sets(rows: RunRows) -> dict[str, Any]:
     """The run's ``--set`` values (its manifest, through the store's ``runs`` table)."""
-    found = rows.con.execute(
-        "SELECT set_json FROM runs WHERE run_id = ?", [rows.run_id]
-    ).fetchall()
+    found = rows.con.execute("SELECT set_json FROM runs WHERE run_id = ?", [rows.run_id]).fetchall()
     if not found or not found[0][0]:
         return {}
     return dict(json.loads(found[0][0]))

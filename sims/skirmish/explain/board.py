@@ -91,9 +91,7 @@ def map_geometry(catalog: Catalog, map_id: str) -> geometry.Geometry:
         known = ", ".join(sorted(catalog.maps)) or "none"
         raise ExplainError(f"--map: unknown map {map_id!r} (known: {known})")
     costs = catalog.terrain if catalog.terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
-    return geometry.cached(
-        catalog.maps[map_id], costs, cover_between=catalog.params.cover_between
-    )
+    return geometry.cached(catalog.maps[map_id], costs, cover_between=catalog.params.cover_between)
 
 
 def parse_hex(text: str) -> Hex:
