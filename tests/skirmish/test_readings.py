@@ -140,6 +140,25 @@ def test_engines_agree_under_cover_between_line(skirmish):
     assert_same_distribution(ref, vec, "walled line", BOARD_METRICS)
 
 
+def test_explain_follows_cover_between(skirmish):
+    """mechbal explain shot names the obstacle under "nearer" and none under "line" for a
+    pair the two readings split (its own check against the tables raises otherwise)."""
+    from sims.skirmish.explain.board import explain_board
+
+    m = walled_map()
+    near = geometry.cached(m, skirmish.terrain)
+    line = geometry.cached(m, skirmish.terrain, cover_between="line")
+    split = near.hard_cover & ~line.hard_cover & near.passable[:, None] & near.passable[None, :]
+    a, t = (int(x) for x in np.argwhere(split)[0])
+    shown = {}
+    for reading in ("nearer", "line"):
+        params = replace(skirmish.params, cover_between=reading)
+        catalog = replace(skirmish, maps={**skirmish.maps, m.id: m}, params=params)
+        shown[reading] = explain_board(catalog, m.id, near.coords(a), near.coords(t)).hard_sources
+    assert len(shown["nearer"]) == 1 and "lies between" in shown["nearer"][0]
+    assert shown["line"] == ()
+
+
 # ---------------------------------------------------------------- verdicts
 
 
