@@ -44,6 +44,7 @@ def test_readings_load_and_agree_with_the_game(skirmish_readings):
     switches = {r.parameter: (r.taken, r.alternatives) for r in skirmish_readings.readings}
     assert switches["glance_damage"] == ("none", ("half",))
     assert switches["cover_between"] == ("nearer", ("line",))
+    assert switches["high_ground_attacks"] == ("all", ("ranged",))
     assert switches["board"][0] == "broken"
 
 
@@ -157,6 +158,44 @@ def test_explain_follows_cover_between(skirmish):
         shown[reading] = explain_board(catalog, m.id, near.coords(a), near.coords(t)).hard_sources
     assert len(shown["nearer"]) == 1 and "lies between" in shown["nearer"][0]
     assert shown["line"] == ()
+
+
+# ---------------------------------------------------------------- high_ground_attacks (H5)
+
+
+def test_high_ground_attacks_by_hand(skirmish):
+    """H5 "An attacker at least one level above the target gets 1[+]" (high_ground_dice
+    1): a melee attack from high ground, nothing else applying, nets +1 under "all" and 0
+    under "ranged"; a ranged one +1 under both; the batched form gives the same."""
+    from sims.skirmish.modifiers import Situation, net_dice
+
+    every = skirmish.params
+    ranged_only = replace(every, high_ground_attacks="ranged")
+    melee, shot = Situation(melee=True, high_ground=True), Situation(high_ground=True)
+    assert (int(net_dice(melee, every)), int(net_dice(shot, every))) == (1, 1)
+    assert (int(net_dice(melee, ranged_only)), int(net_dice(shot, ranged_only))) == (0, 1)
+    batch = Situation(melee=np.array([True, False, True]), high_ground=np.array([1, 1, 0], bool))
+    assert net_dice(batch, ranged_only).tolist() == [0, 1, 0]
+    assert net_dice(batch, every).tolist() == [1, 1, 0]
+
+
+def hill_map():
+    """A small map whose west half (columns 0-6) is a level-1 plateau above level-0
+    ground: brawlers coming from both ends meet at its edge, across a level."""
+    plateau = {f"c{c}r{r}": "1." for c in range(7) for r in range(9)}
+    return board_flat(14, 9, zones=[flower(4, 4), flower(7, 4), flower(10, 4)], **plateau)
+
+
+def test_engines_agree_under_high_ground_ranged(skirmish):
+    """Vector against reference within 4 standard errors with high ground for ranged
+    attacks only, brawlers (melee) meeting among hills."""
+    m = hill_map()
+    catalog = replace(skirmish, maps={**skirmish.maps, m.id: m})
+    params = replace(skirmish.params, board=m.id, high_ground_attacks="ranged")
+    battle = compile_battle(catalog, side("reaver", "brawler"), side("foreman", "brawler"), params)
+    ref = metrics(reference.play([battle], np.zeros(300, np.int64), np.random.default_rng(28)))
+    vec = metrics(vector.play([battle], np.zeros(6_000, np.int64), np.random.default_rng(29)))
+    assert_same_distribution(ref, vec, "hills ranged", BOARD_METRICS)
 
 
 # ---------------------------------------------------------------- verdicts
