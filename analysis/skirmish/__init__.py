@@ -3,7 +3,7 @@ queries, flags and rating readings. Installed as the ``mechbal.analysis`` entry 
 ``skirmish`` (pyproject.toml)."""
 
 from analysis.plugin import Analysis
-from analysis.skirmish import choices, flags, report
+from analysis.skirmish import choices, flags, report, verdicts
 
 ANALYSIS = Analysis(
     game="skirmish",
@@ -11,4 +11,7 @@ ANALYSIS = Analysis(
     page=report.build_page,
     limits=flags.LIMITS,
     choices=choices.choice_sets,  # mechbal dominated (analysis.dominance)
+    verdicts=verdicts.verdicts,  # the page's headlines (mechbal robust)
+    variants=verdicts.variants,
+    rests_on=verdicts.rests_on,
 )

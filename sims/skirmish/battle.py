@@ -344,7 +344,9 @@ def compile_battle(
     board = (
         None
         if params.board == TRACK
-        else board_of(catalog.maps[params.board], catalog.terrain, params.jump_climb)
+        else board_of(
+            catalog.maps[params.board], catalog.terrain, params.jump_climb, params.cover_between
+        )
     )
     front = rules.front_distance(params)
     return Battle(

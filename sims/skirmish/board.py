@@ -52,9 +52,12 @@ class Board:
 _BOARDS: dict[tuple, Board] = {}
 
 
-def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
+def board_of(
+    map: Map, terrain: Terrain | None, jump_climb: int = 3, cover_between: str = "nearer"
+) -> Board:
     """The Board of ``map`` (built once per process and map content); a jumper's steps may
-    climb ``jump_climb`` levels (rules parameter, 003 G)."""
+    climb ``jump_climb`` levels (rules parameter, 003 G); hard cover reads "between" by
+    ``cover_between`` (rules parameter, 003 H5: ``rules.obstacle_between``)."""
     key = (
         map.id,
         map.length,
@@ -66,11 +69,12 @@ def board_of(map: Map, terrain: Terrain | None, jump_climb: int = 3) -> Board:
         map.deploy,
         repr(terrain),
         jump_climb,
+        cover_between,
     )
     if key in _BOARDS:
         return _BOARDS[key]
     costs = terrain if terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
-    geo = geometry.cached(map, costs, falls=False)
+    geo = geometry.cached(map, costs, falls=False, cover_between=cover_between)
     Z = len(map.zones)
     zone_cost = np.full((Z, geo.hexes), UNREACHABLE, np.int64)
     for z, flower in enumerate(map.zones):

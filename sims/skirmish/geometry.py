@@ -34,9 +34,12 @@ Readings where the rulebook is open (the lead copies these into ASSUMPTIONS.md):
   (diagonal True, no cover).
 - Hard cover (H5): the target's neighbour that is an obstacle whose top stands at least one
   level above the target's ground ("one level above" read as one or more) and lies
-  "between" attacker and target, read as: that neighbour is closer to the attacker than the
-  target is (every hex of any hex line adjacent to the target is such a neighbour, so this
-  contains "on the hex line"; it is also the same for both nudged lines). Also hard cover:
+  "between" attacker and target, read by the rules parameter ``cover_between``
+  (``rules.obstacle_between``): ``nearer`` (the default) that neighbour is closer to the
+  attacker than the target is (every hex of any hex line adjacent to the target is such a
+  neighbour, so this contains "on the hex line"; it is also the same for both nudged
+  lines); ``line`` it is the hex next to the target of the line drawn (then the attacker's
+  choice of nudged line counts it as cover, hard 2, like the line's own). Also hard cover:
   the line's hex adjacent to the target has its top (ground or obstacle) exactly at the
   sight height (H4). Neither applies when the attacker's ground is two or more levels
   above the target's (H5). Hard cover is only set where there is LOS.
@@ -63,6 +66,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from sims.skirmish.maps import FOLIAGE, NEIGHBOUR_OFFSETS, OBSTACLE, OPEN, Map
+from sims.skirmish.rules import obstacle_between
 
 # Movement cost for hexes that cannot be reached (fits int16; twice it still does).
 UNREACHABLE = 10_000
@@ -237,6 +241,7 @@ def build(
     max_climb: int | None = None,
     fall_drop: int | None = None,
     falls: bool = True,
+    cover_between: str = "nearer",
 ) -> Geometry:
     """Every geometry table of ``map`` (003 H).
 
@@ -245,7 +250,8 @@ def build(
     terrain code as a mapping or sequence (None: impassable). ``climb_cost`` (per level
     climbed, default 1), ``max_climb`` (levels one step may climb, default 1; a Jump booster
     would raise it) and ``fall_drop`` (default 2) override the Terrain's. ``falls=False``
-    builds paths that never drop ``fall_drop`` levels or more.
+    builds paths that never drop ``fall_drop`` levels or more. ``cover_between``: the
+    rules parameter of that name (003 H5, the module docstring).
     """
     if hasattr(terrain_costs, "enter"):  # a maps.Terrain
         costs = _cost_table(terrain_costs.enter)
@@ -280,12 +286,23 @@ def build(
         neighbour, elevation, enter, passable, climb_cost, max_climb, fall_drop, falls
     )
     fall_levels, push = _falls_and_pushes(neighbour, elevation, fall_drop)
-    los, line_cover_hard, line_soft, line_start, line_flat = _sight(
-        map, dist, cx, cy, cz, elevation, top, terrain == FOLIAGE
+    on_line = cover_between == "line"  # the attacker's line choice counts the obstacle
+    los, line_cover_hard, line_soft, line_start, line_flat, line_obstacle = _sight(
+        map, dist, cx, cy, cz, elevation, top, terrain == FOLIAGE, terrain == OBSTACLE, on_line
     )
     climb = elevation[:, None] - elevation[None, :]
     hard_cover, soft_cover = _cover(
-        neighbour, dist, elevation, terrain, top, climb, los, line_cover_hard, line_soft
+        neighbour,
+        dist,
+        elevation,
+        terrain,
+        top,
+        climb,
+        los,
+        line_cover_hard,
+        line_soft,
+        line_obstacle,
+        cover_between,
     )
     return Geometry(
         map_id=map.id,
@@ -353,6 +370,8 @@ def _cover(
     los: np.ndarray,
     line_cover_hard: np.ndarray,
     line_soft: np.ndarray,
+    line_obstacle: np.ndarray,
+    cover_between: str,
 ) -> tuple[np.ndarray, np.ndarray]:
     """003 H5 hard and soft cover of target t against attacker a, [a, t], in sight only."""
     n_hex = len(neighbour)
@@ -374,6 +393,8 @@ def _cover(
             continue
         targets = hexes[t_ok]
         obstacle_cover[:, targets] |= dist[:, nb[t_ok]] < dist[:, targets]
+    # "lies between" (H5), by the reading in force: nearer, or on the drawn line
+    obstacle_cover = obstacle_between(cover_between, obstacle_cover, line_obstacle)
     hard_cover = (obstacle_cover | line_cover_hard) & (climb < HARD_COVER_IGNORED_LEVELS) & los
     soft_cover = (line_soft | (terrain == FOLIAGE)[None, :]) & los
     np.fill_diagonal(hard_cover, False)
@@ -432,8 +453,11 @@ def _paths(neighbour, elevation, enter, passable, climb_cost, max_climb, fall_dr
     return cost, next_step, edge_w
 
 
-def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
-    """Line of sight and the line's own cover for every ordered pair (003 H4, H5).
+def _sight(map, dist, cx, cy, cz, elevation, top, foliage, obstacle, count_obstacle=False):
+    """Line of sight and the line's own cover for every ordered pair (003 H4, H5), and
+    whether the line's hex next to the target is an obstacle one or more levels above the
+    target's ground (``line_obstacle``, for ``cover_between = "line"``; with
+    ``count_obstacle`` the attacker's choice of nudged line counts it as hard cover).
 
     Works on unordered pairs a < b: both nudged lines are the same hexes either way and the
     sight height is symmetric, so blocking and foliage on the line are too; only the hex
@@ -444,6 +468,7 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
     los = np.zeros((n_hex, n_hex), dtype=bool)
     hard = np.zeros((n_hex, n_hex), dtype=bool)
     soft = np.zeros((n_hex, n_hex), dtype=bool)
+    line_obstacle = np.zeros((n_hex, n_hex), dtype=bool)
     line_start = np.zeros((n_hex, n_hex), dtype=np.int64)
     np.fill_diagonal(los, True)
     upper_a, upper_b = np.triu_indices(n_hex, k=1)
@@ -464,6 +489,7 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
         ca, cb = cube_f[a][:, None, :], cube_f[b][:, None, :]
         along = ca + (cb - ca) * frac[None, :, None]
         on_board, clear, line_soft, at_b, at_a, lines = [], [], [], [], [], []
+        ob_b, ob_a = [], []  # the line's hex next to b (a) is a high obstacle (H5)
         for sign in (1, -1):
             x, _, z = _cube_round(along + sign * _NUDGE)
             col, row = offset(x, z)
@@ -475,18 +501,31 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
             line_soft.append((board & foliage[h]).any(axis=1))
             at_b.append(board[:, -1] & (top_n[:, -1] == sight_n[:, -1]))  # next to b
             at_a.append(board[:, 0] & (top_n[:, 0] == sight_n[:, 0]))  # next to a
+            ob_b.append(
+                board[:, -1]
+                & obstacle[h[:, -1]]
+                & (top[h[:, -1]] - elevation[b] >= HARD_COVER_LEVELS)
+            )
+            ob_a.append(
+                board[:, 0] & obstacle[h[:, 0]] & (top[h[:, 0]] - elevation[a] >= HARD_COVER_LEVELS)
+            )
             lines.append(h.astype(np.int16))
         seen = clear[0] | clear[1]
         los[a, b] = los[b, a] = seen
         use1 = []  # per direction (a -> b, then b -> a): the attacker draws the - line
-        for tgt, src, at in ((b, a, at_b), (a, b, at_a)):
-            score0 = 2 * at[0] + line_soft[0]
-            score1 = 2 * at[1] + line_soft[1]
+        for tgt, src, at, ob in ((b, a, at_b, ob_b), (a, b, at_a, ob_a)):
+            if count_obstacle:
+                score0 = 2 * (at[0] | ob[0]) + line_soft[0]
+                score1 = 2 * (at[1] | ob[1]) + line_soft[1]
+            else:
+                score0 = 2 * at[0] + line_soft[0]
+                score1 = 2 * at[1] + line_soft[1]
             use = clear[1] & (~clear[0] | (score1 < score0))
             # No LOS: still keep a line on the board for line_hexes where one exists.
             use |= ~seen & on_board[1] & ~on_board[0]
             hard[src, tgt] = np.where(use, at[1], at[0]) & seen
             soft[src, tgt] = np.where(use, line_soft[1], line_soft[0]) & seen
+            line_obstacle[src, tgt] = np.where(use, ob[1], ob[0]) & seen
             use1.append(use)
         # Store only the lines some direction uses (most pairs use the + line both ways).
         need0 = ~use1[0] | ~use1[1]
@@ -501,14 +540,20 @@ def _sight(map, dist, cx, cy, cz, elevation, top, foliage):
         line_start[a, b] = np.where(use1[0], start1, start0)
         line_start[b, a] = np.where(use1[1], start1, start0)
     line_flat = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
-    return los, hard, soft, line_start, line_flat
+    return los, hard, soft, line_start, line_flat, line_obstacle
 
 
 _BUILT: dict[tuple, Geometry] = {}
 
 
-def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *, falls: bool = True) -> Geometry:
-    """:func:`build` with default options (and ``falls``), remembered by the map's content
+def cached(
+    map: Map,
+    terrain_costs: Any = DEFAULT_TERRAIN_COSTS,
+    *,
+    falls: bool = True,
+    cover_between: str = "nearer",
+) -> Geometry:
+    """:func:`build` with default options (and ``falls``, ``cover_between``), remembered by the map's content
     and the costs (a map reloaded from the same file is not built twice in a process:
     claims, explain, the engines and the tests each ask for the shipped maps' tables)."""
     key = (
@@ -521,7 +566,8 @@ def cached(map: Map, terrain_costs: Any = DEFAULT_TERRAIN_COSTS, *, falls: bool 
         map.zones,
         repr(terrain_costs),
         falls,
+        cover_between,
     )
     if key not in _BUILT:
-        _BUILT[key] = build(map, terrain_costs, falls=falls)
+        _BUILT[key] = build(map, terrain_costs, falls=falls, cover_between=cover_between)
     return _BUILT[key]

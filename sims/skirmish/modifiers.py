@@ -125,6 +125,11 @@ def dice_terms(
     charge = rules.charge_dice(a(s.charge_hexes), params)  # F11.3
     extra = a(s.extra, dtype=np.int64)
     p = params
+    # H5 high ground: every attack, or (reading high_ground_attacks = "ranged") only
+    # ranged ones, as the cover rules beside it that melee ignores (F11)
+    high = p.high_ground_dice * a(s.high_ground)
+    if p.high_ground_attacks == "ranged":
+        high = high * ranged
     return (
         (-1, "long range", "F Declare", p.long_range_dice * a(s.long_range)),
         (-1, "soft cover", "H5", p.soft_cover_dice * ranged * (a(s.cover) == 1)),
@@ -143,7 +148,7 @@ def dice_terms(
         (-1, "stress: next attack", "G", effects.stress * a(s.flicker)),
         (+1, "bonded partner near", "D4", p.bond_dice * a(s.bonded)),
         (+1, "target Locked", "E Lock On", p.lock_dice * a(s.locked)),
-        (+1, "high ground", "H5", p.high_ground_dice * a(s.high_ground)),
+        (+1, "high ground", "H5", high),
         (+1, "Charge momentum", "F11.3", np.maximum(charge, 0)),
         (+1, "designer's extra dice (--modifier)", "F3", np.maximum(extra, 0)),
         (-1, "designer's extra dice (--modifier)", "F3", np.maximum(-extra, 0)),

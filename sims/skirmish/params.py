@@ -63,6 +63,12 @@ class _CatalogId(tuple):
 DICE = _OneDiceExpression(("the dice expressions NdS or NdS+C",))
 KIT_ID = _CatalogId(("the kit ids of kits.toml",))
 MAP_ID = _CatalogId(("track, or a map id of catalogs/skirmish/maps",))
+# 003 H5 "that obstacle lies between attacker and target": the readings of "between"
+# (rules.obstacle_between)
+COVER_BETWEEN = ("nearer", "line")
+# 003 H5 "An attacker at least one level above the target gets 1[+]": every attack, or
+# only ranged ones (the high-ground line sits in the cover rules melee ignores)
+HIGH_GROUND_ATTACKS = ("all", "ranged")
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,19 @@ class Parameters:
         "[+] dice for an attacker at least one level above", "H5", low=0, high=3
     )
     soft_cover_dice: int = param("[-] dice for soft cover", "H5", low=0, high=4)
+    high_ground_attacks: str = param(
+        "which attacks get the high-ground [+]: all (ranged and melee) or ranged (as cover, "
+        "which melee ignores, F11)",
+        "H5",
+        choices=HIGH_GROUND_ATTACKS,
+    )
+    cover_between: str = param(
+        "which obstacle next to the target 'lies between attacker and target' for hard "
+        "cover: nearer (any such neighbour closer to the attacker than the target) or line "
+        "(only the hex of the drawn hex line next to the target)",
+        "H5",
+        choices=COVER_BETWEEN,
+    )
     engaged_dice: int = param("[-] dice on ranged attacks while Engaged", "E", low=0, high=3)
     heavy_dice: int = param("[-] dice for a Heavy weapon after moving", "B tags", low=0, high=3)
     reaction_dice: int = param("[-] dice on reaction attacks", "E6", low=0, high=3)

@@ -304,6 +304,21 @@ def location_rerolls(melee: Any, prone: Any) -> Any:
     return _plain(np.where(melee, np.where(prone, 2, 1), 0))
 
 
+def obstacle_between(reading: str, nearer: Any, on_line: Any) -> Any:
+    """003 H5 "the target is adjacent to an obstacle ... and that obstacle lies between
+    attacker and target": whether an obstacle next to the target is between, by the
+    rules parameter ``cover_between``. ``nearer``: the obstacle is closer to the attacker
+    than the target is (hex distance; up to two of the target's neighbours); ``on_line``:
+    it is the hex of the drawn hex line next to the target (H4 "draw the hex line").
+    Every such line hex is also nearer, so ``line`` is the narrower reading. The board's
+    geometry tables (geometry.py) are built with this, and both engines read them."""
+    if reading == "nearer":
+        return nearer
+    if reading == "line":
+        return on_line
+    raise ValueError(f"cover_between: {reading!r} is not nearer or line")
+
+
 def hits_cover(part: Any, hard_cover: Any) -> Any:
     """003 F4 / H5: behind hard cover the Legs band hits the cover, and the shot is over."""
     return _plain(np.asarray(hard_cover) & (np.asarray(part) == LEGS))

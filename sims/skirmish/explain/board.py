@@ -91,7 +91,7 @@ def map_geometry(catalog: Catalog, map_id: str) -> geometry.Geometry:
         known = ", ".join(sorted(catalog.maps)) or "none"
         raise ExplainError(f"--map: unknown map {map_id!r} (known: {known})")
     costs = catalog.terrain if catalog.terrain is not None else geometry.DEFAULT_TERRAIN_COSTS
-    return geometry.cached(catalog.maps[map_id], costs)
+    return geometry.cached(catalog.maps[map_id], costs, cover_between=catalog.params.cover_between)
 
 
 def parse_hex(text: str) -> Hex:
@@ -151,7 +151,7 @@ def explain_board(
     blocked = any(x.verdict in ("blocks", "off the board") for x in line)
     _agree("line of sight", not blocked, los, attacker_hex, target_hex, map_id)
 
-    hard = _hard_cover(g, a, t, line) if los else []
+    hard = _hard_cover(g, a, t, line, catalog.params.cover_between) if los else []
     ignored = bool(hard) and ground_a - ground_t >= geometry.HARD_COVER_IGNORED_LEVELS
     _agree(
         "hard cover",
@@ -214,19 +214,23 @@ def _hex_line(g: geometry.Geometry, a: int, t: int) -> list[LineHex]:
     return line
 
 
-def _hard_cover(g: geometry.Geometry, a: int, t: int, line: list[LineHex]) -> list[str]:
+def _hard_cover(
+    g: geometry.Geometry, a: int, t: int, line: list[LineHex], between: str = "nearer"
+) -> list[str]:
     """003 H5 hard cover, what gives it (a shot in line of sight): an obstacle next to the
-    target, one or more levels above its ground, between the two (closer to the attacker
-    than the target is); or the line's hex next to the target exactly at the sight height
-    (H4)."""
+    target, one or more levels above its ground, between the two (``between``, the rules
+    parameter ``cover_between``: "nearer", closer to the attacker than the target is;
+    "line", the line's hex next to the target); or the line's hex next to the target
+    exactly at the sight height (H4)."""
     ground_t = int(g.elevation[t])
+    last = line[-1].hex if line else None
     hard = []
     for o in g.neighbour[t].tolist():
         if (
             o >= 0
             and g.terrain[o] == OBSTACLE
             and g.top[o] - ground_t >= geometry.HARD_COVER_LEVELS
-            and g.dist[a, o] < g.dist[a, t]
+            and (g.dist[a, o] < g.dist[a, t] if between == "nearer" else g.coords(o) == last)
         ):
             col, row = g.coords(o)
             hard.append(

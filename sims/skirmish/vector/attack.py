@@ -110,7 +110,7 @@ class Attacks(Reading):
         else:  # H5 on a map: the terrain's cover of the target against the attacker's hex
             pa, pt_ = s.pos[ix, m], s.pos[ix, t]
             cover = boards.cover(self.board, pa, pt_)
-            high_ground = self.board.geo.high_ground[pa, pt_]  # H5 1[+], ranged or melee
+            high_ground = self.board.geo.high_ground[pa, pt_]  # H5 1[+] (modifiers: which attacks)
         if self.any_guard:  # E5: a Guard's hard cover is the best single cover (H5)
             cover = rules.best_cover(cover, self.guarded(ix, m, t))
         if self.any_smoke:  # H5: smoke's soft cover, the best single cover applies
