@@ -159,6 +159,15 @@ def tagged(ctx: ReportContext, verdict_id: str, sentence: str) -> str:
     return f"{sentence} <span class='tag {tag_class(tag)}'>[{html.escape(tag_words(tag, ctx.game.name))}]</span>"
 
 
+def tag_text(result: RobustResult | None, verdict_id: str, game: str) -> str:
+    """A headline sentence's tag as plain text (`` [robust: ...]``), for pages that
+    escape their sentences."""
+    tag = result.tag(verdict_id) if result is not None else None
+    if tag is None and result is not None and verdict_id not in result.headlines:
+        return ""  # not a headline of the pass (a flag the pass's N does not raise)
+    return f" [{tag_words(tag, game)}]"
+
+
 def verdicts_html(result: RobustResult | None, game: str) -> str:
     if result is None:
         return (

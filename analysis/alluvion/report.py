@@ -43,6 +43,7 @@ from analysis.charts import run_caption
 from analysis.plugin import Page, ReportContext, Section
 from analysis.query import connect
 from analysis.report import frame_table
+from analysis.report_rests import tag_text
 from sims.core.runner import RunOutcome, simulate
 
 GAME = queries.GAME
@@ -76,7 +77,8 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
         study = read_study(con, run_id, ctx.catalog)
     finally:
         con.close()
-    return Page(study_sections(study, ctx.frames, ctx.limits), study_flags(study, ctx.limits))
+    sections = study_sections(study, ctx.frames, ctx.limits, ctx.robustness)
+    return Page(sections, study_flags(study, ctx.limits))
 
 
 # ---- reading a run -------------------------------------------------------------------------
@@ -529,8 +531,10 @@ def study_sections(
     study: Study,
     frames: Mapping[str, pl.DataFrame] | None = None,
     limits: Mapping[str, Any] | None = None,
+    robustness: Any = None,
 ) -> list[Section]:
-    """The study's sections, in the page's order."""
+    """The study's sections, in the page's order; each headline sentence carries its
+    robustness tag from ``robustness`` (analysis.robust.RobustResult, or none)."""
     frames, limits = frames or {}, limits or {}
     cap, run, order = study.caption, study.run, study.order
     limit = limits.get("loadout_score")
@@ -547,10 +551,10 @@ def study_sections(
         f"leaves its mirror out (a mirror scores one half by construction).</p>"
     )
     items = [
-        extreme_sentence(study.standings, True),
-        extreme_sentence(study.standings, False),
+        extreme_sentence(study.standings, True) + tag_text(robustness, "best:loadout", GAME),
+        extreme_sentence(study.standings, False) + tag_text(robustness, "worst:loadout", GAME),
         *dominance_sentences(study.dominance),
-        side_sentence(study.side_a),
+        side_sentence(study.side_a) + tag_text(robustness, "side_a", GAME),
     ]
     if limit is not None:
         items.append(

@@ -44,6 +44,7 @@ from analysis.plugin import Page, ReportContext, Section
 from analysis.query import connect
 from analysis.readings import Z95, wilson
 from analysis.report import frame_table
+from analysis.report_rests import tag_text
 from sims.core.runner import RunOutcome, simulate
 
 GAME = queries.GAME
@@ -88,7 +89,8 @@ def build_page(ctx: ReportContext, runs: Mapping[str, RunOutcome]) -> Page:
     finally:
         con.close()
     return Page(
-        study_sections(study, squads, ctx.frames, ctx.limits), study_flags(study, ctx.limits)
+        study_sections(study, squads, ctx.frames, ctx.limits, ctx.robustness),
+        study_flags(study, ctx.limits),
     )
 
 
@@ -713,7 +715,9 @@ WEAPON_COLUMNS = [
 ]
 
 
-def summary_section(study: Study, squads: SquadStudy | None, limits: Mapping[str, Any]) -> Section:
+def summary_section(
+    study: Study, squads: SquadStudy | None, limits: Mapping[str, Any], robustness: Any = None
+) -> Section:
     """What a designer should know first: the extremes, the seats, the most damage per
     TL, the best squad, the flags."""
     limit = limits.get("unit_score")
@@ -728,15 +732,16 @@ def summary_section(study: Study, squads: SquadStudy | None, limits: Mapping[str
         f"its 95% Wilson interval; a unit's score over the round robin leaves its mirror "
         f"out (a mirror scores one half by construction).</p>"
     )
+    game = GAME
     items = [
-        extreme_sentence(study.standings, True),
-        extreme_sentence(study.standings, False),
-        side_sentence(study.side_a, "engagements"),
+        extreme_sentence(study.standings, True) + tag_text(robustness, "best:unit", game),
+        extreme_sentence(study.standings, False) + tag_text(robustness, "worst:unit", game),
+        side_sentence(study.side_a, "engagements") + tag_text(robustness, "side_a:duel", game),
         unit_tl_sentence(study.standings),
         weapon_sentence(study.weapon_totals),
     ]
     if squads is not None:
-        items.append(squad_sentence(squads))
+        items.append(squad_sentence(squads) + tag_text(robustness, "best:squad", game))
     if limit is not None:
         flags = study_flags(study, limits)
         items.append(
@@ -884,12 +889,13 @@ def study_sections(
     squads: SquadStudy | None = None,
     frames: Mapping[str, pl.DataFrame] | None = None,
     limits: Mapping[str, Any] | None = None,
+    robustness: Any = None,
 ) -> list[Section]:
     """The studies' sections, in the page's order (the squads and the exact odds when
-    given)."""
+    given); the summary's headlines carry their tags from ``robustness``."""
     frames, limits = frames or {}, limits or {}
     out = [
-        summary_section(study, squads, limits),
+        summary_section(study, squads, limits, robustness),
         matrix_section(study),
         damage_section(study),
         defeat_section(study),
