@@ -18,7 +18,7 @@ from tests.notebooks import (  # noqa: F401  (venv_kernel is a fixture)
 )
 
 PATH = NOTEBOOKS / "robustness.ipynb"
-SMALL_N = 400  # games a run: each verdict's tag is printed whatever it says
+SMALL_N = 160  # games a run: each verdict's tag is printed whatever it says
 
 
 def test_stored_clean_and_open_with_a_question() -> None:

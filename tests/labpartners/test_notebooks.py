@@ -18,7 +18,7 @@ from tests.notebooks import (  # noqa: F401  (venv_kernel is a fixture)
 )
 
 PATHS = sorted(NOTEBOOKS.glob("labpartners_*.ipynb"))
-SMALL_N = 1600  # whole games: 80 a cell over 5 kaiju x 4 player counts, each with 6 decks
+SMALL_N = 1600  # whole games: 80 a cell over 5 kaiju x 4 player counts, each with 18 decks (full, alpha, 16 random alphas)
 
 
 def test_the_notebooks_are_there() -> None:
@@ -53,12 +53,12 @@ def test_runs_with_a_small_n(
 # paired interval, the flag count, and where the catalog's alpha sits among the samples.
 CONCLUSIONS = {
     "labpartners_full_spread_vs_alpha": (
-        f"Simulated (vector engine): {SMALL_N:,} whole games, each played with all 6 decks",
+        f"Simulated (vector engine): {SMALL_N:,} whole games, each played with all 18 decks",
         "Win rate: the alpha deck is ",
         "Lesson-take rate: the alpha deck is ",
         "(95% ",
         " flag(s)",
         "groups lie more than 4 standard errors from the exact odds",
-        "Against each kaiju the 4 sampled alphas' win rates span ",
+        "Against each kaiju the 16 sampled alphas' win rates span ",
     ),
 }

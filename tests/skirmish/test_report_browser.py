@@ -71,9 +71,10 @@ def test_report_renders_every_chart_offline(report):
                 assert (
                     section.locator("div.chart svg.marks, div.chart canvas.marks").count() == 1
                 ), heading
-            # the first screen answers "what is out of balance"
-            first = page.locator("h2").first.inner_text()
-            assert "out of balance" in first.lower()
+            # the first screen says what the numbers rest on, then what is out of balance
+            heads = page.locator("h2")
+            assert heads.nth(0).inner_text() == "What these numbers rest on"
+            assert "out of balance" in heads.nth(1).inner_text().lower()
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "skirmish-report.png"), full_page=True)
         finally:
@@ -155,11 +156,15 @@ def test_index_links_the_game_page_and_repeats_its_flags(report):
     index = (report / "index.html").read_text()
     page = (report / "skirmish.html").read_text()
     assert "href='skirmish.html'" in index
-    # the first section of the game page is the flags, one sentence each, and the
-    # index repeats the same sentences
-    first = page.index("What is out of balance")
-    assert first < page.index("Which kit wins each duel?")
-    for sentence in re.findall(r"<li><strong>(.*?)</strong>", page):
+    # the game page opens with what its numbers rest on, then the flags, one sentence
+    # each, and the index repeats the same sentences
+    rests = page.index("<h2>What these numbers rest on</h2>")
+    first = page.index("<h2>What is out of balance</h2>")
+    assert rests < first < page.index("<h2>Which kit wins each duel?</h2>")
+    flags = page[first : page.index("</section>", first)]
+    sentences = re.findall(r"<li><strong>(.*?)</strong>", flags)
+    assert sentences
+    for sentence in sentences:
         assert sentence in index
 
 
