@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # The dominated choices first (exact, a page per game), so the index links them.
 report: setup
 	$(BIN)/mechbal dominated
-	$(BIN)/mechbal report --jobs 2 --robust-budget 20
+	$(BIN)/mechbal report --jobs 2 --robust-budget 30
 
 # Both cores (CI has 2): a test file stays on one worker, so module fixtures are built once.
 test: setup

@@ -189,7 +189,13 @@ def tornado_chart(
             row=alt.Row(
                 "verdict:N",
                 title=None,
-                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=400),
+                header=alt.Header(
+                    labelAngle=0,
+                    labelAlign="left",
+                    labelOrient="top",
+                    labelFontWeight="bold",
+                    labelLimit=600,
+                ),
             )
         )
         .resolve_scale(y="independent")

@@ -56,6 +56,7 @@ FIELDS = {
 # the format a battle is played in, or a policy a bot plays where the rules let a player
 # choose
 KINDS = ("rule", "number", "format", "policy")
+PLURALS = {"rule": "rules", "number": "numbers", "format": "formats", "policy": "policies"}
 
 
 @dataclass(frozen=True)
@@ -522,7 +523,7 @@ def provenance_counts(
         if of_kind:
             rows.append(
                 {
-                    "what": f"readings of the {kind}s (no switch)",
+                    "what": f"readings of the {PLURALS[kind]} (no switch)",
                     "rulebook": 0,
                     "assumed": 0,
                     "reading": len(of_kind),
