@@ -106,6 +106,14 @@ def _alpha_gap(metric: str) -> Callable[[RunRows, str | None], Outcome]:
             f"the catalog alpha's {TITLES[metric]} gap to the full spread: {_pts(r['diff'])} "
             f"points (95% {_pts(r['low'])} to {_pts(r['high'])})"
         )
+        # the catalog's list is one invented alpha: say where it lies among random ones
+        dist = _distribution(rows).filter((pl.col("metric") == metric) & pl.col("kaiju").is_null())
+        if dist.height:
+            d = dist.row(0, named=True)
+            text += (
+                f", one invented list: further out than {d['nearer']} of {d['samples']} random "
+                f"alpha decks (their mean {_pts(d['mean'])}, sd {100 * d['sd']:.1f})"
+            )
         return Outcome(label, r["diff"], r["low"], r["high"], text)
 
     return measure
