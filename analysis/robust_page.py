@@ -18,7 +18,7 @@ from analysis import html as page_html
 from analysis.charts import title, values
 
 if TYPE_CHECKING:
-    from analysis.robust import RobustResult
+    from analysis.robust_result import RobustResult
 
 STATUS_ORDER = ["holds", "flips", "not checked", "did not load"]
 STATUS_COLORS = ["#4c9a5b", "#d1495b", "#d9d9d9", "#8c8c8c"]

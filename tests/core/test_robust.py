@@ -14,7 +14,7 @@ import math
 
 import pytest
 
-from analysis.robust import Check, _classify, latest, robust, write
+from analysis.robust import Check, classify, latest, robust, write
 from analysis.verdicts import Outcome, Variant, Verdict
 from tests.core.toy import CATALOGS
 
@@ -126,7 +126,7 @@ def _check(
 def test_the_classifier_words():
     base = Outcome("a", 0.6, 0.55, 0.65, "a leads")
     v = _verdict()
-    robust_tag = _classify(
+    robust_tag = classify(
         v,
         base,
         [
@@ -142,7 +142,7 @@ def test_the_classifier_words():
         "robust",
         "robust: holds under all 3 variants (both seats and 1 reading alternative)",
     )
-    fragile = _classify(
+    fragile = classify(
         v,
         base,
         [
@@ -160,7 +160,7 @@ def test_the_classifier_words():
         == "fragile: depends on r=1 (b, 50.0%); the placeholders (1 of 2 draws flip it); "
         "holds under 1 placeholder draw"
     )
-    none = _classify(v, base, [_check("r=1", "reading", None, status="unchecked")], [], [], [])
+    none = classify(v, base, [_check("r=1", "reading", None, status="unchecked")], [], [], [])
     assert (none.status, none.words) == (
         "unchecked",
         "not checked: the budget ran out before any variant",
