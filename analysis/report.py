@@ -44,6 +44,7 @@ from analysis.tables import check_frames, write_tables
 from sims.core.claims import ClaimResult, run_claims
 from sims.core.params import describe
 from sims.core.protocol import Catalog, Experiment, Game, InputError, get_game
+from sims.core.readings import load as load_readings
 from sims.core.store import write_text
 
 STYLE = """
@@ -107,6 +108,7 @@ def compute(name: str, catalog_root: Path, sets: Mapping[str, Any] | None = None
     results = run_claims(game.claims_path(catalog_root), game.checks, catalog)
     frames = game.exact(catalog)
     check_frames(game, frames)
+    load_readings(catalog_root, name)  # a bad readings.toml stops the report before it writes
     analysis = get_analysis(name)
     path = game.limits_path(catalog_root)
     limits = load_limits(path, analysis.limits) if analysis and path.is_file() else {}
