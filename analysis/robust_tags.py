@@ -74,7 +74,11 @@ def _count_words(counter: Counter[str]) -> str:
 def _fmt(value: float, unit: str = "share") -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
-    return f"{100 * value:.1f}%" if unit == "share" else f"{value:+.2f}"
+    if unit == "share":
+        return f"{100 * value:.1f}%"
+    if unit == "points":  # a difference of two shares, in percentage points
+        return f"{100 * value:+.1f} points"
+    return f"{value:+.2f}"
 
 
 def classify(

@@ -80,7 +80,9 @@ class Verdict:
     # the run plays the pass's N // share games (a page that plays a study at a share of
     # its N declares the same share, so the pass reads the same run as the page)
     share: int = 1
-    unit: str = "share"  # how its value prints: share (a per cent), points, number
+    # how its value prints: share (a per cent), points (a difference of two shares, in
+    # percentage points), number
+    unit: str = "share"
     # whether the baseline outcome makes this a headline at all (a flag verdict is only
     # a headline when the baseline flags it); robust checks headlines only
     headline: Callable[[Outcome], bool] = lambda outcome: True
