@@ -262,6 +262,8 @@ def robust(
                             o.text,
                         )
                     )
+                if variant.seat is None:  # a rerun's own connection: the baseline's stays open
+                    rows.con.close()
             if fresh:
                 cost = max(cost, time.perf_counter() - t0)
             _tick(bar)
