@@ -24,7 +24,7 @@ import math
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +219,7 @@ def robust(
                 for gr in groups
                 if any(variant.applies(v) and v.id in heads for v in gr.verdicts)
             ]
-            fresh = variant.seat is None and not all(
+            fresh = not variant.rereads and not all(
                 _stored(g, gr, n, seed, root, store, {**sets, **variant.sets}, variant.options)
                 for gr in todo
             )
@@ -236,11 +236,11 @@ def robust(
             t0 = time.perf_counter()
             for gr in todo:
                 try:
-                    rows = (
-                        base_rows[id(gr)]
-                        if variant.seat is not None
-                        else run(gr, variant.sets, variant.options)
-                    )
+                    if variant.rereads:
+                        stand_in = tuple(sorted(variant.stand_in.items()))
+                        rows = replace(base_rows[id(gr)], stand_in=stand_in)
+                    else:
+                        rows = run(gr, variant.sets, variant.options)
                 except (CatalogError, InputError) as e:
                     checks += _skipped(variant, [gr], heads, "invalid", str(e))
                     continue
@@ -262,7 +262,7 @@ def robust(
                             o.text,
                         )
                     )
-                if variant.seat is None:  # a rerun's own connection: the baseline's stays open
+                if not variant.rereads:  # a rerun's own connection: the baseline's stays open
                     rows.con.close()
             if fresh:
                 cost = max(cost, time.perf_counter() - t0)

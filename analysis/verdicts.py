@@ -53,6 +53,9 @@ class RunRows:
     view: str
     run_id: str
     experiment: str
+    # (label, the label read in its place): a variant that re-reads these rows with one
+    # choice standing in for another (Variant.stand_in); a game's measure honours it
+    stand_in: tuple[tuple[str, str], ...] = ()
 
     def frame(self) -> pl.DataFrame:
         from analysis.query import fetch
@@ -96,7 +99,8 @@ class Verdict:
 class Variant:
     """One alternative a verdict is rerun under: ``sets`` (--set names and values) and
     ``options`` (experiment options) added to the baseline's, on the same seed (common
-    random numbers); or ``seat``, which re-reads the baseline's rows from one seat."""
+    random numbers); or ``seat``, which re-reads the baseline's rows from one seat, or
+    ``stand_in``, which re-reads them with one choice standing in for another."""
 
     id: str  # "smart_defense=all", "seat=a", "placeholders#3"
     kind: str  # one of VARIANT_KINDS
@@ -104,7 +108,15 @@ class Variant:
     sets: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
     seat: str | None = None
+    # re-read the baseline's rows with one label standing in for another (no rerun): for
+    # rows that already hold the stand-in's games on the same seeds (RunRows.stand_in)
+    stand_in: Mapping[str, str] = field(default_factory=dict)
     experiments: tuple[str, ...] | None = None  # the experiments it applies to (None: all)
+
+    @property
+    def rereads(self) -> bool:
+        """Whether it reads the baseline's rows again rather than rerunning."""
+        return self.seat is not None or bool(self.stand_in)
 
     def __post_init__(self) -> None:
         if self.kind not in VARIANT_KINDS:

@@ -76,15 +76,20 @@ def _gap_label(diff: float, low: float, high: float) -> str:
 
 # paired differences already read, by (run id, grouping): a run id names its rows' content
 # (the run's identity), so every verdict of one run reads the query once
-_READ: dict[tuple[str, tuple[str, ...]], pl.DataFrame] = {}
+_READ: dict[tuple[Any, ...], pl.DataFrame] = {}
 
 
 def _diffs(rows: RunRows, by: tuple[str, ...] = ()) -> pl.DataFrame:
-    key = (rows.run_id, by)
+    key = (rows.run_id, by, rows.stand_in)
     if key not in _READ:
         frame = queries.paired_differences(rows.con, rows.view, by=by, base=BASE)
         if "run" in frame.columns:
             frame = frame.filter(pl.col("run") == rows.run_id)
+        # a random deck read as the alpha: every game plays every deck on the same seeds,
+        # so its rows are the games a run with it as --alpha-list plays (a sample variant)
+        for label, other in rows.stand_in:
+            instead = frame.filter(pl.col("deck") == other).with_columns(deck=pl.lit(label))
+            frame = pl.concat([frame.filter(pl.col("deck") != label), instead])
         if len(_READ) > 32:
             _READ.clear()
         _READ[key] = frame
@@ -315,18 +320,19 @@ def verdicts(catalog: Any, limits: Mapping[str, Limit]) -> list[Verdict]:
 
 def variants(catalog: Any) -> list[Variant]:
     """Each random alpha deck in place of the catalog's alpha (kind sample: the same
-    sampled decks the page plays, given as ``--alpha-list``), and the other standalone
+    sampled decks the page plays, read in the alpha's place from the same rows), and the other standalone
     Battle policies and seatings the study can play (kind policy)."""
     out = []
     for deck in alpha_samples(catalog, SAMPLES, 0):
-        listed = {"file": f"{deck.id} (sample seed 0)", "cards": [c.id for c in deck.cards]}
+        # the study already plays each random deck on the same seeds as the alpha: read
+        # its rows in the alpha's place (what --alpha-list with its cards would play)
         out.append(
             Variant(
                 f"alpha={deck.id}",
                 "sample",
                 f"{deck.id} (the rulebook's counts drawn from the full spread) in place of "
                 "the catalog's alpha",
-                options={"alpha_list": listed},
+                stand_in={"alpha": deck.id},
                 experiments=(STUDY,),
             )
         )

@@ -170,14 +170,45 @@ def test_verdicts_measure_what_the_rows_say(tiny) -> None:
     assert by["best:kaiju"].label == max(rates, key=rates.get)
 
 
-def test_a_deck_variant_plays_its_random_deck_as_the_alpha(tmp_path, catalog) -> None:
-    """Variant alpha=alpha-sample-3 (given as --alpha-list ids, no file): the deck alpha
-    plays exactly the rows of alpha-sample-3 of the same run."""
-    variant = next(v for v in V.variants(catalog) if v.id == "alpha=alpha-sample-3")
-    assert variant.kind == "sample" and variant.experiments == (V.STUDY,)
+def test_a_random_deck_given_as_the_alpha_plays_its_own_rows(tmp_path, catalog) -> None:
+    """alpha-sample-3's cards given as --alpha-list ids (no file): the deck alpha plays
+    exactly the rows of alpha-sample-3 of the same run (why a sample variant may re-read
+    the study's rows instead of rerunning it)."""
+    deck = next(d for d in V.alpha_samples(catalog, report.SAMPLES, 0) if d.id == "alpha-sample-3")
+    listed = {"file": "x", "cards": [c.id for c in deck.cards]}
     run = simulate(
-        GAME, V.STUDY, n=20, seed=1, store_root=tmp_path, options={**V.OPTIONS, **variant.options}
+        GAME,
+        V.STUDY,
+        n=20,
+        seed=1,
+        store_root=tmp_path,
+        options={**V.OPTIONS, "alpha_list": listed},
     )
     frame = _rows(run)
     alpha = frame.filter(pl.col("deck") == "alpha").drop("deck")
     assert alpha.equals(frame.filter(pl.col("deck") == "alpha-sample-3").drop("deck"))
+
+
+def test_a_random_deck_read_in_the_alphas_place_is_the_run_that_plays_it(tmp_path, catalog):
+    """A sample variant re-reads the study's rows with alpha-sample-k as the alpha
+    (Variant.stand_in): every game plays every deck on the same seeds, so its gaps are
+    those of a run made with that deck as --alpha-list."""
+    variant = next(v for v in V.variants(catalog) if v.id == "alpha=alpha-sample-3")
+    assert variant.rereads and variant.stand_in == {"alpha": "alpha-sample-3"}
+    deck = next(d for d in V.alpha_samples(catalog, report.SAMPLES, 0) if d.id == "alpha-sample-3")
+    listed = {"file": "x", "cards": [c.id for c in deck.cards]}
+    base = _study(tmp_path / "a", **V.OPTIONS)
+    other = _study(tmp_path / "b", **V.OPTIONS, alpha_list=listed)
+    verdicts = [v for v in V.verdicts(catalog, {}) if v.id.startswith("gap:alpha:")]
+    one = connect(tmp_path / "a", catalog=None, runs=[base.plan.run_id])
+    two = connect(tmp_path / "b", catalog=None, runs=[other.plan.run_id])
+    try:
+        stand_in = (("alpha", "alpha-sample-3"),)
+        read = RunRows(one, queries.view_of(one, V.STUDY), base.plan.run_id, V.STUDY, stand_in)
+        rerun = RunRows(two, queries.view_of(two, V.STUDY), other.plan.run_id, V.STUDY)
+        for v in verdicts:
+            a, b = v.measure(read, None), v.measure(rerun, None)
+            assert (a.label, a.value) == (b.label, pytest.approx(b.value)), v.id
+    finally:
+        one.close()
+        two.close()
