@@ -495,7 +495,7 @@ def build_report(
     if export is not None:
         writable_folder(export, "--export")
     writable_folder(reports_dir, "--out")
-    pages: dict[str, tuple[Path, list[Flag]]] = {}
+    pages: dict[str, tuple[Path, list[Flag], Any]] = {}
     summaries: dict[str, str] = {}
     for res in computed:
         g = res.game
@@ -532,14 +532,19 @@ def build_report(
             _write_files(export / g.name, laid.files, tidy=False)
             for name, data in images.items():
                 _write_bytes(export / g.name / name, data)
-        pages[g.name] = (path, content.flags)
+        pages[g.name] = (path, content.flags, robustness)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     sections = []
     for res in computed:
         link = ""
         if res.game.name in pages:
-            path, flags = pages[res.game.name]
-            items = "".join(f"<li>{html.escape(f.sentence)}</li>" for f in flags)
+            path, flags, robustness = pages[res.game.name]
+            tags = report_rests.flag_rows(flags, robustness, res.game.name)
+            items = "".join(
+                f"<li>{html.escape(f.sentence)} <span class='small'>"
+                f"[{html.escape(t['tag'])}]</span></li>"
+                for f, t in zip(flags, tags, strict=True)
+            )
             link = (
                 f"<p><a href='{path.name}'><strong>Open the {html.escape(res.game.title)} "
                 f"report</strong></a> (charts, flags, tables). {len(flags)} balance "
