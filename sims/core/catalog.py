@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,27 @@ DICE_RE = re.compile(r"^\s*(\d*d\d+|\d+)(\s*[+-]\s*(\d*d\d+|\d+))*\s*$")
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
+# The --set/--sweep edits of the catalog being loaded (name -> value), set by
+# apply_overrides: a value typed on the command line is blamed on the flag, not the file.
+_OVERRIDES: ContextVar[Mapping[str, Any] | None] = ContextVar("mechbal_overrides", default=None)
+_FLAG: ContextVar[str] = ContextVar("mechbal_override_flag", default="--set")
+
+
+def _typed(kind: str | None, entry: str | None, field: str | None) -> str | None:
+    """``--set NAME=VALUE`` when the value at fault came from the command line."""
+    edits = _OVERRIDES.get()
+    if not edits or entry is None:
+        return None
+    name = entry if kind == "parameter" and field == "value" else f"{kind}.{entry}.{field}"
+    if name not in edits:
+        return None
+    value = edits[name]
+    return f"{_FLAG.get()} {name}={str(value).lower() if isinstance(value, bool) else value}"
+
+
 class CatalogError(ValueError):
-    """A bad catalog: one line naming the file, the entry and the field."""
+    """A bad catalog: one line naming the file, the entry and the field (or the
+    ``--set NAME=VALUE`` that typed the value)."""
 
     def __init__(
         self,
@@ -34,6 +54,7 @@ class CatalogError(ValueError):
         entry: str | None = None,
         field: str | None = None,
     ) -> None:
+        path = _typed(kind, entry, field) or path
         self.path, self.kind, self.entry, self.field = str(path), kind, entry, field
         self.message = message
         where = [self.path]
@@ -77,6 +98,9 @@ def dice_problem(text: str) -> str | None:
 
 def load_toml(path: Path) -> dict[str, Any]:
     """Read one TOML file; a missing file or a syntax error is a CatalogError."""
+    if path.name == "rules.toml":
+        # a game's load reads its rules first: the last load's --set edits end here
+        _OVERRIDES.set(None)
     if not path.is_file():
         raise CatalogError(path, "file not found")
     try:
@@ -274,7 +298,11 @@ def apply_overrides(
     override is checked exactly like the same edit made in the TOML file.
 
     A name is a rules parameter (``crit_margin``) or a catalog field path
-    ``KIND.ID.FIELD`` (``part.cannon.pen``); ``kind_files`` maps a kind to its file."""
+    ``KIND.ID.FIELD`` (``part.cannon.pen``); ``kind_files`` maps a kind to its file.
+    Until the next load, an error about a value given here names ``flag`` and the edit
+    instead of the file (the file does not hold that value)."""
+    _OVERRIDES.set(dict(overrides))
+    _FLAG.set(flag)
     for name, value in overrides.items():
         if "." not in name:
             table = docs[rules_file].get(name)

@@ -195,11 +195,12 @@ def test_untouched_copy_loads(tmp_path: Path) -> None:
 
 
 def test_bad_override_is_one_clear_line() -> None:
-    """``--set`` edits are checked like the same edit in the file."""
+    """``--set`` edits are checked like the same edit in the file, and the error names
+    the edit (the file does not hold the value)."""
     with pytest.raises(CatalogError) as caught:
         load_catalog(CATALOGS, overrides={"kaiju.gorgadon.hp": -3})
     assert str(caught.value) == (
-        f"{CATALOGS / GAME / 'kaiju.toml'}: kaiju 'gorgadon', field 'hp': -3 hit points: "
+        "--set kaiju.gorgadon.hp=-3: kaiju 'gorgadon', field 'hp': -3 hit points: "
         "a kaiju needs at least 1"
     )
     with pytest.raises(CatalogError) as caught:
