@@ -38,7 +38,10 @@ def _typed(kind: str | None, entry: str | None, field: str | None) -> str | None
     if name not in edits:
         return None
     value = edits[name]
-    return f"{_FLAG.get()} {name}={str(value).lower() if isinstance(value, bool) else value}"
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if len(text) > 60:  # a long list (a deck's cards): its start says which edit
+        text = text[:56] + " ...]" if text.startswith("[") else text[:57] + "..."
+    return f"{_FLAG.get()} {name}={text}"
 
 
 class CatalogError(ValueError):

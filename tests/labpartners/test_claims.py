@@ -334,5 +334,7 @@ def test_loader_refuses_what_the_edit_flips_build(tmp_path) -> None:
     from sims.core.catalog import CatalogError
 
     for bad in ("legs-beast-projectile", "arms-beast-sonic-4"):
-        with pytest.raises(CatalogError, match="decks.toml: deck 'alpha', field 'cards'"):
+        with pytest.raises(
+            CatalogError, match=r"--set deck.alpha.cards=\[.*\]: deck 'alpha', field 'cards'"
+        ):
             load_catalog(CATALOGS, overrides={"deck.alpha.cards": [*ALPHA, bad]})
