@@ -522,9 +522,7 @@ def build_report(
         content = res.analysis.page(ctx, runs)
         rests = report_rests.rests_on_section(ctx, res.analysis, robustness)
         laid = lay_out(ctx, content, rests, robustness)
-        summaries[g.name] = report_rests.index_summary(
-            g.name, report_rests.provenance_frame(ctx), robustness
-        )
+        summaries[g.name] = report_rests.index_summary(g.name, rests.data["provenance"], robustness)
         images = render_charts(laid.charts) if export is not None else {}
         path = write_page(Path(reports_dir) / f"{g.name}.html", laid.html)
         _write_files(Path(reports_dir) / g.name, laid.files)
